@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# softrdma: build the module out of tree against Debian's 6.1 headers, run
+# the lab, run the tests.  `make help` lists the targets.
+
+DRIVER_DIR := drivers/infiniband/sw/softrdma
+TOP := $(CURDIR)
+
+# The kernel to build against: the running one's build tree if it has one,
+# else the newest installed Debian 6.1 headers.  KDIR= overrides.
+KDIR ?= $(shell tools/kdir.sh)
+KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
+
+.PHONY: all modules clean install deps run test test-full kunit lab-shell \
+	checkpatch help
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers; run 'make deps'" >&2; exit 1; }
+	$(KBUILD) W=1 modules
+
+clean:
+	@if [ -n "$(KDIR)" ]; then $(KBUILD) clean; fi
+
+install: modules
+	$(KBUILD) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+	install -D -m 0644 tools/softrdma-modprobe.conf \
+		$(DESTDIR)/etc/modprobe.d/softrdma.conf
+
+deps:
+	tools/deps.sh
+
+run: deps
+	$(MAKE) modules
+	tools/run.sh
+
+test: deps
+	$(MAKE) modules
+	tools/test.sh
+
+test-full: deps
+	$(MAKE) modules
+	tools/test.sh --full
+
+kunit: deps
+	kunit/run
+
+lab-shell: deps
+	$(MAKE) modules
+	tools/lab/lab shell --stack sroce
+
+checkpatch:
+	tools/checkpatch.sh
+
+help:
+	@echo "make            build softrdma.ko against $(KDIR)"
+	@echo "make install    install it (extra/), depmod, keep rdma_rxe/siw away"
+	@echo "make run        deps, build, two guests, rdma link add, results"
+	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"
+	@echo "make test-full  the same with the full perftest matrices"
+	@echo "make kunit      KUnit only"
+	@echo "make lab-shell  a shell in guest 0 of a two-guest sroce lab"
+	@echo "make checkpatch scripts/checkpatch.pl --strict over the driver"

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * softrdma devices: creation, attributes, port state and the netdev events
+ * that drive them.
+ *
+ * A device lives from softrdma_dev_add() until the RDMA core calls
+ * dealloc_driver after unregistration (rdma link del, netdev unregister or
+ * module unload).  It is found again only through the RDMA core
+ * (ib_device_get_by_netdev()), which hands out counted references.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_arp.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/iw_cm.h>
+
+#include "device.h"
+#include "iw_cm.h"
+#include "param.h"
+#include "verbs.h"
+
+enum rdma_driver_id softrdma_driver_id(enum softrdma_transport transport)
+{
+	return transport == SOFTRDMA_ROCE ? RDMA_DRIVER_RXE : RDMA_DRIVER_SIW;
+}
+
+const char *softrdma_transport_name(enum softrdma_transport transport)
+{
+	return transport == SOFTRDMA_ROCE ? "sroce" : "siwarp";
+}
+
+/**
+ * softrdma_dev_fill_attr() - the device attributes query_device reports
+ * @sdev: the device
+ * @attr: filled in; the caller zeroes it
+ *
+ * Limits come from param.h; the iWARP device advertises what the siw user
+ * ABI can carry.  Capabilities are advertised as the verbs that implement
+ * them land, never before.
+ */
+void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
+			    struct ib_device_attr *attr)
+{
+	bool roce = sdev->transport == SOFTRDMA_ROCE;
+
+	attr->fw_ver = (u64)SOFTRDMA_FW_MAJOR << 32 |
+		       SOFTRDMA_FW_MINOR << 16 | SOFTRDMA_FW_SUBMINOR;
+	attr->sys_image_guid = sdev->ibdev.node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = SOFTRDMA_VENDOR_ID;
+	attr->max_qp = SOFTRDMA_MAX_QP;
+	attr->max_qp_wr = SOFTRDMA_MAX_QP_WR;
+	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_send_sge = roce ? SOFTRDMA_ROCE_MAX_SGE :
+				    SOFTRDMA_IWARP_MAX_SGE;
+	attr->max_recv_sge = attr->max_send_sge;
+	attr->max_sge_rd = roce ? SOFTRDMA_ROCE_MAX_SGE_RD :
+				  SOFTRDMA_IWARP_MAX_SGE_RD;
+	attr->max_cq = SOFTRDMA_MAX_CQ;
+	attr->max_cqe = SOFTRDMA_MAX_CQE;
+	attr->max_mr = SOFTRDMA_MAX_MR;
+	attr->max_pd = SOFTRDMA_MAX_PD;
+	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
+	attr->max_qp_init_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
+	attr->max_res_rd_atom = SOFTRDMA_MAX_RES_RD_ATOM;
+	attr->atomic_cap = IB_ATOMIC_NONE;
+	attr->max_srq = SOFTRDMA_MAX_SRQ;
+	attr->max_srq_wr = SOFTRDMA_MAX_SRQ_WR;
+	attr->max_srq_sge = attr->max_recv_sge;
+	attr->max_ah = roce ? SOFTRDMA_MAX_AH : 0;
+	attr->max_pkeys = 1;
+	attr->local_ca_ack_delay = SOFTRDMA_LOCAL_CA_ACK_DELAY;
+}
+
+static int softrdma_query_device(struct ib_device *ibdev,
+				 struct ib_device_attr *attr,
+				 struct ib_udata *udata)
+{
+	/* Neither user ABI defines vendor data for this verb. */
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	softrdma_dev_fill_attr(to_sdev(ibdev), attr);
+	return 0;
+}
+
+static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
+			       struct ib_port_attr *attr)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+	unsigned int mtu = READ_ONCE(sdev->ndev->mtu);
+	struct softrdma_link_speed speed;
+	struct softrdma_link_state link;
+
+	spin_lock_bh(&sdev->port_lock);
+	link = sdev->port_link;
+	speed = sdev->port_speed;
+	spin_unlock_bh(&sdev->port_lock);
+
+	memset(attr, 0, sizeof(*attr));
+	attr->state = link.state;
+	attr->phys_state = link.phys_state;
+	attr->max_mtu = IB_MTU_4096;
+	attr->phys_mtu = mtu;
+	attr->pkey_tbl_len = 1;
+	attr->max_vl_num = 1;
+	attr->active_speed = speed.speed;
+	attr->active_width = speed.width;
+
+	if (sdev->transport == SOFTRDMA_ROCE) {
+		attr->active_mtu = softrdma_roce_path_mtu(mtu);
+		attr->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
+		attr->ip_gids = true;
+		attr->max_msg_sz = SOFTRDMA_ROCE_MAX_MSG_SZ;
+	} else {
+		attr->active_mtu = softrdma_iwarp_mtu(mtu);
+		attr->gid_tbl_len = 1;
+		attr->port_cap_flags = IB_PORT_CM_SUP;
+		attr->max_msg_sz = SOFTRDMA_IWARP_MAX_MSG_SZ;
+	}
+	return 0;
+}
+
+/*
+ * RoCE ports announce the RoCEv2 protocol and Ethernet address handles.
+ * The MAD, IB CM and AF_IB capabilities of a full RoCEv2 port need the GSI
+ * QP (QP1), which comes with UD queue pairs (issue #3); announcing them
+ * before that only makes the MAD layer fail to open the port.
+ */
+#define SOFTRDMA_ROCE_CORE_CAPS \
+	(RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_ETH_AH)
+
+static int softrdma_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				       struct ib_port_immutable *immutable)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+
+	immutable->pkey_tbl_len = 1;
+	if (sdev->transport == SOFTRDMA_ROCE) {
+		immutable->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
+		immutable->core_cap_flags = SOFTRDMA_ROCE_CORE_CAPS;
+	} else {
+		immutable->gid_tbl_len = 1;
+		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	}
+	return 0;
+}
+
+static enum rdma_link_layer softrdma_get_link_layer(struct ib_device *ibdev,
+						    u32 port_num)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int softrdma_query_pkey(struct ib_device *ibdev, u32 port_num,
+			       u16 index, u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+/* iWARP has no GID table of its own: its one GID is the MAC address. */
+static int softrdma_iwarp_query_gid(struct ib_device *ibdev, u32 port_num,
+				    int index, union ib_gid *gid)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+
+	if (index)
+		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	memcpy(gid->raw, sdev->ndev->dev_addr, ETH_ALEN);
+	return 0;
+}
+
+static void softrdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%d.%d.%d", SOFTRDMA_FW_MAJOR,
+		 SOFTRDMA_FW_MINOR, SOFTRDMA_FW_SUBMINOR);
+}
+
+static void softrdma_dealloc_driver(struct ib_device *ibdev)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+
+	netdev_put(sdev->ndev, &sdev->ndev_tracker);
+}
+
+static const struct ib_device_ops softrdma_dev_ops = {
+	.owner = THIS_MODULE,
+	.dealloc_driver = softrdma_dealloc_driver,
+	.get_dev_fw_str = softrdma_get_dev_fw_str,
+	.get_link_layer = softrdma_get_link_layer,
+	.get_port_immutable = softrdma_get_port_immutable,
+	.query_device = softrdma_query_device,
+	.query_pkey = softrdma_query_pkey,
+	.query_port = softrdma_query_port,
+};
+
+/* The rxe user ABI: librxe binds on driver id and ABI version 2. */
+static const struct ib_device_ops softrdma_roce_ops = {
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = 2,
+};
+
+/* The siw user ABI: libsiw binds on driver id and ABI version 1. */
+static const struct ib_device_ops softrdma_iwarp_ops = {
+	.driver_id = RDMA_DRIVER_SIW,
+	.uverbs_abi_ver = 1,
+	.query_gid = softrdma_iwarp_query_gid,
+};
+
+/*
+ * Read the netdev's link state and speed into the port; with @notify, tell
+ * the RDMA core's consumers when the port went up or down.
+ */
+static void softrdma_port_update(struct softrdma_dev *sdev, bool notify)
+{
+	struct net_device *ndev = sdev->ndev;
+	struct ethtool_link_ksettings ks;
+	struct softrdma_link_state link;
+	struct softrdma_link_speed speed;
+	enum ib_port_state old;
+	struct ib_event event;
+
+	ASSERT_RTNL();
+
+	link = softrdma_port_link_state(netif_running(ndev),
+					netif_carrier_ok(ndev));
+	if (__ethtool_get_link_ksettings(ndev, &ks))
+		ks.base.speed = SPEED_UNKNOWN;
+	speed = softrdma_port_speed(ks.base.speed);
+
+	spin_lock_bh(&sdev->port_lock);
+	old = sdev->port_link.state;
+	sdev->port_link = link;
+	sdev->port_speed = speed;
+	spin_unlock_bh(&sdev->port_lock);
+
+	if (!notify || old == link.state)
+		return;
+
+	event.device = &sdev->ibdev;
+	event.element.port_num = 1;
+	event.event = link.state == IB_PORT_ACTIVE ? IB_EVENT_PORT_ACTIVE :
+						     IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&event);
+}
+
+/*
+ * Node GUIDs are the netdev's EUI-64.  The iWARP device on the same netdev
+ * flips the EUI-64's 0xfffe filler to 0xfffd so that the two devices never
+ * share a GUID.
+ */
+static void softrdma_set_node_guid(struct softrdma_dev *sdev)
+{
+	u8 *guid = (u8 *)&sdev->ibdev.node_guid;
+
+	addrconf_addr_eui48(guid, sdev->ndev->dev_addr);
+	if (sdev->transport == SOFTRDMA_IWARP)
+		guid[4] = 0xfd;
+}
+
+static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
+					       enum softrdma_transport transport)
+{
+	struct softrdma_dev *sdev;
+	struct ib_device *ibdev;
+
+	sdev = ib_alloc_device(softrdma_dev, ibdev);
+	if (!sdev)
+		return NULL;
+
+	ibdev = &sdev->ibdev;
+	sdev->transport = transport;
+	sdev->ndev = ndev;
+	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
+	spin_lock_init(&sdev->port_lock);
+	sdev->port_link = softrdma_port_link_state(false, false);
+
+	softrdma_set_node_guid(sdev);
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->local_dma_lkey = 0;
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
+
+	ib_set_device_ops(ibdev, &softrdma_dev_ops);
+	ib_set_device_ops(ibdev, &softrdma_verbs_ops);
+	if (transport == SOFTRDMA_ROCE) {
+		ibdev->node_type = RDMA_NODE_IB_CA;
+		strscpy(ibdev->node_desc, "softrdma RoCEv2",
+			sizeof(ibdev->node_desc));
+		ibdev->uverbs_cmd_mask |=
+			BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+		ib_set_device_ops(ibdev, &softrdma_roce_ops);
+	} else {
+		ibdev->node_type = RDMA_NODE_RNIC;
+		strscpy(ibdev->node_desc, "softrdma iWARP",
+			sizeof(ibdev->node_desc));
+		strscpy(ibdev->iw_ifname, ndev->name,
+			sizeof(ibdev->iw_ifname));
+		ibdev->iw_driver_flags = IW_F_NO_PORT_MAP;
+		ib_set_device_ops(ibdev, &softrdma_iwarp_ops);
+		ib_set_device_ops(ibdev, &softrdma_iw_cm_ops);
+	}
+	return sdev;
+}
+
+static void softrdma_dev_free(struct softrdma_dev *sdev)
+{
+	netdev_put(sdev->ndev, &sdev->ndev_tracker);
+	ib_dealloc_device(&sdev->ibdev);
+}
+
+/**
+ * softrdma_dev_add() - create and register a device on a netdev
+ * @name: RDMA device name chosen by the user
+ * @ndev: the Ethernet device; the caller holds a reference for the call
+ * @transport: which transport, and so which user ABI, the device speaks
+ *
+ * The caller has checked that the netdev qualifies and carries no device
+ * of this transport yet, and serialises calls.
+ *
+ * Return: 0 or -errno.
+ */
+int softrdma_dev_add(const char *name, struct net_device *ndev,
+		     enum softrdma_transport transport)
+{
+	struct softrdma_dev *sdev;
+	bool gone;
+	int err;
+
+	sdev = softrdma_dev_alloc(ndev, transport);
+	if (!sdev)
+		return -ENOMEM;
+
+	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
+	if (err)
+		goto out_free;
+
+	rtnl_lock();
+	softrdma_port_update(sdev, false);
+	rtnl_unlock();
+
+	err = ib_register_device(&sdev->ibdev, name, NULL);
+	if (err)
+		goto out_free;
+	/* From here on the device may be unregistered and freed at any time. */
+
+	/*
+	 * A netdev that started unregistering before the device was
+	 * registered sent its NETDEV_UNREGISTER too early for the notifier
+	 * to find the device; take the device down here instead.
+	 */
+	rtnl_lock();
+	gone = ndev->reg_state != NETREG_REGISTERED;
+	rtnl_unlock();
+	if (gone) {
+		sdev = softrdma_dev_get(ndev, transport);
+		if (sdev) {
+			ib_unregister_device_queued(&sdev->ibdev);
+			softrdma_dev_put(sdev);
+		}
+		return -ENODEV;
+	}
+	return 0;
+
+out_free:
+	softrdma_dev_free(sdev);
+	return err;
+}
+
+/**
+ * softrdma_dev_get() - find the device of a transport on a netdev
+ * @ndev: the netdev
+ * @transport: which of the netdev's devices
+ *
+ * Return: a counted reference (drop with softrdma_dev_put()), or NULL.
+ */
+struct softrdma_dev *softrdma_dev_get(struct net_device *ndev,
+				      enum softrdma_transport transport)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(ndev, softrdma_driver_id(transport));
+	return ibdev ? to_sdev(ibdev) : NULL;
+}
+
+void softrdma_dev_put(struct softrdma_dev *sdev)
+{
+	ib_device_put(&sdev->ibdev);
+}
+
+/* Unregister every softrdma device; waits until they are gone. */
+void softrdma_dev_remove_all(void)
+{
+	ib_unregister_driver(RDMA_DRIVER_RXE);
+	ib_unregister_driver(RDMA_DRIVER_SIW);
+}
+
+static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
+				      unsigned long event)
+{
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		ib_unregister_device_queued(&sdev->ibdev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		softrdma_port_update(sdev, true);
+		break;
+	case NETDEV_CHANGENAME:
+		if (sdev->transport == SOFTRDMA_IWARP)
+			strscpy(sdev->ibdev.iw_ifname, sdev->ndev->name,
+				sizeof(sdev->ibdev.iw_ifname));
+		break;
+	default:
+		/* MTU changes are read by query_port when asked. */
+		break;
+	}
+}
+
+static int softrdma_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	enum softrdma_transport transport;
+	struct softrdma_dev *sdev;
+
+	for (transport = SOFTRDMA_ROCE; transport <= SOFTRDMA_IWARP;
+	     transport++) {
+		sdev = softrdma_dev_get(ndev, transport);
+		if (!sdev)
+			continue;
+		softrdma_dev_netdev_event(sdev, event);
+		softrdma_dev_put(sdev);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block softrdma_netdev_nb = {
+	.notifier_call = softrdma_netdev_event,
+};
+
+int softrdma_netdev_notifier_register(void)
+{
+	return register_netdevice_notifier(&softrdma_netdev_nb);
+}
+
+void softrdma_netdev_notifier_unregister(void)
+{
+	unregister_netdevice_notifier(&softrdma_netdev_nb);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A softrdma device: one ib_device bound to one Ethernet netdev, speaking
+ * one transport.  A netdev may carry one device of each transport.
+ */
+#ifndef SOFTRDMA_DEVICE_H
+#define SOFTRDMA_DEVICE_H
+
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "port.h"
+
+enum softrdma_transport {
+	SOFTRDMA_ROCE,		/* link type "sroce", rxe user ABI */
+	SOFTRDMA_IWARP,		/* link type "siwarp", siw user ABI */
+};
+
+struct softrdma_dev {
+	struct ib_device ibdev;
+	enum softrdma_transport transport;
+
+	/* held from creation until dealloc_driver */
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+
+	/* protects port_link and port_speed */
+	spinlock_t port_lock;
+	struct softrdma_link_state port_link;
+	struct softrdma_link_speed port_speed;
+};
+
+static inline struct softrdma_dev *to_sdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct softrdma_dev, ibdev);
+}
+
+enum rdma_driver_id softrdma_driver_id(enum softrdma_transport transport);
+const char *softrdma_transport_name(enum softrdma_transport transport);
+
+int softrdma_dev_add(const char *name, struct net_device *ndev,
+		     enum softrdma_transport transport);
+struct softrdma_dev *softrdma_dev_get(struct net_device *ndev,
+				      enum softrdma_transport transport);
+void softrdma_dev_put(struct softrdma_dev *sdev);
+void softrdma_dev_remove_all(void);
+
+int softrdma_netdev_notifier_register(void);
+void softrdma_netdev_notifier_unregister(void);
+
+void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
+			    struct ib_device_attr *attr);
+
+#endif /* SOFTRDMA_DEVICE_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The "sroce" and "siwarp" link types of "rdma link add".
+ */
+#ifndef SOFTRDMA_LINK_H
+#define SOFTRDMA_LINK_H
+
+struct net_device;
+
+void softrdma_link_register(void);
+void softrdma_link_unregister(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_link_check_netdev(const struct net_device *ndev,
+			       const char **why);
+#endif
+
+#endif /* SOFTRDMA_LINK_H */

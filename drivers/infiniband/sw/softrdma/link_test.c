@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for link.c: which netdevs may carry a softrdma device.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/netdevice.h>
+
+#include "link.h"
+
+struct netdev_case {
+	const char *name;
+	unsigned short type;
+	unsigned int priv_flags;
+	int err;
+};
+
+static const struct netdev_case netdev_cases[] = {
+	{ "ethernet", ARPHRD_ETHER, 0, 0 },
+	{ "bridge_is_ethernet", ARPHRD_ETHER, IFF_EBRIDGE, 0 },
+	{ "loopback", ARPHRD_LOOPBACK, 0, -EINVAL },
+	{ "infiniband", ARPHRD_INFINIBAND, 0, -EINVAL },
+	{ "ip_tunnel", ARPHRD_TUNNEL, 0, -EINVAL },
+	{ "wireguard_none", ARPHRD_NONE, 0, -EINVAL },
+	{ "vlan", ARPHRD_ETHER, IFF_802_1Q_VLAN, -EINVAL },
+};
+
+static void netdev_case_desc(const struct netdev_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(netdev, netdev_cases, netdev_case_desc);
+
+static void softrdma_link_netdev_qualifies(struct kunit *test)
+{
+	const struct netdev_case *c = test->param_value;
+	struct net_device *ndev;
+	const char *why = NULL;
+	int err;
+
+	ndev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	ndev->type = c->type;
+	ndev->priv_flags |= c->priv_flags;
+
+	err = softrdma_link_check_netdev(ndev, &why);
+	free_netdev(ndev);
+
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	if (c->err)
+		KUNIT_EXPECT_NOT_NULL(test, why);
+}
+
+static struct kunit_case softrdma_link_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_link_netdev_qualifies, netdev_gen_params),
+	{}
+};
+
+static struct kunit_suite softrdma_link_suite = {
+	.name = "softrdma_link",
+	.test_cases = softrdma_link_cases,
+};
+
+kunit_test_suite(softrdma_link_suite);

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * softrdma: RDMA over any Ethernet device, in software.
+ *
+ * Two link types share one verbs engine: "sroce" (RoCEv2) and "siwarp"
+ * (iWARP).  Start-up order matters: the rival-module guard first (nothing
+ * may be registered while rdma_rxe or siw is around), then the netdev
+ * notifier (so that every device ever created sees its netdev's events),
+ * then the link types that create devices.  Shutdown undoes it in reverse,
+ * unregistering every device before the notifier goes.
+ */
+#include <linux/module.h>
+
+#include "device.h"
+#include "guard.h"
+#include "link.h"
+
+static int __init softrdma_init(void)
+{
+	int err;
+
+	err = softrdma_guard_init();
+	if (err)
+		return err;
+
+	err = softrdma_netdev_notifier_register();
+	if (err)
+		goto out_guard;
+
+	softrdma_link_register();
+	return 0;
+
+out_guard:
+	softrdma_guard_exit();
+	return err;
+}
+
+static void __exit softrdma_exit(void)
+{
+	softrdma_link_unregister();
+	softrdma_dev_remove_all();
+	softrdma_netdev_notifier_unregister();
+	softrdma_guard_exit();
+}
+
+module_init(softrdma_init);
+module_exit(softrdma_exit);
+
+MODULE_DESCRIPTION("softrdma: software RoCEv2 and iWARP over Ethernet");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for port.c: path MTU, link state and speed derivation.
+ */
+#include <kunit/test.h>
+#include <linux/ethtool.h>
+
+#include "port.h"
+
+struct mtu_case {
+	const char *name;
+	unsigned int netdev_mtu;
+	enum ib_mtu roce;
+	enum ib_mtu iwarp;
+};
+
+static const struct mtu_case mtu_cases[] = {
+	{ "ipv6_minimum_1280", 1280, IB_MTU_1024, IB_MTU_1024 },
+	{ "standard_1500", 1500, IB_MTU_1024, IB_MTU_1024 },
+	{ "below_2048_payload", 2131, IB_MTU_1024, IB_MTU_2048 },
+	{ "exactly_2048_payload", 2048 + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+	  IB_MTU_2048, IB_MTU_2048 },
+	{ "one_short_of_4096", 4096 + SOFTRDMA_ROCE_MAX_HDR_BYTES - 1,
+	  IB_MTU_2048, IB_MTU_4096 },
+	{ "exactly_4096_payload", 4096 + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+	  IB_MTU_4096, IB_MTU_4096 },
+	{ "jumbo_9000", 9000, IB_MTU_4096, IB_MTU_4096 },
+	{ "max_65535", 65535, IB_MTU_4096, IB_MTU_4096 },
+	{ "tiny_576", 576, IB_MTU_256, IB_MTU_512 },
+	{ "tiny_68", 68, IB_MTU_256, IB_MTU_256 },
+	{ "zero", 0, IB_MTU_256, IB_MTU_256 },
+};
+
+static void mtu_case_desc(const struct mtu_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mtu, mtu_cases, mtu_case_desc);
+
+static void softrdma_port_mtu_from_netdev(struct kunit *test)
+{
+	const struct mtu_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_roce_path_mtu(c->netdev_mtu), c->roce);
+	KUNIT_EXPECT_EQ(test, softrdma_iwarp_mtu(c->netdev_mtu), c->iwarp);
+}
+
+/* A full RoCE packet at the reported MTU must fit the netdev MTU. */
+static void softrdma_port_mtu_packet_fits(struct kunit *test)
+{
+	unsigned int mtu;
+
+	for (mtu = 1280; mtu <= 9216; mtu++) {
+		int payload = ib_mtu_enum_to_int(softrdma_roce_path_mtu(mtu));
+
+		KUNIT_ASSERT_LE_MSG(test,
+				    payload + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+				    (int)mtu, "netdev mtu %u", mtu);
+	}
+}
+
+static void softrdma_port_link_state_table(struct kunit *test)
+{
+	struct softrdma_link_state s;
+
+	s = softrdma_port_link_state(true, true);
+	KUNIT_EXPECT_EQ(test, s.state, IB_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, s.phys_state, IB_PORT_PHYS_STATE_LINK_UP);
+
+	s = softrdma_port_link_state(true, false);
+	KUNIT_EXPECT_EQ(test, s.state, IB_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, s.phys_state, IB_PORT_PHYS_STATE_POLLING);
+
+	s = softrdma_port_link_state(false, false);
+	KUNIT_EXPECT_EQ(test, s.state, IB_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, s.phys_state, IB_PORT_PHYS_STATE_DISABLED);
+
+	/* carrier without the device being up is still down */
+	s = softrdma_port_link_state(false, true);
+	KUNIT_EXPECT_EQ(test, s.state, IB_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, s.phys_state, IB_PORT_PHYS_STATE_DISABLED);
+}
+
+struct speed_case {
+	const char *name;
+	u32 mbps;
+	u16 speed;
+	u8 width;
+};
+
+static const struct speed_case speed_cases[] = {
+	{ "10M", 10, IB_SPEED_SDR, IB_WIDTH_1X },
+	{ "1G", 1000, IB_SPEED_SDR, IB_WIDTH_1X },
+	{ "2_5G", 2500, IB_SPEED_SDR, IB_WIDTH_1X },
+	{ "5G", 5000, IB_SPEED_DDR, IB_WIDTH_1X },
+	{ "10G", 10000, IB_SPEED_FDR10, IB_WIDTH_1X },
+	{ "unknown_is_10G", (u32)SPEED_UNKNOWN, IB_SPEED_FDR10, IB_WIDTH_1X },
+	{ "zero_is_10G", 0, IB_SPEED_FDR10, IB_WIDTH_1X },
+	{ "25G", 25000, IB_SPEED_EDR, IB_WIDTH_1X },
+	{ "40G", 40000, IB_SPEED_QDR, IB_WIDTH_4X },
+	{ "50G", 50000, IB_SPEED_HDR, IB_WIDTH_1X },
+	{ "100G", 100000, IB_SPEED_EDR, IB_WIDTH_4X },
+	{ "200G", 200000, IB_SPEED_HDR, IB_WIDTH_4X },
+	{ "400G", 400000, IB_SPEED_NDR, IB_WIDTH_4X },
+	{ "800G", 800000, IB_SPEED_NDR, IB_WIDTH_4X },
+};
+
+static void speed_case_desc(const struct speed_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(speed, speed_cases, speed_case_desc);
+
+static void softrdma_port_speed_from_ethtool(struct kunit *test)
+{
+	const struct speed_case *c = test->param_value;
+	struct softrdma_link_speed s = softrdma_port_speed(c->mbps);
+
+	KUNIT_EXPECT_EQ(test, s.speed, c->speed);
+	KUNIT_EXPECT_EQ(test, s.width, c->width);
+}
+
+/* The reported IB rate never exceeds the Ethernet rate it stands for. */
+static void softrdma_port_speed_never_exceeds_link(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(speed_cases); i++) {
+		const struct speed_case *c = &speed_cases[i];
+		struct softrdma_link_speed s = softrdma_port_speed(c->mbps);
+		int gbps_x10 = 0;
+
+		if (c->mbps == (u32)SPEED_UNKNOWN || c->mbps < 2500)
+			continue;
+		/* data rates in units of 0.1 Gb/s per lane */
+		switch (s.speed) {
+		case IB_SPEED_SDR:
+			gbps_x10 = 25;
+			break;
+		case IB_SPEED_DDR:
+			gbps_x10 = 50;
+			break;
+		case IB_SPEED_QDR:
+		case IB_SPEED_FDR10:
+			gbps_x10 = 100;
+			break;
+		case IB_SPEED_EDR:
+			gbps_x10 = 250;
+			break;
+		case IB_SPEED_HDR:
+			gbps_x10 = 500;
+			break;
+		case IB_SPEED_NDR:
+			gbps_x10 = 1000;
+			break;
+		}
+		KUNIT_EXPECT_LE_MSG(test,
+				    gbps_x10 * ib_width_enum_to_int(s.width) * 100,
+				    (int)c->mbps, "case %s", c->name);
+	}
+}
+
+static struct kunit_case softrdma_port_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_port_mtu_from_netdev, mtu_gen_params),
+	KUNIT_CASE(softrdma_port_mtu_packet_fits),
+	KUNIT_CASE(softrdma_port_link_state_table),
+	KUNIT_CASE_PARAM(softrdma_port_speed_from_ethtool, speed_gen_params),
+	KUNIT_CASE(softrdma_port_speed_never_exceeds_link),
+	{}
+};
+
+static struct kunit_suite softrdma_port_suite = {
+	.name = "softrdma_port",
+	.test_cases = softrdma_port_cases,
+};
+
+kunit_test_suite(softrdma_port_suite);

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the kernel's scripts/checkpatch.pl --strict over softrdma's C files
+# (or the files given).  checkpatch comes from Debian's linux-source-6.1,
+# unpacked once under /var/tmp.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=/var/tmp/softrdma-checkpatch
+tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+[ -n "$tarball" ] || { echo "checkpatch: no linux-source-6.1; run make deps" >&2; exit 1; }
+
+stamp="$(stat -c '%s %Y' "$tarball")"
+if [ ! -f "$cache/stamp" ] || [ "$(cat "$cache/stamp")" != "$stamp" ]; then
+	rm -rf "$cache"
+	mkdir -p "$cache"
+	tar -C "$cache" -xf "$tarball" --wildcards \
+		'linux-source-6.1/scripts/checkpatch.pl' \
+		'linux-source-6.1/scripts/spelling.txt' \
+		'linux-source-6.1/scripts/const_structs.checkpatch'
+	echo "$stamp" >"$cache/stamp"
+fi
+
+cd "$top"
+if [ $# -eq 0 ]; then
+	set -- $(git ls-files -co --exclude-standard 'drivers/*.[ch]' 'include/*.h')
+fi
+status=0
+"$cache/linux-source-6.1/scripts/checkpatch.pl" --strict --no-tree --terse \
+	--ignore FILE_PATH_CHANGES -f "$@" >"$cache/out" || status=$?
+grep -v 'total: 0 errors, 0 warnings, 0 checks' "$cache/out" || true
+[ $status -eq 0 ] && echo "checkpatch: clean ($# files)"
+exit $status

@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 2 of a lab guest: runs as PID 1 on the overlay root (host root
+# read-only + tmpfs), with the per-run lab share at /lab.  Sets up the
+# guest (mounts, hostname, eth0, modules), brings up this guest's RDMA stack,
+# runs the scenario (or an interactive shell for `lab shell`), saves dmesg,
+# and powers off.  Never returns: PID 1 must not exit.
+#
+# Results go to /lab/guest<ID>/ (LAB_OUT): scenario.log, results, notes,
+# checks/*.log, stack.log, exit, dmesg.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+export TERM=${TERM:-linux}
+
+say() { echo "lab[guest${LAB_ID:-?}]: $*" >/dev/console; }
+
+power_off() {
+	sync
+	/bin/busybox poweroff -f
+	echo o >/proc/sysrq-trigger
+	while :; do sleep 1000; done
+}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=0755 tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t configfs configfs /sys/kernel/config 2>/dev/null
+
+LAB_ID=
+for arg in $(</proc/cmdline); do
+	case $arg in
+	lab.id=*) LAB_ID=${arg#lab.id=} ;;
+	esac
+done
+if [ -z "$LAB_ID" ] || [ ! -r /lab/config.env ]; then
+	say "FATAL: no lab.id on the command line or no /lab/config.env"
+	power_off
+fi
+
+# config.env defines LAB_N, LAB_STACKS (array), LAB_MODE, KVER,
+# LAB_SCENARIO_NAME, LAB_ARGS (array), LAB_SCENARIO_ARGS.
+# shellcheck source=/dev/null
+. /lab/config.env
+export LAB_ID LAB_N KVER LAB_SCENARIO_NAME LAB_SCENARIO_ARGS
+# shellcheck disable=SC2153 # from config.env
+export LAB_STACK=${LAB_STACKS[$LAB_ID]}
+export LAB_OUT=/lab/guest$LAB_ID
+mkdir -p "$LAB_OUT/checks"
+: >"$LAB_OUT/results"
+
+export LAB_ADDR=192.0.2.$((LAB_ID + 1))
+LAB_ADDR6=2001:db8::$(printf %x $((LAB_ID + 1)))
+export LAB_ADDR6
+
+stack_fail() {
+	say "FATAL: stack $LAB_STACK: $*"
+	echo "stack $LAB_STACK failed: $*" >>"$LAB_OUT/stack.log"
+	echo "stack" >"$LAB_OUT/exit"
+	dmesg >"$LAB_OUT/dmesg" 2>&1
+	power_off
+}
+
+# run CMD...: run a setup command, logging it; fail the stack if it fails.
+run() {
+	echo "+ $*" >>"$LAB_OUT/stack.log"
+	"$@" >>"$LAB_OUT/stack.log" 2>&1 || stack_fail "'$*' failed (see stack.log)"
+}
+
+say "booted, stack $LAB_STACK, $(cut -d' ' -f1 /proc/uptime)s"
+
+# --- identity and network ---------------------------------------------------
+hostname "guest$LAB_ID"
+{
+	for ((i = 0; i < LAB_N; i++)); do
+		echo "192.0.2.$((i + 1)) guest$i"
+	done
+} >>/etc/hosts
+run ip link set lo up
+run modprobe virtio_net
+for _ in $(seq 50); do
+	[ -e /sys/class/net/eth0 ] && break
+	sleep 0.1
+done
+run ip link set eth0 up
+run ip addr add "$LAB_ADDR/24" dev eth0
+run ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
+
+# --- modules: softrdma and stock siw as "updates" ---------------------------
+upd=/lib/modules/$KVER/updates
+mkdir -p "$upd"
+for ko in /lab/modules/*.ko; do
+	[ -e "$ko" ] && cp "$ko" "$upd/"
+done
+# The lab ran depmod on the host (a guest needs ~30 s for it under TCG);
+# fall back to depmod here only if that index is missing.
+if [ -e /lab/modules/index/modules.dep.bin ]; then
+	run cp /lab/modules/index/modules.* "/lib/modules/$KVER/"
+else
+	run depmod -a "$KVER"
+fi
+
+# --- RDMA stack ---------------------------------------------------------------
+ulimit -l unlimited
+export LAB_IBDEV=
+case $LAB_STACK in
+none) ;;
+sroce)
+	run modprobe softrdma
+	run rdma link add sr0 type sroce netdev eth0
+	LAB_IBDEV=sr0 ;;
+siwarp)
+	run modprobe softrdma
+	run rdma link add sw0 type siwarp netdev eth0
+	LAB_IBDEV=sw0 ;;
+rxe)
+	run modprobe rdma_rxe
+	run rdma link add rxe0 type rxe netdev eth0
+	LAB_IBDEV=rxe0 ;;
+siw)
+	run modprobe libcrc32c
+	run modprobe siw
+	run rdma link add siw0 type siw netdev eth0
+	LAB_IBDEV=siw0 ;;
+*)
+	stack_fail "unknown stack" ;;
+esac
+if [ "$LAB_STACK" != none ]; then
+	run modprobe ib_uverbs
+	run modprobe rdma_ucm
+	[ -e "/sys/class/infiniband/$LAB_IBDEV" ] ||
+		stack_fail "/sys/class/infiniband/$LAB_IBDEV does not exist"
+	run rdma link show
+fi
+say "stack $LAB_STACK up (ibdev '${LAB_IBDEV}'), $(cut -d' ' -f1 /proc/uptime)s"
+
+# --- scenario -----------------------------------------------------------------
+if [ "$LAB_MODE" = shell ]; then
+	if [ "$LAB_ID" = 0 ]; then
+		cat >/root/.bashrc <<'RC'
+# shellcheck source=/dev/null
+. /lab/lib.sh
+PS1='\h:\w\$ '
+echo "lab shell: guest$LAB_ID, stack $LAB_STACK, ibdev '$LAB_IBDEV', $LAB_ADDR $LAB_ADDR6"
+echo "           peers: guest0..guest$((LAB_N - 1)); /lab is shared; exit (or Ctrl-D) powers off all guests"
+RC
+		cd /root || true
+		setsid -w -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+		touch /lab/shell-done
+	else
+		while [ ! -e /lab/shell-done ]; do sleep 2; done
+	fi
+	power_off
+fi
+
+say "running scenario $LAB_SCENARIO_NAME"
+(
+	cd /tmp || exit 1
+	ulimit -l unlimited
+	# shellcheck source=/dev/null
+	. /lab/lib.sh
+	# shellcheck source=/dev/null
+	. /lab/scenario.sh "${LAB_ARGS[@]}"
+) </dev/null >"$LAB_OUT/scenario.log" 2>&1
+rc=$?
+echo "$rc" >"$LAB_OUT/exit"
+say "scenario exited $rc, $(cut -d' ' -f1 /proc/uptime)s"
+dmesg >"$LAB_OUT/dmesg" 2>&1
+power_off

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side helpers for lab scenarios.  Sourced (in every guest) before the
+# scenario script.  Environment provided by the lab:
+#   LAB_ID LAB_N LAB_STACK LAB_IBDEV LAB_ADDR LAB_ADDR6 LAB_OUT
+#   LAB_SCENARIO_ARGS KVER
+# Checks are recorded in $LAB_OUT/results ("ok<TAB>name" / "not ok<TAB>name")
+# with each check's output in $LAB_OUT/checks/<name>.log; the host turns
+# them into TAP lines.
+
+# lab_peer_addr I / lab_peer_addr6 I: addresses of guest I.
+lab_peer_addr() { echo "192.0.2.$(($1 + 1))"; }
+lab_peer_addr6() { printf '2001:db8::%x\n' $(($1 + 1)); }
+
+# lab_note TEXT...: a note shown by the host next to the results.
+lab_note() {
+	echo "# $*"
+	echo "$*" >>"$LAB_OUT/notes"
+}
+
+_lab_logname() {
+	local base n=1 f
+	base=$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-80)
+	f=$base
+	while [ -e "$LAB_OUT/checks/$f.log" ]; do
+		n=$((n + 1))
+		f=$base.$n
+	done
+	echo "$LAB_OUT/checks/$f.log"
+}
+
+# _lab_record ok|not-ok NAME LOG
+_lab_record() {
+	local res=$1 name=${2//$'\t'/ } log=$3
+	name=${name//$'\n'/ }
+	if [ "$res" = ok ]; then
+		printf 'ok\t%s\t%s\n' "$name" "${log##*/}" >>"$LAB_OUT/results"
+		echo "ok - $name"
+	else
+		printf 'not ok\t%s\t%s\n' "$name" "${log##*/}" >>"$LAB_OUT/results"
+		echo "not ok - $name"
+		sed 's/^/#   /' "$log" | tail -n 20
+	fi
+}
+
+# lab_check NAME CMD...: run CMD, record ok iff it succeeds.  Output goes to
+# $LAB_OUT/checks/NAME.log.  Returns CMD's status.
+lab_check() {
+	local name=$1 log rc
+	shift
+	log=$(_lab_logname "$name")
+	{
+		echo "+ $*"
+		"$@"
+	} >"$log" 2>&1 </dev/null
+	rc=$?
+	echo "exit status $rc" >>"$log"
+	if [ $rc -eq 0 ]; then
+		_lab_record ok "$name" "$log"
+	else
+		_lab_record not-ok "$name" "$log"
+	fi
+	return $rc
+}
+
+# lab_expect_fail NAME CMD...: record ok iff CMD fails.  Returns 0 iff it
+# failed as expected.
+lab_expect_fail() {
+	local name=$1 log rc
+	shift
+	log=$(_lab_logname "$name")
+	{
+		echo "+ $* (expected to fail)"
+		"$@"
+	} >"$log" 2>&1 </dev/null
+	rc=$?
+	echo "exit status $rc" >>"$log"
+	if [ $rc -ne 0 ]; then
+		_lab_record ok "$name" "$log"
+		return 0
+	fi
+	_lab_record not-ok "$name" "$log"
+	return 1
+}
+
+# lab_fail MSG: record a failed check "MSG" and end the scenario (exit 1).
+lab_fail() {
+	local log
+	log=$(_lab_logname "fail")
+	echo "lab_fail: $*" >"$log"
+	_lab_record not-ok "$*" "$log"
+	exit 1
+}
+
+# lab_barrier NAME [TIMEOUT]: wait until all LAB_N guests reach barrier NAME
+# (default timeout $LAB_BARRIER_TIMEOUT or 120 s).  A name may be reused;
+# each use is a new barrier.  Fails early if another guest's scenario has
+# already ended.  On failure records "not ok barrier NAME" and returns 1.
+lab_barrier() {
+	local name=$1 timeout=${2:-${LAB_BARRIER_TIMEOUT:-120}}
+	local safe gen genf dir start n i log
+	safe=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
+	genf=/tmp/.lab-barrier-$safe
+	gen=$(($(cat "$genf" 2>/dev/null || echo 0) + 1))
+	echo "$gen" >"$genf"
+	dir=/lab/barriers/$safe.$gen
+	mkdir -p "$dir"
+	: >"$dir/$LAB_ID"
+	start=$SECONDS
+	while :; do
+		n=$(find "$dir" -mindepth 1 -maxdepth 1 | wc -l)
+		[ "$n" -ge "$LAB_N" ] && return 0
+		for ((i = 0; i < LAB_N; i++)); do
+			if [ "$i" != "$LAB_ID" ] && [ -e "/lab/guest$i/exit" ] &&
+				[ ! -e "$dir/$i" ]; then
+				log=$(_lab_logname "barrier $name")
+				echo "guest$i ended its scenario before reaching barrier $name" >"$log"
+				_lab_record not-ok "barrier $name" "$log"
+				return 1
+			fi
+		done
+		if [ $((SECONDS - start)) -ge "$timeout" ]; then
+			log=$(_lab_logname "barrier $name")
+			{
+				echo "barrier $name timed out after ${timeout}s; arrived:"
+				ls "$dir"
+			} >"$log"
+			_lab_record not-ok "barrier $name" "$log"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# lab_retry TRIES DELAY CMD...: run CMD until it succeeds, at most TRIES times.
+lab_retry() {
+	local tries=$1 delay=$2 i
+	shift 2
+	for ((i = 1; i <= tries; i++)); do
+		"$@" && return 0
+		[ $i -lt "$tries" ] && sleep "$delay"
+	done
+	return 1
+}
+
+# lab_wait_listen PORT [TIMEOUT] [tcp|udp]: wait until a local socket listens
+# on PORT (default timeout 30 s).
+lab_wait_listen() {
+	local port=$1 timeout=${2:-30} proto=${3:-tcp} start=$SECONDS
+	local opt=-ltnH
+	[ "$proto" = udp ] && opt=-lunH
+	while [ $((SECONDS - start)) -lt "$timeout" ]; do
+		ss "$opt" "sport = :$port" 2>/dev/null | grep -q . && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# lab_gid_index ADDR [IBDEV [PORT]]: print the GID table index whose GID is
+# ADDR (an IPv4 address is matched as its IPv4-mapped IPv6 GID).
+lab_gid_index() {
+	local addr=$1 dev=${2:-$LAB_IBDEV} port=${3:-1} want f gid idx a b c d
+	if [[ $addr =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
+		a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]}
+		c=${BASH_REMATCH[3]} d=${BASH_REMATCH[4]}
+		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+			"$a" "$b" "$c" "$d")
+	else
+		want=$(python3 -c 'import ipaddress,sys
+e=ipaddress.IPv6Address(sys.argv[1]).exploded
+print(":".join(e.replace(":","")[i:i+4] for i in range(0,32,4)))' "$addr") ||
+			return 1
+	fi
+	for f in "/sys/class/infiniband/$dev/ports/$port/gids/"*; do
+		gid=$(cat "$f" 2>/dev/null) || continue
+		idx=${f##*/}
+		if [ "$gid" = "$want" ]; then
+			echo "$idx"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# lab_grep_absent PATTERN FILE: succeed iff PATTERN does not occur in FILE.
+lab_grep_absent() {
+	! grep -q -e "$1" "$2"
+}

@@ -9,7 +9,10 @@ TOP := $(CURDIR)
 # The kernel to build against: the running one's build tree if it has one,
 # else the newest installed Debian 6.1 headers.  KDIR= overrides.
 KDIR ?= $(shell tools/kdir.sh)
-KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+# The release modules install under (Debian's kernel.release file holds the
+# upstream version, so read the UTS release the headers were built for).
+KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
 
@@ -25,9 +28,10 @@ modules:
 clean:
 	@if [ -n "$(KDIR)" ]; then $(KBUILD) clean; fi
 
+# INSTALL_MOD_PATH= and DESTDIR= stage the install under another root.
 install: modules
 	$(KBUILD) INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(KVER)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 	install -D -m 0644 tools/softrdma-modprobe.conf \
 		$(DESTDIR)/etc/modprobe.d/softrdma.conf
 

@@ -93,6 +93,10 @@ run ip addr add "$LAB_ADDR/24" dev eth0
 run ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
 
 # --- modules: softrdma and stock siw as "updates" ---------------------------
+# A host where "make install" ran has a modprobe.d rule that keeps rdma_rxe
+# and siw away; the lab decides per guest which stack runs, and tests
+# softrdma's own guard, so the rule stays out of the guests.
+rm -f /etc/modprobe.d/softrdma.conf
 upd=/lib/modules/$KVER/updates
 mkdir -p "$upd"
 for ko in /lab/modules/*.ko; do

@@ -35,6 +35,7 @@ VISIBLE_IF_KUNIT bool softrdma_guard_is_rival(const char *module_name)
 	return false;
 }
 
+#if IS_ENABLED(CONFIG_MODULES)
 static int guard_module_event(struct notifier_block *nb, unsigned long event,
 			      void *data)
 {
@@ -115,3 +116,14 @@ void softrdma_guard_exit(void)
 {
 	unregister_module_notifier(&guard_module_nb);
 }
+#else
+/* Without modules a rival could only be built in, which Kconfig forbids. */
+int softrdma_guard_init(void)
+{
+	return 0;
+}
+
+void softrdma_guard_exit(void)
+{
+}
+#endif

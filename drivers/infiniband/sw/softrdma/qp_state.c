@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The IBA queue pair state machine as data.
+ */
+#include <linux/bits.h>
+#include <linux/kernel.h>
+
+#include "qp_state.h"
+
+static const char * const qp_state_names[] = {
+	[IB_QPS_RESET] = "RESET",
+	[IB_QPS_INIT] = "INIT",
+	[IB_QPS_RTR] = "RTR",
+	[IB_QPS_RTS] = "RTS",
+	[IB_QPS_SQD] = "SQD",
+	[IB_QPS_SQE] = "SQE",
+	[IB_QPS_ERR] = "ERR",
+};
+
+const char *softrdma_qp_state_name(enum ib_qp_state state)
+{
+	if ((unsigned int)state >= ARRAY_SIZE(qp_state_names))
+		return "?";
+	return qp_state_names[state];
+}
+
+/**
+ * softrdma_qp_transition() - may a QP go from @cur to @next, and what then?
+ * @cur: the state the QP is in
+ * @next: the state asked for (equal to @cur when IB_QP_STATE is not set)
+ * @type: QP type
+ * @mask: the modify_qp attribute mask
+ * @actions: set to the SOFTRDMA_QP_ACT_* the transition requires
+ *
+ * The required and allowed attributes per transition are the RDMA core's
+ * (ib_modify_qp_is_ok(), IBA table 91 onwards); this adds what each
+ * transition means for the QP's engines.  Any state may go to RESET or
+ * ERR (IBA 10.3.1).
+ *
+ * Return: 0, or -EINVAL for a transition or mask the IBA does not allow.
+ */
+int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+			   enum ib_qp_type type, int mask,
+			   unsigned int *actions)
+{
+	*actions = 0;
+
+	if (!ib_modify_qp_is_ok(cur, next, type, mask))
+		return -EINVAL;
+
+	if (!(mask & IB_QP_STATE) || cur == next) {
+		/* attribute change only (e.g. RTS -> RTS) */
+		return 0;
+	}
+
+	switch (next) {
+	case IB_QPS_RESET:
+		*actions = SOFTRDMA_QP_ACT_RESET;
+		break;
+	case IB_QPS_INIT:
+		break;
+	case IB_QPS_RTR:
+		*actions = SOFTRDMA_QP_ACT_RECV;
+		break;
+	case IB_QPS_RTS:
+		*actions = cur == IB_QPS_SQD ? SOFTRDMA_QP_ACT_RESUME :
+					       SOFTRDMA_QP_ACT_SEND;
+		break;
+	case IB_QPS_SQD:
+		*actions = SOFTRDMA_QP_ACT_DRAIN;
+		break;
+	case IB_QPS_SQE:
+		/* only the QP itself enters SQE, on a send error (UD/UC) */
+		break;
+	case IB_QPS_ERR:
+		*actions = SOFTRDMA_QP_ACT_FLUSH;
+		break;
+	}
+	return 0;
+}
+
+/**
+ * softrdma_qp_check_attr() - are the attribute values in @mask acceptable?
+ * @attr: the attributes
+ * @mask: which of them are being set
+ * @limits: this QP's port and device limits
+ *
+ * Return: 0, or -EINVAL naming nothing: the values IBA allows are small
+ * and the caller's log says which verb failed.
+ */
+int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
+			   const struct softrdma_qp_limits *limits)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index != 0)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > limits->max_path_mtu))
+		return -EINVAL;
+	/* 5-bit timeout, 3-bit retry counts, 5-bit RNR timer (IBA 9.7.5) */
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > limits->max_rd_atomic)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > limits->max_dest_rd_atomic)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > 0xffffff)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC |
+				       IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	if ((mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)))
+		return -EOPNOTSUPP;	/* no automatic path migration */
+	return 0;
+}
+
+/**
+ * softrdma_qp_timeout_us() - the local ACK timeout for an encoded value
+ * @timeout: the QP attribute, 0..31
+ *
+ * IBA 9.7.6.1.3: 4.096 us * 2^timeout; 0 means wait forever, reported as 0.
+ */
+u64 softrdma_qp_timeout_us(u8 timeout)
+{
+	if (!timeout)
+		return 0;
+	/* 4096 ns * 2^t, in us, without losing the fraction at small t */
+	return (4096ULL << min_t(u8, timeout, 31)) / 1000;
+}
+
+/**
+ * softrdma_rnr_timer_us() - the RNR NAK timer for an encoded value
+ * @code: min_rnr_timer or the AETH RNR timer field, 0..31
+ *
+ * IBA table 45: code 0 is 655.36 ms, codes 1..31 run from 0.01 ms to
+ * 491.52 ms.
+ */
+u32 softrdma_rnr_timer_us(u8 code)
+{
+	static const u32 us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120,
+		160, 240, 320, 480, 640, 960, 1280, 1920,
+		2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+		40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+	};
+
+	return us[code & 31];
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The IBA queue pair state machine (IBA vol 1 §10.3.1, figure 124) as
+ * data: which transitions softrdma takes, what each one makes the QP do,
+ * which attribute values it accepts, and the timer encodings of §9.7.5
+ * and table 45.  No locking, no objects: pure functions the QP code and
+ * KUnit share.
+ */
+#ifndef SOFTRDMA_QP_STATE_H
+#define SOFTRDMA_QP_STATE_H
+
+#include <rdma/ib_verbs.h>
+
+/* What a modify_qp transition asks of the QP, beyond storing attributes. */
+enum softrdma_qp_action {
+	SOFTRDMA_QP_ACT_RESET		= BIT(0),	/* drop all queue state */
+	SOFTRDMA_QP_ACT_RECV		= BIT(1),	/* responder may run */
+	SOFTRDMA_QP_ACT_SEND		= BIT(2),	/* requester may run */
+	SOFTRDMA_QP_ACT_DRAIN		= BIT(3),	/* SQD: stop taking WQEs */
+	SOFTRDMA_QP_ACT_RESUME		= BIT(4),	/* SQD -> RTS */
+	SOFTRDMA_QP_ACT_FLUSH		= BIT(5),	/* ERR: flush both queues */
+};
+
+const char *softrdma_qp_state_name(enum ib_qp_state state);
+
+int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+			   enum ib_qp_type type, int mask,
+			   unsigned int *actions);
+
+struct softrdma_qp_limits {
+	enum ib_mtu max_path_mtu;	/* the port's active MTU */
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+};
+
+int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
+			   const struct softrdma_qp_limits *limits);
+
+u64 softrdma_qp_timeout_us(u8 timeout);
+u32 softrdma_rnr_timer_us(u8 code);
+
+#endif /* SOFTRDMA_QP_STATE_H */

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for qp_state.c: the QP state machine table, attribute checks
+ * and timer encodings.
+ */
+#include <kunit/test.h>
+
+#include "qp_state.h"
+
+#define RC_INIT_MASK	(IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT | \
+			 IB_QP_ACCESS_FLAGS)
+#define RC_RTR_MASK	(IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | \
+			 IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
+			 IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
+#define RC_RTS_MASK	(IB_QP_STATE | IB_QP_SQ_PSN | IB_QP_TIMEOUT | \
+			 IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
+			 IB_QP_MAX_QP_RD_ATOMIC)
+
+struct transition_case {
+	const char *name;
+	enum ib_qp_type type;
+	enum ib_qp_state cur;
+	enum ib_qp_state next;
+	int mask;
+	int err;
+	unsigned int actions;
+};
+
+static const struct transition_case transition_cases[] = {
+	{ "rc_reset_to_init", IB_QPT_RC, IB_QPS_RESET, IB_QPS_INIT,
+	  RC_INIT_MASK, 0, 0 },
+	{ "rc_reset_to_init_without_port", IB_QPT_RC, IB_QPS_RESET,
+	  IB_QPS_INIT, RC_INIT_MASK & ~IB_QP_PORT, -EINVAL, 0 },
+	{ "rc_init_to_rtr", IB_QPT_RC, IB_QPS_INIT, IB_QPS_RTR, RC_RTR_MASK,
+	  0, SOFTRDMA_QP_ACT_RECV },
+	{ "rc_init_to_rtr_without_dest_qpn", IB_QPT_RC, IB_QPS_INIT,
+	  IB_QPS_RTR, RC_RTR_MASK & ~IB_QP_DEST_QPN, -EINVAL, 0 },
+	{ "rc_init_to_rtr_without_rq_psn", IB_QPT_RC, IB_QPS_INIT, IB_QPS_RTR,
+	  RC_RTR_MASK & ~IB_QP_RQ_PSN, -EINVAL, 0 },
+	{ "rc_init_to_rtr_with_sq_psn", IB_QPT_RC, IB_QPS_INIT, IB_QPS_RTR,
+	  RC_RTR_MASK | IB_QP_SQ_PSN, -EINVAL, 0 },
+	{ "rc_rtr_to_rts", IB_QPT_RC, IB_QPS_RTR, IB_QPS_RTS, RC_RTS_MASK, 0,
+	  SOFTRDMA_QP_ACT_SEND },
+	{ "rc_rtr_to_rts_without_timeout", IB_QPT_RC, IB_QPS_RTR, IB_QPS_RTS,
+	  RC_RTS_MASK & ~IB_QP_TIMEOUT, -EINVAL, 0 },
+	{ "rc_rts_to_rts_attrs", IB_QPT_RC, IB_QPS_RTS, IB_QPS_RTS,
+	  IB_QP_MIN_RNR_TIMER, 0, 0 },
+	{ "rc_rts_to_sqd", IB_QPT_RC, IB_QPS_RTS, IB_QPS_SQD, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_DRAIN },
+	{ "rc_sqd_to_rts", IB_QPT_RC, IB_QPS_SQD, IB_QPS_RTS, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_RESUME },
+	{ "rc_rts_to_err", IB_QPT_RC, IB_QPS_RTS, IB_QPS_ERR, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_FLUSH },
+	{ "rc_init_to_err", IB_QPT_RC, IB_QPS_INIT, IB_QPS_ERR, IB_QP_STATE,
+	  0, SOFTRDMA_QP_ACT_FLUSH },
+	{ "rc_err_to_reset", IB_QPT_RC, IB_QPS_ERR, IB_QPS_RESET, IB_QP_STATE,
+	  0, SOFTRDMA_QP_ACT_RESET },
+	{ "rc_rts_to_reset", IB_QPT_RC, IB_QPS_RTS, IB_QPS_RESET, IB_QP_STATE,
+	  0, SOFTRDMA_QP_ACT_RESET },
+	{ "rc_reset_to_rts_skips", IB_QPT_RC, IB_QPS_RESET, IB_QPS_RTS,
+	  RC_RTS_MASK, -EINVAL, 0 },
+	{ "rc_init_to_rts_skips", IB_QPT_RC, IB_QPS_INIT, IB_QPS_RTS,
+	  RC_RTS_MASK, -EINVAL, 0 },
+	{ "rc_err_to_rts", IB_QPT_RC, IB_QPS_ERR, IB_QPS_RTS, RC_RTS_MASK,
+	  -EINVAL, 0 },
+	{ "rc_rtr_to_sqe", IB_QPT_RC, IB_QPS_RTR, IB_QPS_SQE, IB_QP_STATE,
+	  -EINVAL, 0 },
+	{ "ud_reset_to_init", IB_QPT_UD, IB_QPS_RESET, IB_QPS_INIT,
+	  IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY, 0, 0 },
+	{ "ud_reset_to_init_without_qkey", IB_QPT_UD, IB_QPS_RESET,
+	  IB_QPS_INIT, IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT, -EINVAL,
+	  0 },
+	{ "ud_init_to_rtr", IB_QPT_UD, IB_QPS_INIT, IB_QPS_RTR, IB_QP_STATE,
+	  0, SOFTRDMA_QP_ACT_RECV },
+	{ "ud_rtr_to_rts", IB_QPT_UD, IB_QPS_RTR, IB_QPS_RTS,
+	  IB_QP_STATE | IB_QP_SQ_PSN, 0, SOFTRDMA_QP_ACT_SEND },
+};
+
+static void transition_case_desc(const struct transition_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(transition, transition_cases, transition_case_desc);
+
+static void softrdma_qp_state_transition_table(struct kunit *test)
+{
+	const struct transition_case *c = test->param_value;
+	unsigned int actions = ~0U;
+	int err;
+
+	err = softrdma_qp_transition(c->cur, c->next, c->type, c->mask,
+				     &actions);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	KUNIT_EXPECT_EQ(test, actions, c->actions);
+}
+
+/*
+ * Every state may go to RESET, and every state but RESET to ERR (the
+ * RDMA core follows IBA figure 124: a QP in RESET has nothing to fail).
+ */
+static void softrdma_qp_state_reset_and_err_from_anywhere(struct kunit *test)
+{
+	unsigned int actions;
+	int s;
+
+	for (s = IB_QPS_RESET; s <= IB_QPS_ERR; s++) {
+		KUNIT_EXPECT_EQ_MSG(test, s == IB_QPS_RESET ? -EINVAL : 0,
+				    softrdma_qp_transition(s, IB_QPS_ERR,
+							   IB_QPT_RC,
+							   IB_QP_STATE,
+							   &actions),
+				    "%s -> ERR", softrdma_qp_state_name(s));
+		KUNIT_EXPECT_EQ_MSG(test, 0,
+				    softrdma_qp_transition(s, IB_QPS_RESET,
+							   IB_QPT_RC,
+							   IB_QP_STATE,
+							   &actions),
+				    "%s -> RESET", softrdma_qp_state_name(s));
+	}
+}
+
+static void softrdma_qp_state_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, softrdma_qp_state_name(IB_QPS_RESET), "RESET");
+	KUNIT_EXPECT_STREQ(test, softrdma_qp_state_name(IB_QPS_RTS), "RTS");
+	KUNIT_EXPECT_STREQ(test, softrdma_qp_state_name(IB_QPS_ERR), "ERR");
+	KUNIT_EXPECT_STREQ(test, softrdma_qp_state_name(IB_QPS_ERR + 1), "?");
+	KUNIT_EXPECT_STREQ(test, softrdma_qp_state_name(-1), "?");
+}
+
+struct attr_case {
+	const char *name;
+	int mask;
+	struct ib_qp_attr attr;
+	int err;
+};
+
+static const struct attr_case attr_cases[] = {
+	{ "port_1", IB_QP_PORT, { .port_num = 1 }, 0 },
+	{ "port_2", IB_QP_PORT, { .port_num = 2 }, -EINVAL },
+	{ "pkey_index_1", IB_QP_PKEY_INDEX, { .pkey_index = 1 }, -EINVAL },
+	{ "mtu_1024", IB_QP_PATH_MTU, { .path_mtu = IB_MTU_1024 }, 0 },
+	{ "mtu_above_port", IB_QP_PATH_MTU, { .path_mtu = IB_MTU_4096 },
+	  -EINVAL },
+	{ "mtu_zero", IB_QP_PATH_MTU, { .path_mtu = 0 }, -EINVAL },
+	{ "timeout_31", IB_QP_TIMEOUT, { .timeout = 31 }, 0 },
+	{ "timeout_32", IB_QP_TIMEOUT, { .timeout = 32 }, -EINVAL },
+	{ "retry_7", IB_QP_RETRY_CNT, { .retry_cnt = 7 }, 0 },
+	{ "retry_8", IB_QP_RETRY_CNT, { .retry_cnt = 8 }, -EINVAL },
+	{ "rnr_retry_8", IB_QP_RNR_RETRY, { .rnr_retry = 8 }, -EINVAL },
+	{ "rnr_timer_32", IB_QP_MIN_RNR_TIMER, { .min_rnr_timer = 32 },
+	  -EINVAL },
+	{ "rd_atomic_at_limit", IB_QP_MAX_QP_RD_ATOMIC,
+	  { .max_rd_atomic = 16 }, 0 },
+	{ "rd_atomic_over_limit", IB_QP_MAX_QP_RD_ATOMIC,
+	  { .max_rd_atomic = 17 }, -EINVAL },
+	{ "dest_rd_atomic_over_limit", IB_QP_MAX_DEST_RD_ATOMIC,
+	  { .max_dest_rd_atomic = 17 }, -EINVAL },
+	{ "dest_qpn_24_bits", IB_QP_DEST_QPN, { .dest_qp_num = 0xffffff }, 0 },
+	{ "dest_qpn_25_bits", IB_QP_DEST_QPN, { .dest_qp_num = 0x1000000 },
+	  -EINVAL },
+	{ "access_all_remote", IB_QP_ACCESS_FLAGS,
+	  { .qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			       IB_ACCESS_REMOTE_ATOMIC },
+	  0 },
+	{ "access_mw_bind", IB_QP_ACCESS_FLAGS,
+	  { .qp_access_flags = IB_ACCESS_MW_BIND }, -EINVAL },
+	{ "alt_path", IB_QP_ALT_PATH, {}, -EOPNOTSUPP },
+	{ "unset_fields_unchecked", 0, { .port_num = 9, .timeout = 99 }, 0 },
+};
+
+static void attr_case_desc(const struct attr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(attr, attr_cases, attr_case_desc);
+
+static void softrdma_qp_state_attr_limits(struct kunit *test)
+{
+	static const struct softrdma_qp_limits limits = {
+		.max_path_mtu = IB_MTU_2048,
+		.max_rd_atomic = 16,
+		.max_dest_rd_atomic = 16,
+	};
+	const struct attr_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_qp_check_attr(&c->attr, c->mask, &limits),
+			c->err);
+}
+
+static void softrdma_qp_state_timer_encodings(struct kunit *test)
+{
+	/* IBA 9.7.6.1.3: 4.096 us * 2^timeout */
+	KUNIT_EXPECT_EQ(test, softrdma_qp_timeout_us(0), 0ULL);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_timeout_us(1), 8ULL);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_timeout_us(14), 67108ULL);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_timeout_us(31), 8796093022ULL);
+	/* IBA table 45 */
+	KUNIT_EXPECT_EQ(test, softrdma_rnr_timer_us(0), 655360U);
+	KUNIT_EXPECT_EQ(test, softrdma_rnr_timer_us(1), 10U);
+	KUNIT_EXPECT_EQ(test, softrdma_rnr_timer_us(12), 640U);
+	KUNIT_EXPECT_EQ(test, softrdma_rnr_timer_us(31), 491520U);
+	/* the field is 5 bits wide */
+	KUNIT_EXPECT_EQ(test, softrdma_rnr_timer_us(33), 10U);
+}
+
+/* RNR timer codes 1..31 grow strictly. */
+static void softrdma_qp_state_rnr_timer_monotonic(struct kunit *test)
+{
+	u8 code;
+
+	for (code = 2; code < 32; code++)
+		KUNIT_EXPECT_GT_MSG(test, softrdma_rnr_timer_us(code),
+				    softrdma_rnr_timer_us(code - 1),
+				    "code %u", code);
+}
+
+static struct kunit_case softrdma_qp_state_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
+			 transition_gen_params),
+	KUNIT_CASE(softrdma_qp_state_reset_and_err_from_anywhere),
+	KUNIT_CASE(softrdma_qp_state_names),
+	KUNIT_CASE_PARAM(softrdma_qp_state_attr_limits, attr_gen_params),
+	KUNIT_CASE(softrdma_qp_state_timer_encodings),
+	KUNIT_CASE(softrdma_qp_state_rnr_timer_monotonic),
+	{}
+};
+
+static struct kunit_suite softrdma_qp_state_suite = {
+	.name = "softrdma_qp_state",
+	.test_cases = softrdma_qp_state_cases,
+};
+
+kunit_test_suite(softrdma_qp_state_suite);

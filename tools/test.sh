@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# softrdma's test suite: the build, checkpatch, KUnit and every lab
+# scenario.  Each part prints TAP-style "ok - ..." / "not ok - ..." lines;
+# this script counts them and ends with one line
+#   softrdma: N passed, N failed
+# Exit status 0 iff nothing failed.  A part that dies without reporting
+# counts as a failure, never as a pass.
+#
+#   tools/test.sh           the representative cut (make test)
+#   tools/test.sh --full    everything (make test-full)
+#   tools/test.sh --only PATTERN   only the parts whose name matches
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+full=0
+only=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--full) full=1 ;;
+	--only) only=$2; shift ;;
+	*) echo "usage: $0 [--full] [--only PATTERN]" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+logdir=/var/tmp/softrdma-test/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$logdir"
+passed=0
+failed=0
+failures=()
+
+# part NAME CMD...: run one part, count its ok / not ok lines.
+part() {
+	local name=$1 log="$logdir/$1.log" rc ok bad start=$SECONDS
+	shift
+	if [ -n "$only" ] && [[ $name != *$only* ]]; then
+		return 0
+	fi
+	echo "### $name"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	ok=$(grep -c '^ok - ' "$log")
+	bad=$(grep -c '^not ok - ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		echo "not ok - $name: exited $rc without reporting a failure"
+		bad=1
+	fi
+	if [ "$rc" -eq 0 ] && [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
+		echo "not ok - $name: reported no result"
+		bad=1
+	fi
+	passed=$((passed + ok))
+	failed=$((failed + bad))
+	[ "$bad" -eq 0 ] || failures+=("$name")
+	echo "### $name: $ok passed, $bad failed ($((SECONDS - start)) s, log $log)"
+}
+
+build_check() {
+	local out
+	make -s clean >/dev/null 2>&1
+	out=$(make -s modules 2>&1)
+	echo "$out"
+	if [ ! -f drivers/infiniband/sw/softrdma/softrdma.ko ]; then
+		echo "not ok - build: softrdma.ko builds against $(tools/kdir.sh)"
+		return 1
+	fi
+	echo "ok - build: softrdma.ko builds against $(tools/kdir.sh)"
+	if echo "$out" | grep -qiE 'warning:|error:'; then
+		echo "not ok - build: no compiler warnings with W=1"
+	else
+		echo "ok - build: no compiler warnings with W=1"
+	fi
+}
+
+# make install, staged under a scratch root: the module, its link-type
+# aliases in the depmod index, and the modprobe.d rule.
+install_check() {
+	local root kver
+	root=$(mktemp -d /tmp/softrdma-install.XXXXXX)
+	if ! make -s install INSTALL_MOD_PATH="$root" DESTDIR="$root"; then
+		echo "not ok - install: make install succeeds"
+		rm -rf "$root"
+		return 1
+	fi
+	echo "ok - install: make install succeeds"
+	kver=$(ls "$root/lib/modules")
+	if [ -f "$root/lib/modules/$kver/extra/softrdma.ko" ]; then
+		echo "ok - install: softrdma.ko lands in /lib/modules/$kver/extra"
+	else
+		echo "not ok - install: softrdma.ko lands in /lib/modules/<kver>/extra"
+	fi
+	if grep -q '^alias rdma-link-sroce softrdma$' "$root/lib/modules/$kver/modules.alias" &&
+		grep -q '^alias rdma-link-siwarp softrdma$' "$root/lib/modules/$kver/modules.alias"; then
+		echo "ok - install: depmod knows the sroce and siwarp link aliases"
+	else
+		echo "not ok - install: depmod knows the sroce and siwarp link aliases"
+	fi
+	if grep -q '^install rdma_rxe ' "$root/etc/modprobe.d/softrdma.conf" &&
+		grep -q '^install siw ' "$root/etc/modprobe.d/softrdma.conf"; then
+		echo "ok - install: modprobe.d rule keeps rdma_rxe and siw away"
+	else
+		echo "not ok - install: modprobe.d rule keeps rdma_rxe and siw away"
+	fi
+	rm -rf "$root"
+}
+
+checkpatch_check() {
+	if tools/checkpatch.sh; then
+		echo "ok - checkpatch --strict: driver sources clean"
+	else
+		echo "not ok - checkpatch --strict: driver sources clean"
+	fi
+}
+
+lab() { tools/lab/lab run "$@"; }
+
+part build build_check
+part install install_check
+part checkpatch checkpatch_check
+part kunit kunit/run
+
+# The lab proves itself first: stock drivers against stock drivers.
+part lab-selfcheck-rxe lab --stack rxe selfcheck-rxe
+part lab-selfcheck-siw lab --stack siw selfcheck-siw
+
+part lab-link-basic lab --guests 1 --stack none link-basic
+part lab-link-cycles lab --guests 1 --stack none --timeout 600 link-cycles
+part lab-guard lab --guests 1 --stack none guard
+part lab-link-two-guests lab --stack sroce link-two-guests
+
+if [ "$full" -eq 1 ]; then
+	: # the full perftest matrices join here as the transports land
+fi
+
+echo
+[ ${#failures[@]} -eq 0 ] || echo "failed parts: ${failures[*]} (logs in $logdir)"
+echo "softrdma: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RoCEv2 Invariant CRC, IBA vol 1 annex A17.8.  See icrc.h for what it
+ * covers and how it is stored.
+ */
+#include <linux/crc32.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+
+#include "icrc.h"
+#include "roce_hdr.h"
+
+/* A17.8.1: the LRH that RoCE does not have is covered as eight bytes of 1s */
+#define SOFTRDMA_ICRC_LRH_BYTES	8
+
+/* the largest IPv4 header: 15 words, options included */
+#define SOFTRDMA_ICRC_IP_MAX	60
+
+/*
+ * The length of the IP header at @iph, from its version and (IPv4) header
+ * length fields, or 0 if it is not an IPv4 or IPv6 header that fits in
+ * @avail bytes.  IPv6 extension headers are not supported: the UDP header
+ * must follow the fixed header.
+ */
+static unsigned int softrdma_icrc_ip_len(const u8 *iph, unsigned int avail)
+{
+	unsigned int len;
+
+	if (avail < 1)
+		return 0;
+	switch (iph[0] >> 4) {
+	case 4:
+		len = (iph[0] & 0xf) * 4;
+		if (len < sizeof(struct iphdr) || len > avail ||
+		    ((const struct iphdr *)iph)->protocol != IPPROTO_UDP)
+			return 0;
+		return len;
+	case 6:
+		len = sizeof(struct ipv6hdr);
+		if (len > avail ||
+		    ((const struct ipv6hdr *)iph)->nexthdr != IPPROTO_UDP)
+			return 0;
+		return len;
+	}
+	return 0;
+}
+
+/*
+ * The CRC register after the masked part: LRH stand-in, IP header, UDP
+ * header and BTH (A17.8.2).  @ip_len was validated by the caller.
+ */
+static u32 softrdma_icrc_hdrs(const u8 *iph, unsigned int ip_len,
+			      const struct udphdr *udph,
+			      const struct softrdma_bth *bth)
+{
+	u8 buf[SOFTRDMA_ICRC_LRH_BYTES + SOFTRDMA_ICRC_IP_MAX +
+	       sizeof(struct udphdr) + sizeof(struct softrdma_bth)];
+	struct softrdma_bth *mbth;
+	struct udphdr *mudph;
+	u8 *mip;
+
+	memset(buf, 0xff, SOFTRDMA_ICRC_LRH_BYTES);
+
+	mip = buf + SOFTRDMA_ICRC_LRH_BYTES;
+	memcpy(mip, iph, ip_len);
+	if ((iph[0] >> 4) == 4) {
+		struct iphdr *ip4 = (struct iphdr *)mip;
+
+		ip4->tos = 0xff;
+		ip4->ttl = 0xff;
+		ip4->check = CSUM_MANGLED_0;
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)mip;
+
+		/* version stays; traffic class and flow label go */
+		ip6->priority = 0xf;
+		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
+		ip6->hop_limit = 0xff;
+	}
+
+	mudph = (struct udphdr *)(mip + ip_len);
+	memcpy(mudph, udph, sizeof(*mudph));
+	mudph->check = CSUM_MANGLED_0;
+
+	mbth = (struct softrdma_bth *)(mudph + 1);
+	memcpy(mbth, bth, sizeof(*mbth));
+	((u8 *)mbth)[SOFTRDMA_BTH_ICRC_MASKED_BYTE] = 0xff;
+
+	return crc32_le(~0U, buf, (u8 *)(mbth + 1) - buf);
+}
+
+/**
+ * softrdma_icrc_compute_buf() - ICRC of a RoCEv2 packet in one buffer
+ * @pkt: the IPv4 or IPv6 header, followed by UDP header and IB packet
+ * @len: bytes from @pkt to the end of the ICRC field, the IP datagram
+ *
+ * The caller guarantees the layout; softrdma_icrc_check_buf() is the one
+ * to use on untrusted bytes.
+ *
+ * Return: the ICRC the packet should carry, in CPU order.
+ */
+u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len)
+{
+	unsigned int ip_len = softrdma_icrc_ip_len(pkt, len);
+	const struct softrdma_bth *bth;
+	const struct udphdr *udph;
+	unsigned int hdrs;
+	u32 crc;
+
+	hdrs = ip_len + sizeof(*udph) + sizeof(*bth);
+	if (WARN_ON_ONCE(!ip_len || len < hdrs + ROCE_ICRC_SIZE))
+		return 0;
+
+	udph = pkt + ip_len;
+	bth = (const struct softrdma_bth *)(udph + 1);
+	crc = softrdma_icrc_hdrs(pkt, ip_len, udph, bth);
+	crc = crc32_le(crc, pkt + hdrs, len - hdrs - ROCE_ICRC_SIZE);
+	return ~crc;
+}
+
+/**
+ * softrdma_icrc_check_buf() - does a RoCEv2 packet in one buffer carry a
+ * good ICRC
+ * @pkt: the IPv4 or IPv6 header, followed by UDP header and IB packet
+ * @len: bytes from @pkt to the end of the ICRC field
+ *
+ * Return: true if the layout is sound (UDP length agrees with @len) and
+ * the stored ICRC matches.
+ */
+bool softrdma_icrc_check_buf(const void *pkt, unsigned int len)
+{
+	unsigned int ip_len = softrdma_icrc_ip_len(pkt, len);
+	const struct udphdr *udph = pkt + ip_len;
+
+	if (!ip_len ||
+	    len < ip_len + sizeof(*udph) + sizeof(struct softrdma_bth) +
+		  ROCE_ICRC_SIZE ||
+	    ntohs(udph->len) != len - ip_len)
+		return false;
+
+	return softrdma_icrc_compute_buf(pkt, len) ==
+	       softrdma_icrc_get(pkt + len - ROCE_ICRC_SIZE);
+}
+
+static __wsum softrdma_icrc_update(const void *mem, int len, __wsum crc)
+{
+	return (__force __wsum)crc32_le((__force u32)crc, mem, len);
+}
+
+/* the CRC of A || B from the CRC of A and B's CRC started at 0 */
+static __wsum softrdma_icrc_combine(__wsum crc, __wsum crc2, int offset,
+				    int len)
+{
+	return (__force __wsum)crc32_le_combine((__force u32)crc,
+						(__force u32)crc2, len);
+}
+
+static const struct skb_checksum_ops softrdma_icrc_ops = {
+	.update = softrdma_icrc_update,
+	.combine = softrdma_icrc_combine,
+};
+
+/*
+ * Where the IB packet starts, relative to skb->data, for an skb whose
+ * network and transport headers are set; negative if it starts before
+ * skb->data.
+ */
+static int softrdma_icrc_ib_offset(const struct sk_buff *skb)
+{
+	return skb_transport_offset(skb) + (int)sizeof(struct udphdr);
+}
+
+/* the network header is IPv4 or IPv6 and ends at the transport header */
+static bool softrdma_icrc_skb_ip_ok(const struct sk_buff *skb)
+{
+	unsigned int ip_len = skb_network_header_len(skb);
+
+	return ip_len &&
+	       ip_len == softrdma_icrc_ip_len(skb_network_header(skb), ip_len);
+}
+
+/**
+ * softrdma_icrc_compute() - ICRC of a RoCEv2 packet in an skb
+ * @skb: the packet; its network header is the IPv4 or IPv6 header and its
+ *	transport header the UDP header, both in the linear part; skb->data
+ *	is at or before the BTH.  The IB packet may lie in page fragments or
+ *	a frag list.
+ * @ib_len: bytes from the BTH to the end of the pad, ICRC excluded
+ *
+ * Walks the skb in place: no copy of the payload, no allocation.  The
+ * caller guarantees the layout (the transmit path, which built it);
+ * softrdma_icrc_check() is the one to use on received packets.
+ *
+ * Return: the ICRC the packet should carry, in CPU order.
+ */
+u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
+{
+	unsigned int ip_len = skb_network_header_len(skb);
+	int ib_off = softrdma_icrc_ib_offset(skb);
+	const struct softrdma_bth *bth;
+	struct softrdma_bth bth_buf;
+	u32 crc;
+
+	if (WARN_ON_ONCE(!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 || ib_len < sizeof(*bth) ||
+			 ib_off + ib_len > skb->len))
+		return 0;
+
+	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
+	crc = softrdma_icrc_hdrs(skb_network_header(skb), ip_len, udp_hdr(skb),
+				 bth);
+	crc = (__force u32)__skb_checksum(skb, ib_off + sizeof(*bth),
+					  ib_len - sizeof(*bth),
+					  (__force __wsum)crc,
+					  &softrdma_icrc_ops);
+	return ~crc;
+}
+
+/**
+ * softrdma_icrc_check() - does a received RoCEv2 skb carry a good ICRC
+ * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
+ *	from the UDP header
+ *
+ * Return: true if the headers are where the skb says, the UDP length fits
+ * the skb and the stored ICRC matches.
+ */
+bool softrdma_icrc_check(const struct sk_buff *skb)
+{
+	int ib_off = softrdma_icrc_ib_offset(skb);
+	const struct udphdr *udph;
+	unsigned int ib_len;
+	__le32 stored_buf;
+	const void *stored;
+
+	if (!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 ||
+	    ib_off > skb_headlen(skb))
+		return false;
+
+	udph = udp_hdr(skb);
+	if (ntohs(udph->len) < sizeof(*udph) + sizeof(struct softrdma_bth) +
+			       ROCE_ICRC_SIZE)
+		return false;
+	ib_len = ntohs(udph->len) - sizeof(*udph) - ROCE_ICRC_SIZE;
+	if (ib_off + ib_len + ROCE_ICRC_SIZE > skb->len)
+		return false;
+
+	stored = skb_header_pointer(skb, ib_off + ib_len, ROCE_ICRC_SIZE,
+				    &stored_buf);
+	return softrdma_icrc_compute(skb, ib_len) == softrdma_icrc_get(stored);
+}

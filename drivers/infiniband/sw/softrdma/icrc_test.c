@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for icrc.c: the ICRC of real rxe frames, over flat buffers
+ * and over linear and paged skbs; which fields it covers and which it
+ * masks (IBA vol 1 annex A17.8).
+ */
+#include <kunit/test.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/mm.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/swab.h>
+#include <linux/udp.h>
+
+#include "icrc.h"
+#include "roce_hdr.h"
+
+#define IP4_LEN		((unsigned int)sizeof(struct iphdr))
+#define UDP_LEN		((unsigned int)sizeof(struct udphdr))
+#define BTH_LEN		((unsigned int)sizeof(struct softrdma_bth))
+
+/*
+ * tshark's "Invariant CRC" of each captured frame.  tshark reads the four
+ * wire bytes as a big-endian number; the CRC value is the byte-swapped
+ * one, the wire being least significant byte first.
+ */
+struct capture_icrc {
+	unsigned int pcap_frame;
+	u32 tshark_icrc;
+};
+
+static const struct capture_icrc capture_icrcs[] = {
+	{ 27, 0xa0e450b6 },
+	{ 30, 0x2b6fb7ae },
+	{ 89, 0x45ac8eab },
+	{ 153, 0x324c6b1b },
+	{ 161, 0x0b6582a5 },
+	{ 266, 0xb3b333bf },
+	{ 267, 0x431e905c },
+};
+
+static void capture_icrc_desc(const struct capture_icrc *c, char *desc)
+{
+	unsigned int i;
+
+	for (i = 0; i < softrdma_roce_test_nframes; i++) {
+		if (softrdma_roce_test_frames[i].pcap_frame == c->pcap_frame) {
+			snprintf(desc, KUNIT_PARAM_DESC_SIZE, "frame%u_%s",
+				 c->pcap_frame,
+				 softrdma_roce_test_frames[i].name);
+			return;
+		}
+	}
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "frame%u", c->pcap_frame);
+}
+
+KUNIT_ARRAY_PARAM(capture, capture_icrcs, capture_icrc_desc);
+
+/* the IP datagram of a captured frame, copied four-byte aligned */
+static u8 *capture_datagram(struct kunit *test, unsigned int pcap_frame,
+			    unsigned int *len)
+{
+	const struct softrdma_roce_test_frame *f = NULL;
+	unsigned int i;
+	u8 *buf;
+
+	for (i = 0; i < softrdma_roce_test_nframes; i++)
+		if (softrdma_roce_test_frames[i].pcap_frame == pcap_frame)
+			f = &softrdma_roce_test_frames[i];
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_GT(test, f->len, ETH_HLEN + IP4_LEN + UDP_LEN + BTH_LEN);
+
+	*len = f->len - ETH_HLEN;
+	buf = kunit_kmalloc(test, *len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, f->data + ETH_HLEN, *len);
+	return buf;
+}
+
+/*
+ * An skb holding an IP datagram the way the receive path sees it: network
+ * and transport headers set, the first @head_ib bytes of the IB packet in
+ * the linear part, the rest in page fragments of the sizes in @frags (the
+ * last one takes what remains), each at an odd offset in its own page.
+ * With @frags, at least the last two bytes always go to a page.
+ */
+static struct sk_buff *datagram_skb(struct kunit *test, const u8 *dgram,
+				    unsigned int len, unsigned int head_ib,
+				    const unsigned int *frags)
+{
+	unsigned int ib_off = IP4_LEN + UDP_LEN, head, done, i;
+	struct sk_buff *skb;
+
+	if ((dgram[0] >> 4) == 6)
+		ib_off = sizeof(struct ipv6hdr) + UDP_LEN;
+	head = min(ib_off + min(head_ib, len), len);
+	if (frags)
+		head = min(head, len - 2);
+
+	skb = alloc_skb(NET_IP_ALIGN + ETH_HLEN + head, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_IP_ALIGN + ETH_HLEN);
+	skb_put_data(skb, dgram, head);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, ib_off - UDP_LEN);
+
+	for (done = head, i = 0; done < len; i++) {
+		unsigned int size = len - done;
+		unsigned int off = 1 + 2 * i;
+		struct page *page;
+
+		if (frags && frags[i] && frags[i] < size)
+			size = frags[i];
+		KUNIT_ASSERT_LT(test, i, (unsigned int)MAX_SKB_FRAGS);
+		page = alloc_page(GFP_KERNEL);
+		if (!page) {
+			kfree_skb(skb);
+			KUNIT_ASSERT_NOT_NULL(test, page);
+		}
+		memcpy(page_address(page) + off, dgram + done, size);
+		skb_add_rx_frag(skb, i, page, off, size, PAGE_SIZE);
+		done += size;
+	}
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	return skb;
+}
+
+static void softrdma_icrc_capture_flat(struct kunit *test)
+{
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute_buf(dgram, len),
+			swab32(c->tshark_icrc));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_get(dgram + len - ROCE_ICRC_SIZE),
+			swab32(c->tshark_icrc));
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+
+	/* what a transmitter stores reproduces the captured bytes */
+	softrdma_icrc_put(dgram + len - ROCE_ICRC_SIZE, 0);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
+	softrdma_icrc_put(dgram + len - ROCE_ICRC_SIZE,
+			  softrdma_icrc_compute_buf(dgram, len));
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(dgram + len - ROCE_ICRC_SIZE),
+			c->tshark_icrc);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+}
+
+static void softrdma_icrc_capture_skb_linear(struct kunit *test)
+{
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len, ib_len;
+	struct sk_buff *skb;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+	ib_len = len - IP4_LEN - UDP_LEN - ROCE_ICRC_SIZE;
+
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
+			swab32(c->tshark_icrc));
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+
+	/* as the UDP tunnel hands it over: data at the BTH */
+	__skb_pull(skb, IP4_LEN + UDP_LEN);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
+			swab32(c->tshark_icrc));
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+
+	/* and the stored ICRC is read from the end of the UDP datagram */
+	skb->data[skb->len - 1] ^= 0x01;
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+}
+
+/* how a received packet may be cut between the linear part and pages */
+struct frag_layout {
+	const char *name;
+	unsigned int head_ib;		/* IB bytes in the linear part */
+	unsigned int frags[4];		/* sizes; 0 or the last: the rest */
+};
+
+static const struct frag_layout frag_layouts[] = {
+	{ "bth_across_three_frags", 0, { 5, 3, 0 } },
+	{ "payload_in_one_frag", BTH_LEN, { 0 } },
+	{ "odd_splits", BTH_LEN + 1, { 1, 333, 7, 0 } },
+	{ "icrc_split_head_and_page", UINT_MAX, { 0 } },
+};
+
+static void softrdma_icrc_capture_skb_frags(struct kunit *test)
+{
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len, ib_len, i;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+	ib_len = len - IP4_LEN - UDP_LEN - ROCE_ICRC_SIZE;
+
+	for (i = 0; i < ARRAY_SIZE(frag_layouts); i++) {
+		const struct frag_layout *l = &frag_layouts[i];
+		struct sk_buff *skb;
+		skb_frag_t *last;
+
+		skb = datagram_skb(test, dgram, len, l->head_ib, l->frags);
+		KUNIT_EXPECT_TRUE_MSG(test, skb_is_nonlinear(skb), "%s",
+				      l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_compute(skb, ib_len),
+				    swab32(c->tshark_icrc), "%s", l->name);
+		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb), "%s",
+				      l->name);
+
+		__skb_pull(skb, IP4_LEN + UDP_LEN);
+		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb),
+				      "%s, pulled to the BTH", l->name);
+
+		/* a flipped bit in the last page is seen */
+		KUNIT_ASSERT_GT(test, skb_shinfo(skb)->nr_frags, 0);
+		last = &skb_shinfo(skb)->frags[skb_shinfo(skb)->nr_frags - 1];
+		*(u8 *)skb_frag_address(last) ^= 0x80;
+		KUNIT_EXPECT_FALSE_MSG(test, softrdma_icrc_check(skb),
+				       "%s, last page corrupted", l->name);
+		kfree_skb(skb);
+	}
+}
+
+/* byte offsets in an IPv4 RoCE datagram that the ICRC masks (A17.8.2) */
+static bool ipv4_masked(unsigned int off)
+{
+	switch (off) {
+	case 1:					/* TOS: DSCP and ECN */
+	case 8:					/* TTL */
+	case 10:				/* header checksum */
+	case 11:
+	case IP4_LEN + 6:			/* UDP checksum */
+	case IP4_LEN + 7:
+	case IP4_LEN + UDP_LEN + 4:		/* FECN, BECN, Resv6a */
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Every single bit of the datagram: a flip in a covered field must fail
+ * the check (CRC-32 catches every single-bit error), one in a masked
+ * field must not.
+ */
+static void softrdma_icrc_capture_bit_flips(struct kunit *test)
+{
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len, off, bit, wrong = 0, first = 0;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+
+	for (off = 0; off < len; off++) {
+		for (bit = 0; bit < 8; bit++) {
+			bool ok;
+
+			dgram[off] ^= BIT(bit);
+			ok = softrdma_icrc_check_buf(dgram, len);
+			dgram[off] ^= BIT(bit);
+			if (ok != ipv4_masked(off) && !wrong++)
+				first = off * 8 + bit;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U,
+			    "first wrong verdict at byte %u bit %u",
+			    first / 8, first % 8);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+}
+
+/* the same on a paged skb, for the headers the skb path masks itself */
+static void softrdma_icrc_capture_skb_header_flips(struct kunit *test)
+{
+	static const unsigned int frags[] = { 3, 0 };
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len, off, bit, wrong = 0, first = 0;
+	struct sk_buff *skb;
+	u8 *dgram, *head;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+	skb = datagram_skb(test, dgram, len, BTH_LEN, frags);
+	head = skb_network_header(skb);
+
+	for (off = 0; off < IP4_LEN + UDP_LEN + BTH_LEN; off++) {
+		for (bit = 0; bit < 8; bit++) {
+			bool ok;
+
+			head[off] ^= BIT(bit);
+			ok = softrdma_icrc_check(skb);
+			head[off] ^= BIT(bit);
+			if (ok != ipv4_masked(off) && !wrong++)
+				first = off * 8 + bit;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U,
+			    "first wrong verdict at byte %u bit %u",
+			    first / 8, first % 8);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+}
+
+/* named rewrites of frame 153 (RDMA READ request) */
+struct field_case {
+	const char *name;
+	unsigned int off;	/* from the IP header */
+	u8 value;
+	bool still_valid;
+};
+
+static const struct field_case field_cases[] = {
+	{ "ipv4_dscp", 1, 0xb8, true },
+	{ "ipv4_ecn_ce", 1, 0x03, true },
+	{ "ipv4_ttl", 8, 0x01, true },
+	{ "ipv4_checksum_hi", 10, 0x12, true },
+	{ "ipv4_checksum_lo", 11, 0x34, true },
+	{ "udp_checksum_hi", IP4_LEN + 6, 0xbe, true },
+	{ "udp_checksum_lo", IP4_LEN + 7, 0xef, true },
+	{ "bth_fecn", IP4_LEN + UDP_LEN + 4, 0x80, true },
+	{ "bth_becn", IP4_LEN + UDP_LEN + 4, 0x40, true },
+	{ "bth_resv6a", IP4_LEN + UDP_LEN + 4, 0x3f, true },
+	{ "ipv4_id", 5, 0x00, false },
+	{ "ipv4_dont_fragment", 6, 0x00, false },
+	{ "ipv4_saddr", 15, 0x03, false },
+	{ "udp_sport", IP4_LEN + 1, 0x00, false },
+	{ "bth_opcode", IP4_LEN + UDP_LEN + 0, 0x0d, false },
+	{ "bth_se", IP4_LEN + UDP_LEN + 1, 0x80, false },
+	{ "bth_pkey", IP4_LEN + UDP_LEN + 3, 0xfe, false },
+	{ "bth_qpn", IP4_LEN + UDP_LEN + 7, 0x14, false },
+	{ "bth_ackreq", IP4_LEN + UDP_LEN + 8, 0x00, false },
+	{ "bth_resv7", IP4_LEN + UDP_LEN + 8, 0x81, false },
+	{ "bth_psn", IP4_LEN + UDP_LEN + 11, 0x00, false },
+	{ "reth_rkey", IP4_LEN + UDP_LEN + BTH_LEN + 11, 0x19, false },
+	{ "icrc", IP4_LEN + UDP_LEN + BTH_LEN + 16, 0x00, false },
+};
+
+static void field_case_desc(const struct field_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(field, field_cases, field_case_desc);
+
+static void softrdma_icrc_field_rewrites(struct kunit *test)
+{
+	static const unsigned int frags[] = { 5, 0 };
+	const struct field_case *c = test->param_value;
+	struct sk_buff *skb;
+	unsigned int len;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, 153, &len);
+	KUNIT_ASSERT_LT(test, c->off, len);
+	KUNIT_ASSERT_NE(test, dgram[c->off], c->value);
+	dgram[c->off] = c->value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check_buf(dgram, len),
+			c->still_valid);
+
+	skb = datagram_skb(test, dgram, len, 0, frags);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), c->still_valid);
+	kfree_skb(skb);
+}
+
+/*
+ * An IPv6 RoCEv2 packet (frame 153's BTH and RETH from 2001:db8::2 with
+ * traffic class 0x2e, flow label 0x12345, hop limit 64, UDP checksum
+ * 0xabcd), its ICRC computed by an independent A17.8 implementation.
+ */
+static const u8 ipv6_read_request[] = {
+	0x62, 0xe1, 0x23, 0x45, 0x00, 0x28, 0x11, 0x40, 0x20, 0x01, 0x0d, 0xb8,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x01, 0xc1, 0x69, 0x12, 0xb7, 0x00, 0x28, 0xab, 0xcd,
+	0x0c, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x13, 0x80, 0x16, 0xd1, 0x0f,
+	0x00, 0x00, 0x55, 0x98, 0x72, 0x6b, 0x10, 0x00, 0x00, 0x00, 0x04, 0x18,
+	0x00, 0x00, 0x09, 0xc4, 0x85, 0xc7, 0xc4, 0x11,
+};
+
+static bool ipv6_masked(unsigned int off)
+{
+	switch (off) {
+	case 1 ... 3:				/* traffic class, flow label */
+	case 7:					/* hop limit */
+	case 40 + 6:				/* UDP checksum */
+	case 40 + 7:
+	case 40 + UDP_LEN + 4:			/* FECN, BECN, Resv6a */
+		return true;
+	}
+	return false;
+}
+
+static void softrdma_icrc_ipv6(struct kunit *test)
+{
+	static const unsigned int frags[] = { 0 };
+	unsigned int len = sizeof(ipv6_read_request), off, bit, wrong = 0;
+	unsigned int first = 0;
+	struct sk_buff *skb;
+	u8 *dgram;
+
+	dgram = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	memcpy(dgram, ipv6_read_request, len);
+
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute_buf(dgram, len),
+			0x11c4c785U);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+
+	skb = datagram_skb(test, dgram, len, 2, frags);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, len - 40 - UDP_LEN -
+							 ROCE_ICRC_SIZE),
+			0x11c4c785U);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+
+	/* the version nibble is covered, the traffic class nibble is not */
+	for (off = 0; off < len; off++) {
+		for (bit = 0; bit < 8; bit++) {
+			bool masked = ipv6_masked(off) || (off == 0 && bit < 4);
+			bool ok;
+
+			dgram[off] ^= BIT(bit);
+			ok = softrdma_icrc_check_buf(dgram, len);
+			dgram[off] ^= BIT(bit);
+			if (ok != masked && !wrong++)
+				first = off * 8 + bit;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U,
+			    "first wrong verdict at byte %u bit %u",
+			    first / 8, first % 8);
+}
+
+/* malformed layouts are refused, not read past */
+static void softrdma_icrc_check_malformed(struct kunit *test)
+{
+	unsigned int len, min = IP4_LEN + UDP_LEN + BTH_LEN + ROCE_ICRC_SIZE;
+	struct sk_buff *skb;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, 30, &len);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len - 1));
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, min - 1));
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, 0));
+
+	/* UDP length past the end of the skb */
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	skb_trim(skb, len - 1);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+
+	/* UDP length too short for a BTH and an ICRC */
+	put_unaligned_be16(UDP_LEN + BTH_LEN + ROCE_ICRC_SIZE - 1,
+			   dgram + IP4_LEN + 4);
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
+
+	/* not IP at all */
+	dgram = capture_datagram(test, 30, &len);
+	dgram[0] = 0x55;
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	kfree_skb(skb);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
+
+	/* not UDP */
+	dgram = capture_datagram(test, 30, &len);
+	dgram[9] = IPPROTO_TCP;
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
+}
+
+static struct kunit_case softrdma_icrc_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_flat, capture_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_skb_linear, capture_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_skb_frags, capture_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_bit_flips, capture_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_skb_header_flips,
+			 capture_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_field_rewrites, field_gen_params),
+	KUNIT_CASE(softrdma_icrc_ipv6),
+	KUNIT_CASE(softrdma_icrc_check_malformed),
+	{}
+};
+
+static struct kunit_suite softrdma_icrc_suite = {
+	.name = "softrdma_icrc",
+	.test_cases = softrdma_icrc_cases,
+};
+
+kunit_test_suite(softrdma_icrc_suite);

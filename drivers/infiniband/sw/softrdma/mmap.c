@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User mappings of queue buffers through rdma_user_mmap_entry; see mmap.h
+ * for the lifetime rules.
+ */
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <rdma/siw-abi.h>
+
+#include "mmap.h"
+
+/*
+ * Lowest page offset handed out.  libsiw reads the mmap key
+ * SIW_INVAL_UOBJ_KEY (0x90000) as "no mapping" and fails the create, so
+ * no buffer of either device type may ever sit there: start above it.
+ * librxe takes any offset.
+ */
+#define SOFTRDMA_MMAP_MIN_PGOFF	\
+	((SIW_INVAL_UOBJ_KEY >> PAGE_SHIFT) + 1)
+
+static struct softrdma_mmap_entry *
+to_softrdma_mmap_entry(struct rdma_user_mmap_entry *rdma_entry)
+{
+	return container_of(rdma_entry, struct softrdma_mmap_entry, rdma);
+}
+
+struct softrdma_mmap_entry *softrdma_mmap_alloc(struct ib_ucontext *uctx,
+						size_t size)
+{
+	struct softrdma_mmap_entry *entry;
+
+	if (!size)
+		return ERR_PTR(-EINVAL);
+
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return ERR_PTR(-ENOMEM);
+
+	/*
+	 * Only a mappable buffer needs VM_USERMAP; both are zeroed, so no
+	 * stale kernel data can ever reach a user mapping.
+	 */
+	if (uctx)
+		entry->buf = vmalloc_user(PAGE_ALIGN(size));
+	else
+		entry->buf = vzalloc(size);
+	if (!entry->buf) {
+		kfree(entry);
+		return ERR_PTR(-ENOMEM);
+	}
+	entry->size = size;
+	return entry;
+}
+
+int softrdma_mmap_publish(struct ib_ucontext *uctx,
+			  struct softrdma_mmap_entry *entry, u64 *offset)
+{
+	int err;
+
+	err = rdma_user_mmap_entry_insert_range(uctx, &entry->rdma,
+						softrdma_mmap_len(entry),
+						SOFTRDMA_MMAP_MIN_PGOFF,
+						U32_MAX);
+	if (err)
+		return err;
+
+	entry->published = true;
+	*offset = rdma_user_mmap_get_offset(&entry->rdma);
+	return 0;
+}
+
+static void softrdma_mmap_destroy(struct softrdma_mmap_entry *entry)
+{
+	vfree(entry->buf);
+	kfree(entry);
+}
+
+void softrdma_mmap_release(struct softrdma_mmap_entry *entry)
+{
+	if (!entry)
+		return;
+
+	if (entry->published)
+		rdma_user_mmap_entry_remove(&entry->rdma);
+	else
+		softrdma_mmap_destroy(entry);
+}
+
+int softrdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *rdma_entry;
+	struct softrdma_mmap_entry *entry;
+	int err;
+
+	/*
+	 * The core lookup refuses private mappings, offsets that do not start
+	 * an entry, entries already released, and any length other than the
+	 * entry's whole page-aligned size.
+	 */
+	rdma_entry = rdma_user_mmap_entry_get(uctx, vma);
+	if (!rdma_entry)
+		return -EINVAL;
+	entry = to_softrdma_mmap_entry(rdma_entry);
+
+	if (vma->vm_end - vma->vm_start != softrdma_mmap_len(entry)) {
+		err = -EINVAL;
+		goto out_put_entry;
+	}
+
+	/* each PTE takes a page reference: the pages outlive ->mmap_free */
+	err = remap_vmalloc_range(vma, entry->buf, 0);
+
+out_put_entry:
+	rdma_user_mmap_entry_put(rdma_entry);
+	return err;
+}
+
+void softrdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
+{
+	softrdma_mmap_destroy(to_softrdma_mmap_entry(rdma_entry));
+}
+
+const struct ib_device_ops softrdma_mmap_ops = {
+	.mmap = softrdma_mmap,
+	.mmap_free = softrdma_mmap_free,
+};

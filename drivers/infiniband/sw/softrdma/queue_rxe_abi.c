@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rxe user ABI rings and slot formats; the rules are in queue_rxe_abi.h.
+ *
+ * librxe (rdma-core 44) quirks handled here:
+ *  - only dma.num_sge carries the SGE count (wr.reserved, the old
+ *    wr.num_sge, is ignored);
+ *  - ibv_wr_set_inline_data() copies the payload to the slot and sets
+ *    dma.length without IBV_SEND_INLINE: a SEND/WRITE with no SGE and a
+ *    non-zero dma.length is read as inline data of that length;
+ *  - ibv_wr_set_inline_data_list() leaves dma.length 0: such a WQE is
+ *    indistinguishable from a zero-length SEND/WRITE and is executed as
+ *    one (the payload is lost, as with stock rxe);
+ *  - ibv_wr_atomic_write() puts its 8 bytes at data[0] with num_sge 0,
+ *    dma.length 8 and no INLINE flag; that is the only ATOMIC WRITE form
+ *    accepted (ibv_post_send() builds it without remote address or
+ *    payload, so that form cannot work and is refused).
+ * The snapshot marks an inline payload by IB_SEND_INLINE in send_flags
+ * and num_sge == 0, whichever way librxe built it.
+ */
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/log2.h>
+#include <linux/nospec.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "mmap.h"
+#include "queue_rxe_abi.h"
+
+static_assert(sizeof(struct rxe_queue_buf) == 384);
+static_assert(sizeof(struct rxe_send_wqe) == 208);
+static_assert(sizeof(struct rxe_recv_wqe) == 40);
+static_assert(sizeof(struct ib_uverbs_wc) == 48);
+/* user SGEs are copied as an array into the snapshot */
+static_assert(sizeof(struct rxe_sge) == sizeof(struct softrdma_sge));
+static_assert(offsetof(struct rxe_sge, length) ==
+	      offsetof(struct softrdma_sge, length));
+static_assert(offsetof(struct rxe_sge, lkey) ==
+	      offsetof(struct softrdma_sge, lkey));
+/* an ATOMIC WRITE payload fits in the smallest send slot */
+static_assert(sizeof(struct rxe_send_wqe) + sizeof(u64) <= 256);
+
+/* ---------------------------------------------------------------- rings */
+
+static void *softrdma_ring_slot(const struct softrdma_ring *ring, u32 index)
+{
+	size_t off = (size_t)(index & ring->index_mask) << ring->log2_elem_size;
+
+	return ring->hdr->data + off;
+}
+
+/*
+ * The user's or the other kernel side's index: acquire, then mask.  The
+ * acquire pairs with the other side's release after it finished the
+ * slots, so they are read (consumer) or overwritten (producer) only after.
+ */
+static u32 softrdma_ring_load_producer(const struct softrdma_ring *ring)
+{
+	/* pairs with the producer's release in advance_producer */
+	return smp_load_acquire(&ring->hdr->producer_index) & ring->index_mask;
+}
+
+static u32 softrdma_ring_load_consumer(const struct softrdma_ring *ring)
+{
+	/* pairs with the consumer's release in advance_consumer */
+	return smp_load_acquire(&ring->hdr->consumer_index) & ring->index_mask;
+}
+
+static void softrdma_ring_assert_producer(const struct softrdma_ring *ring)
+{
+	if (ring->producer_lock)
+		lockdep_assert_held(ring->producer_lock);
+}
+
+static void softrdma_ring_assert_consumer(const struct softrdma_ring *ring)
+{
+	if (ring->consumer_lock)
+		lockdep_assert_held(ring->consumer_lock);
+}
+
+struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
+					   u32 *num_elem, u32 elem_size,
+					   enum softrdma_ring_kind kind,
+					   struct mminfo *mi)
+{
+	struct softrdma_mmap_entry *mem;
+	struct softrdma_ring *ring;
+	u32 num_slots, log2_elem;
+	u64 offset;
+	int err;
+
+	if (*num_elem > SOFTRDMA_RING_MAX_ELEM || !elem_size ||
+	    elem_size > SOFTRDMA_RING_MAX_ELEM_SIZE || (uctx && !mi))
+		return ERR_PTR(-EINVAL);
+
+	log2_elem = order_base_2(max_t(u32, elem_size, cache_line_size()));
+	num_slots = roundup_pow_of_two(*num_elem + 1);
+
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return ERR_PTR(-ENOMEM);
+
+	mem = softrdma_mmap_alloc(uctx, sizeof(struct rxe_queue_buf) +
+				  ((size_t)num_slots << log2_elem));
+	if (IS_ERR(mem)) {
+		err = PTR_ERR(mem);
+		goto out_free_ring;
+	}
+
+	ring->mem = mem;
+	ring->hdr = mem->buf;
+	ring->index_mask = num_slots - 1;
+	ring->log2_elem_size = log2_elem;
+	ring->user = !!uctx;
+	ring->kind = kind;
+	/* for librxe; the buffer is zeroed, so both indices start at 0 */
+	ring->hdr->log2_elem_size = log2_elem;
+	ring->hdr->index_mask = ring->index_mask;
+
+	if (uctx) {
+		/* only now, fully initialised, can it be mapped */
+		err = softrdma_mmap_publish(uctx, mem, &offset);
+		if (err)
+			goto out_release_mem;
+		mi->offset = offset;
+		mi->size = softrdma_mmap_len(mem);
+		mi->pad = 0;
+	}
+
+	*num_elem = ring->index_mask;
+	return ring;
+
+out_release_mem:
+	softrdma_mmap_release(mem);
+out_free_ring:
+	kfree(ring);
+	return ERR_PTR(err);
+}
+
+void softrdma_ring_destroy(struct softrdma_ring *ring)
+{
+	if (!ring)
+		return;
+	softrdma_mmap_release(ring->mem);
+	kfree(ring);
+}
+
+void softrdma_ring_set_locks(struct softrdma_ring *ring,
+			     spinlock_t *producer_lock,
+			     spinlock_t *consumer_lock)
+{
+	ring->producer_lock = producer_lock;
+	ring->consumer_lock = consumer_lock;
+}
+
+int softrdma_ring_resize(struct softrdma_ring *ring,
+			 struct softrdma_ring *spare)
+{
+	u32 prod, cons, count, elem, i;
+
+	softrdma_ring_assert_producer(ring);
+	softrdma_ring_assert_consumer(ring);
+
+	if (spare->user != ring->user || spare->kind != ring->kind ||
+	    spare->log2_elem_size != ring->log2_elem_size)
+		return -EINVAL;
+
+	/* the kernel's sides from its private copies, the user's masked */
+	if (ring->user && ring->kind == SOFTRDMA_RING_USER_PRODUCES)
+		prod = softrdma_ring_load_producer(ring);
+	else
+		prod = ring->prod;
+	if (ring->user && ring->kind == SOFTRDMA_RING_USER_CONSUMES)
+		cons = softrdma_ring_load_consumer(ring);
+	else
+		cons = ring->cons;
+
+	count = (prod - cons) & ring->index_mask;
+	if (count > spare->index_mask)
+		return -EINVAL;
+
+	elem = softrdma_ring_elem_size(ring);
+	for (i = 0; i < count; i++)
+		memcpy(softrdma_ring_slot(spare, i),
+		       softrdma_ring_slot(ring, cons + i), elem);
+
+	spare->prod = count;
+	spare->cons = 0;
+	/* the copied slots before the indices that expose them */
+	smp_store_release(&spare->hdr->consumer_index, 0);
+	/* the copied slots before the indices that expose them */
+	smp_store_release(&spare->hdr->producer_index, count);
+
+	swap(ring->mem, spare->mem);
+	swap(ring->hdr, spare->hdr);
+	swap(ring->index_mask, spare->index_mask);
+	swap(ring->prod, spare->prod);
+	swap(ring->cons, spare->cons);
+	return 0;
+}
+
+u32 softrdma_ring_count(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	return (softrdma_ring_load_producer(ring) - ring->cons) &
+	       ring->index_mask;
+}
+
+bool softrdma_ring_empty(struct softrdma_ring *ring)
+{
+	return softrdma_ring_count(ring) == 0;
+}
+
+/* The slot at the consumer index; only meaningful when not empty. */
+void *softrdma_ring_consumer_slot(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	return softrdma_ring_slot(ring, ring->cons);
+}
+
+/*
+ * The slot @offset entries after the consumer index; only meaningful for
+ * @offset below softrdma_ring_count().
+ */
+void *softrdma_ring_consumer_slot_at(struct softrdma_ring *ring, u32 offset)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	return softrdma_ring_slot(ring, ring->cons + offset);
+}
+
+/* Release the consumed slot to the producer; the slot is done with. */
+void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	ring->cons = (ring->cons + 1) & ring->index_mask;
+	/* all reads of the slot before the producer may reuse it */
+	smp_store_release(&ring->hdr->consumer_index, ring->cons);
+}
+
+bool softrdma_ring_full(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_producer(ring);
+
+	return ((ring->prod + 1) & ring->index_mask) ==
+	       softrdma_ring_load_consumer(ring);
+}
+
+/* The slot at the producer index; only meaningful when not full. */
+void *softrdma_ring_producer_slot(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_producer(ring);
+
+	return softrdma_ring_slot(ring, ring->prod);
+}
+
+/* Publish the filled slot: everything written to it is visible first. */
+void softrdma_ring_advance_producer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_producer(ring);
+
+	ring->prod = (ring->prod + 1) & ring->index_mask;
+	/* all writes to the slot before the consumer may see it */
+	smp_store_release(&ring->hdr->producer_index, ring->prod);
+}
+
+/* ---------------------------------------------------------- slot sizes */
+
+int softrdma_rxe_sq_elem_size(u32 *max_sge, u32 *max_inline)
+{
+	u32 payload;
+
+	if (*max_sge > SOFTRDMA_MAX_SGE || *max_inline > SOFTRDMA_MAX_INLINE)
+		return -EINVAL;
+
+	payload = max_t(u32, *max_sge * sizeof(struct rxe_sge), *max_inline);
+	*max_sge = min_t(u32, payload / sizeof(struct rxe_sge),
+			 SOFTRDMA_MAX_SGE);
+	*max_inline = min_t(u32, payload, SOFTRDMA_MAX_INLINE);
+	return sizeof(struct rxe_send_wqe) + payload;
+}
+
+int softrdma_rxe_rq_elem_size(u32 max_sge)
+{
+	if (max_sge > SOFTRDMA_MAX_SGE)
+		return -EINVAL;
+	return sizeof(struct rxe_recv_wqe) + max_sge * sizeof(struct rxe_sge);
+}
+
+/* ----------------------------------------------------------- send WQEs */
+
+enum {
+	SOFTRDMA_OP_RC		= BIT(0),	/* allowed on RC QPs */
+	SOFTRDMA_OP_UC		= BIT(1),
+	SOFTRDMA_OP_UD		= BIT(2),
+	SOFTRDMA_OP_SGL		= BIT(3),	/* local SGE list */
+	SOFTRDMA_OP_INLINE	= BIT(4),	/* payload may be inline */
+	SOFTRDMA_OP_IMM		= BIT(5),	/* carries ex.imm_data */
+	SOFTRDMA_OP_INV		= BIT(6),	/* carries ex.invalidate_rkey */
+	SOFTRDMA_OP_RDMA	= BIT(7),	/* wr.rdma */
+	SOFTRDMA_OP_ATOMIC	= BIT(8),	/* wr.atomic, one 8-byte SGE */
+	SOFTRDMA_OP_ATOMIC_WRITE = BIT(9),	/* wr.rdma, 8 bytes at data[0] */
+	SOFTRDMA_OP_LOCAL	= BIT(10),	/* no payload, no remote */
+};
+
+/*
+ * What each user opcode may be posted on and carries (IBA 1.4 vol 1
+ * 9.4 and table 38 for the per-transport operations; IBA 1.5 ATOMIC
+ * WRITE is RC only).  Anything absent is refused: BIND_MW, TSO,
+ * RDMA_READ_WITH_INV and the masked atomics are not offered to users.
+ */
+static const u16 softrdma_rxe_send_ops[] = {
+	[IB_WR_RDMA_WRITE] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
+		SOFTRDMA_OP_SGL | SOFTRDMA_OP_INLINE | SOFTRDMA_OP_RDMA,
+	[IB_WR_RDMA_WRITE_WITH_IMM] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
+		SOFTRDMA_OP_SGL | SOFTRDMA_OP_INLINE | SOFTRDMA_OP_RDMA |
+		SOFTRDMA_OP_IMM,
+	[IB_WR_SEND] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC | SOFTRDMA_OP_UD |
+		SOFTRDMA_OP_SGL | SOFTRDMA_OP_INLINE,
+	[IB_WR_SEND_WITH_IMM] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
+		SOFTRDMA_OP_UD | SOFTRDMA_OP_SGL | SOFTRDMA_OP_INLINE |
+		SOFTRDMA_OP_IMM,
+	[IB_WR_RDMA_READ] = SOFTRDMA_OP_RC | SOFTRDMA_OP_SGL |
+		SOFTRDMA_OP_RDMA,
+	[IB_WR_ATOMIC_CMP_AND_SWP] = SOFTRDMA_OP_RC | SOFTRDMA_OP_ATOMIC,
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = SOFTRDMA_OP_RC | SOFTRDMA_OP_ATOMIC,
+	[IB_WR_LOCAL_INV] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
+		SOFTRDMA_OP_LOCAL | SOFTRDMA_OP_INV,
+	[IB_WR_SEND_WITH_INV] = SOFTRDMA_OP_RC | SOFTRDMA_OP_SGL |
+		SOFTRDMA_OP_INLINE | SOFTRDMA_OP_INV,
+	[SOFTRDMA_WR_ATOMIC_WRITE] = SOFTRDMA_OP_RC |
+		SOFTRDMA_OP_ATOMIC_WRITE | SOFTRDMA_OP_RDMA,
+};
+
+#define SOFTRDMA_RXE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
+				 IB_SEND_SOLICITED | IB_SEND_INLINE | \
+				 IB_SEND_IP_CSUM)
+
+#define SOFTRDMA_ATOMIC_LEN	sizeof(u64)
+
+static u16 softrdma_rxe_send_op(u32 opcode, const struct softrdma_wqe_limits *lim)
+{
+	u16 qp_type_bit;
+	u16 op;
+
+	if (lim->rc && lim->ud)
+		return 0;
+	if (lim->rc)
+		qp_type_bit = SOFTRDMA_OP_RC;
+	else if (lim->ud)
+		qp_type_bit = SOFTRDMA_OP_UD;
+	else
+		qp_type_bit = SOFTRDMA_OP_UC;
+
+	if (opcode >= ARRAY_SIZE(softrdma_rxe_send_ops))
+		return 0;
+	op = softrdma_rxe_send_ops[array_index_nospec(opcode,
+				    ARRAY_SIZE(softrdma_rxe_send_ops))];
+	return op & qp_type_bit ? op : 0;
+}
+
+/* Copy and sum @num_sge SGEs (already bounded) of user slot memory. */
+static int softrdma_rxe_fetch_sges(const struct rxe_sge *usge, u32 num_sge,
+				   struct softrdma_sge *sge, u32 *length)
+{
+	u32 total = 0;
+	u32 i;
+
+	memcpy(sge, usge, num_sge * sizeof(*sge));
+	barrier();	/* from here on only the copy is read */
+
+	for (i = 0; i < num_sge; i++)
+		if (check_add_overflow(total, sge[i].length, &total))
+			return -EINVAL;
+	*length = total;
+	return 0;
+}
+
+/* ATOMIC WRITE as ibv_wr_atomic_write() builds it: 8 bytes at data[0]. */
+static int softrdma_rxe_fetch_atomic_write(const struct rxe_send_wqe *uwqe,
+					   const struct rxe_send_wqe *wqe,
+					   struct softrdma_send_wqe *out)
+{
+	if (wqe->dma.num_sge || wqe->dma.length != SOFTRDMA_ATOMIC_LEN ||
+	    !IS_ALIGNED(wqe->wr.wr.rdma.remote_addr, SOFTRDMA_ATOMIC_LEN))
+		return -EINVAL;
+
+	memcpy(out->inline_data, uwqe->dma.inline_data, SOFTRDMA_ATOMIC_LEN);
+	out->send_flags |= IB_SEND_INLINE;
+	out->length = SOFTRDMA_ATOMIC_LEN;
+	return 0;
+}
+
+static int softrdma_rxe_fetch_payload(const struct rxe_send_wqe *uwqe,
+				      const struct rxe_send_wqe *wqe, u16 op,
+				      const struct softrdma_wqe_limits *lim,
+				      struct softrdma_send_wqe *out)
+{
+	u32 max_inline = min_t(u32, lim->max_inline, SOFTRDMA_MAX_INLINE);
+	u32 max_sge = min_t(u32, lim->max_sge, SOFTRDMA_MAX_SGE);
+	u32 num_sge = wqe->dma.num_sge;
+	bool inline_payload;
+	int err;
+
+	if (op & SOFTRDMA_OP_ATOMIC_WRITE)
+		return softrdma_rxe_fetch_atomic_write(uwqe, wqe, out);
+
+	/* librxe's ibv_wr_set_inline_data() does not set IBV_SEND_INLINE */
+	inline_payload = (wqe->wr.send_flags & IB_SEND_INLINE) ||
+			 ((op & SOFTRDMA_OP_INLINE) && !num_sge &&
+			  wqe->dma.length);
+	if (inline_payload) {
+		if (!(op & SOFTRDMA_OP_INLINE) || wqe->dma.length > max_inline)
+			return -EINVAL;
+		/* dma.num_sge counts the SGEs the data came from: ignored */
+		memcpy(out->inline_data, uwqe->dma.inline_data,
+		       wqe->dma.length);
+		out->send_flags |= IB_SEND_INLINE;
+		out->length = wqe->dma.length;
+		return 0;
+	}
+
+	if (op & SOFTRDMA_OP_LOCAL)
+		return 0;	/* LOCAL_INV: any SGEs are meaningless */
+
+	if (num_sge > max_sge)
+		return -EINVAL;
+
+	if (op & SOFTRDMA_OP_ATOMIC) {
+		/* IBA 9.4.5: 8-byte aligned remote, 8-byte local result */
+		if (num_sge != 1 ||
+		    !IS_ALIGNED(wqe->wr.wr.atomic.remote_addr,
+				SOFTRDMA_ATOMIC_LEN))
+			return -EINVAL;
+		err = softrdma_rxe_fetch_sges(uwqe->dma.sge, 1, out->sge,
+					      &out->length);
+		if (err || out->length < SOFTRDMA_ATOMIC_LEN)
+			return -EINVAL;
+		out->num_sge = 1;
+		out->length = SOFTRDMA_ATOMIC_LEN;
+		return 0;
+	}
+
+	/* SEND, WRITE, READ: any SGE count, zero-length messages included */
+	err = softrdma_rxe_fetch_sges(uwqe->dma.sge, num_sge, out->sge,
+				      &out->length);
+	if (err || out->length > SOFTRDMA_ROCE_MAX_MSG_SZ)
+		return -EINVAL;
+	out->num_sge = num_sge;
+	return 0;
+}
+
+int softrdma_rxe_fetch_send_wqe(const void *slot,
+				const struct softrdma_wqe_limits *lim,
+				struct softrdma_send_wqe *out)
+{
+	const struct rxe_send_wqe *uwqe = slot;
+	struct rxe_send_wqe wqe;
+	u16 op;
+
+	/* one copy of the fixed part; the slot is not read again below */
+	memcpy(&wqe, uwqe, sizeof(wqe));
+	barrier();
+
+	op = softrdma_rxe_send_op(wqe.wr.opcode, lim);
+	if (!op || (wqe.wr.send_flags & ~SOFTRDMA_RXE_SEND_FLAGS))
+		return -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	out->wr_id = wqe.wr.wr_id;
+	out->opcode = wqe.wr.opcode;
+	out->send_flags = wqe.wr.send_flags;
+
+	if (op & SOFTRDMA_OP_IMM)
+		out->ex.imm_data = wqe.wr.ex.imm_data;
+	else if (op & SOFTRDMA_OP_INV)
+		out->ex.invalidate_rkey = wqe.wr.ex.invalidate_rkey;
+
+	if (lim->ud) {
+		/* ah_num 0 asks for the in-WQE AV of pre-5.15 kernels */
+		if (!wqe.wr.wr.ud.ah_num || wqe.wr.wr.ud.remote_qpn > IB_QPN_MASK)
+			return -EINVAL;
+		out->wr.ud.remote_qpn = wqe.wr.wr.ud.remote_qpn;
+		out->wr.ud.remote_qkey = wqe.wr.wr.ud.remote_qkey;
+		out->wr.ud.ah_num = wqe.wr.wr.ud.ah_num;
+	} else if (op & SOFTRDMA_OP_RDMA) {
+		out->wr.rdma.remote_addr = wqe.wr.wr.rdma.remote_addr;
+		out->wr.rdma.rkey = wqe.wr.wr.rdma.rkey;
+	} else if (op & SOFTRDMA_OP_ATOMIC) {
+		out->wr.atomic.remote_addr = wqe.wr.wr.atomic.remote_addr;
+		out->wr.atomic.compare_add = wqe.wr.wr.atomic.compare_add;
+		out->wr.atomic.swap = wqe.wr.wr.atomic.swap;
+		out->wr.atomic.rkey = wqe.wr.wr.atomic.rkey;
+	}
+
+	return softrdma_rxe_fetch_payload(uwqe, &wqe, op, lim, out);
+}
+
+/* -------------------------------------------------------- receive WQEs */
+
+int softrdma_rxe_fetch_recv_wqe(const void *slot,
+				const struct softrdma_wqe_limits *lim,
+				struct softrdma_recv_wqe *out)
+{
+	u32 max_sge = min_t(u32, lim->max_sge, SOFTRDMA_MAX_SGE);
+	const struct rxe_recv_wqe *uwqe = slot;
+	struct rxe_recv_wqe wqe;
+
+	memcpy(&wqe, uwqe, sizeof(wqe));
+	barrier();
+
+	if (wqe.dma.num_sge > max_sge)
+		return -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	out->wr_id = wqe.wr_id;
+	out->num_sge = wqe.dma.num_sge;
+	return softrdma_rxe_fetch_sges(uwqe->dma.sge, out->num_sge, out->sge,
+				       &out->length);
+}
+
+/* -------------------------------------------------------------- CQEs */
+
+static u32 softrdma_rxe_wc_opcode(enum ib_wc_opcode opcode)
+{
+	switch ((u32)opcode) {
+	case IB_WC_SEND:
+	case IB_WC_RDMA_WRITE:
+	case IB_WC_RDMA_READ:
+	case IB_WC_COMP_SWAP:
+	case IB_WC_FETCH_ADD:
+	case IB_WC_BIND_MW:
+	case IB_WC_LOCAL_INV:
+	case IB_WC_LSO:
+	case IB_WC_RECV:
+	case IB_WC_RECV_RDMA_WITH_IMM:
+		return opcode;	/* same values as enum ib_uverbs_wc_opcode */
+	case SOFTRDMA_WC_ATOMIC_WRITE:
+		return SOFTRDMA_UVERBS_WC_ATOMIC_WRITE;
+	default:
+		/* REG_MR and the masked atomics are never posted by users */
+		WARN_ON_ONCE(1);
+		return opcode;
+	}
+}
+
+/* enum ib_wc_flags to libibverbs' ibv_wc_flags, which order them apart */
+static u32 softrdma_rxe_wc_flags(int flags)
+{
+	u32 uflags = 0;
+
+	if (flags & IB_WC_GRH)
+		uflags |= SOFTRDMA_UVERBS_WC_GRH;
+	if (flags & IB_WC_WITH_IMM)
+		uflags |= SOFTRDMA_UVERBS_WC_WITH_IMM;
+	if (flags & IB_WC_IP_CSUM_OK)
+		uflags |= SOFTRDMA_UVERBS_WC_IP_CSUM_OK;
+	if (flags & IB_WC_WITH_INVALIDATE)
+		uflags |= SOFTRDMA_UVERBS_WC_WITH_INV;
+	return uflags;
+}
+
+void softrdma_rxe_write_cqe(void *slot, const struct ib_wc *wc)
+{
+	struct ib_uverbs_wc uwc = {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = softrdma_rxe_wc_opcode(wc->opcode),
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.ex.imm_data = wc->ex.imm_data,
+		.qp_num = wc->qp ? wc->qp->qp_num : 0,
+		.src_qp = wc->src_qp,
+		.wc_flags = softrdma_rxe_wc_flags(wc->wc_flags),
+		.pkey_index = wc->pkey_index,
+		.slid = wc->slid,
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+
+	/* one copy: no kernel byte, padding included, is left undefined */
+	memcpy(slot, &uwc, sizeof(uwc));
+}

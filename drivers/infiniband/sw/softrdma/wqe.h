@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Work requests as the verbs core keeps them: kernel-private snapshots,
+ * whatever user ABI or kernel API posted them.  A user's WQE is copied out
+ * of the shared ring and validated into one of these before anything acts
+ * on it; nothing downstream ever reads the user-mapped slot again.
+ */
+#ifndef SOFTRDMA_WQE_H
+#define SOFTRDMA_WQE_H
+
+#include <linux/types.h>
+
+#include "param.h"
+
+/*
+ * IBA 1.5 ATOMIC WRITE.  librxe 44 posts it (ibv_wr_atomic_write) with
+ * this opcode; 6.1's uapi does not name it yet.
+ */
+#define SOFTRDMA_WR_ATOMIC_WRITE	15
+
+#define SOFTRDMA_MAX_SGE	SOFTRDMA_ROCE_MAX_SGE
+#define SOFTRDMA_MAX_INLINE	SOFTRDMA_ROCE_MAX_INLINE
+
+struct softrdma_sge {
+	u64 addr;
+	u32 length;
+	u32 lkey;
+};
+
+struct softrdma_send_wqe {
+	u64 wr_id;
+	u32 opcode;		/* enum ib_wr_opcode, or SOFTRDMA_WR_* */
+	u32 send_flags;		/* enum ib_send_flags */
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	union {
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+		} rdma;
+		struct {
+			u64 remote_addr;
+			u64 compare_add;
+			u64 swap;
+			u32 rkey;
+		} atomic;
+		struct {
+			u32 remote_qpn;
+			u32 remote_qkey;
+			u32 ah_num;
+		} ud;
+	} wr;
+	u32 length;		/* payload bytes: sum of SGEs, or inline */
+	u32 num_sge;		/* 0 when the payload is inline */
+	union {
+		struct softrdma_sge sge[SOFTRDMA_MAX_SGE];
+		u8 inline_data[SOFTRDMA_MAX_INLINE];
+	};
+};
+
+struct softrdma_recv_wqe {
+	u64 wr_id;
+	u32 length;		/* sum of SGEs */
+	u32 num_sge;
+	struct softrdma_sge sge[SOFTRDMA_MAX_SGE];
+};
+
+/* What a queue was created with: the bounds a posted WQE must keep. */
+struct softrdma_wqe_limits {
+	u32 max_sge;
+	u32 max_inline;
+	bool rc;		/* RC QP: RDMA and atomics allowed */
+	bool ud;		/* UD QP: sends only, with an address handle */
+};
+
+#endif /* SOFTRDMA_WQE_H */

@@ -189,6 +189,10 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 {
 	struct softrdma_dev *sdev = to_sdev(ibdev);
 
+	WARN_ON(!xa_empty(&sdev->mr_xa));
+	WARN_ON(!xa_empty(&sdev->qp_xa));
+	xa_destroy(&sdev->mr_xa);
+	xa_destroy(&sdev->qp_xa);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
@@ -281,6 +285,8 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	sdev->transport = transport;
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
+	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->port_lock);
 	sdev->port_link = softrdma_port_link_state(false, false);
 
@@ -291,7 +297,7 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 
 	ib_set_device_ops(ibdev, &softrdma_dev_ops);
-	ib_set_device_ops(ibdev, &softrdma_verbs_ops);
+	softrdma_set_verbs_ops(ibdev);
 	if (transport == SOFTRDMA_ROCE) {
 		ibdev->node_type = RDMA_NODE_IB_CA;
 		strscpy(ibdev->node_desc, "softrdma RoCEv2",

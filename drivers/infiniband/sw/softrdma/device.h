@@ -8,6 +8,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "port.h"
@@ -24,6 +25,12 @@ struct softrdma_dev {
 	/* held from creation until dealloc_driver */
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
+
+	/* memory regions by key index (key >> 8); RCU lookups */
+	struct xarray mr_xa;
+	/* queue pairs by QP number; RCU lookups */
+	struct xarray qp_xa;
+	u32 qp_next;		/* next QP number to try, for xa_alloc_cyclic */
 
 	/* protects port_link and port_speed */
 	spinlock_t port_lock;

@@ -2,14 +2,18 @@
 /*
  * Verbs entry points shared by both transports.
  *
- * Protection domains and user contexts are complete.  Completion queues,
- * queue pairs and memory regions arrive with the verbs core (issue #3);
- * until then their verbs answer -EOPNOTSUPP, which test suites treat as
- * "not supported" rather than as a failure.
+ * Protection domains and user contexts live here; each other object has
+ * its own file and ops table (cq.c, mmap.c, mr.c), gathered onto a device
+ * by softrdma_set_verbs_ops().  Queue pairs arrive with the RC engines
+ * (issue #3); until then their verbs answer -EOPNOTSUPP, which test
+ * suites treat as "not supported" rather than as a failure.
  */
 #include <rdma/siw-abi.h>
 
+#include "cq.h"
 #include "device.h"
+#include "mmap.h"
+#include "mr.h"
 #include "verbs.h"
 
 static int softrdma_alloc_ucontext(struct ib_ucontext *ibuc,
@@ -39,34 +43,6 @@ static int softrdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 static int softrdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return 0;
-}
-
-static int softrdma_create_cq(struct ib_cq *ibcq,
-			      const struct ib_cq_init_attr *attr,
-			      struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-/*
- * The verbs below act on objects that cannot be created yet; the RDMA core
- * insists on them being present.
- */
-static int softrdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int softrdma_poll_cq(struct ib_cq *ibcq, int num_entries,
-			    struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int softrdma_req_notify_cq(struct ib_cq *ibcq,
-				  enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
 }
 
 static int softrdma_create_qp(struct ib_qp *ibqp,
@@ -101,43 +77,27 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return -EOPNOTSUPP;
 }
 
-static struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					  u64 length, u64 iova, int access,
-					  struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return 0;
-}
-
-const struct ib_device_ops softrdma_verbs_ops = {
+static const struct ib_device_ops softrdma_verbs_ops = {
 	.alloc_pd = softrdma_alloc_pd,
 	.alloc_ucontext = softrdma_alloc_ucontext,
-	.create_cq = softrdma_create_cq,
 	.create_qp = softrdma_create_qp,
 	.dealloc_pd = softrdma_dealloc_pd,
 	.dealloc_ucontext = softrdma_dealloc_ucontext,
-	.dereg_mr = softrdma_dereg_mr,
-	.destroy_cq = softrdma_destroy_cq,
 	.destroy_qp = softrdma_destroy_qp,
-	.get_dma_mr = softrdma_get_dma_mr,
 	.modify_qp = softrdma_modify_qp,
-	.poll_cq = softrdma_poll_cq,
 	.post_recv = softrdma_post_recv,
 	.post_send = softrdma_post_send,
-	.reg_user_mr = softrdma_reg_user_mr,
-	.req_notify_cq = softrdma_req_notify_cq,
 
-	INIT_RDMA_OBJ_SIZE(ib_cq, softrdma_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, softrdma_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, softrdma_ucontext, ibuc),
 };
+
+/* Every verb of both device types; the transports add their own on top. */
+void softrdma_set_verbs_ops(struct ib_device *ibdev)
+{
+	ib_set_device_ops(ibdev, &softrdma_verbs_ops);
+	ib_set_device_ops(ibdev, &softrdma_cq_ops);
+	ib_set_device_ops(ibdev, &softrdma_mmap_ops);
+	ib_set_device_ops(ibdev, &softrdma_mr_ops);
+}

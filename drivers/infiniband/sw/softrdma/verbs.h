@@ -15,15 +15,11 @@ struct softrdma_pd {
 	struct ib_pd ibpd;
 };
 
-/* Until the verbs core lands (issue #3) these objects carry nothing. */
-struct softrdma_cq {
-	struct ib_cq ibcq;
-};
-
+/* Until the RC engines land (issue #3) a QP carries nothing. */
 struct softrdma_qp {
 	struct ib_qp ibqp;
 };
 
-extern const struct ib_device_ops softrdma_verbs_ops;
+void softrdma_set_verbs_ops(struct ib_device *ibdev);
 
 #endif /* SOFTRDMA_VERBS_H */

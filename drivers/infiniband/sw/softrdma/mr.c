@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory regions.
+ *
+ * A user MR pins its pages once, at registration, into a flat page array,
+ * so that the packet path finds the page of any byte in O(1) and never
+ * allocates.  A DMA MR (get_dma_mr, kernel consumers only) covers all
+ * kernel memory: softrdma registers with no DMA device, so the RDMA core's
+ * virtual DMA ops hand consumers kernel virtual addresses, and those are
+ * the addresses a DMA MR is accessed with.
+ *
+ * Lifetime: an MR is built completely, then published in the device's
+ * xarray under its key index.  Lookups take a reference under RCU.  Dereg
+ * unpublishes, drops the xarray's reference, waits until every lookup has
+ * let go, unpins and frees after an RCU grace period.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/xarray.h>
+#include <kunit/visibility.h>
+#include <rdma/ib_umem.h>
+#include <rdma/siw-abi.h>
+
+#include "device.h"
+#include "mr.h"
+#include "param.h"
+
+static_assert(SOFTRDMA_MAX_MR <= (U32_MAX >> SOFTRDMA_MR_KEY_SHIFT));
+
+/* Access rights a softrdma MR can be registered with. */
+#define SOFTRDMA_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
+				 IB_ACCESS_REMOTE_WRITE |		\
+				 IB_ACCESS_REMOTE_READ |		\
+				 IB_ACCESS_REMOTE_ATOMIC |		\
+				 IB_ACCESS_MW_BIND |			\
+				 IB_ACCESS_HUGETLB)
+
+/*
+ * Serialises every atomic operation any softrdma responder performs on
+ * registered memory, whatever the device: the same page may be registered
+ * with several devices, and IBA atomics must be atomic against all of them.
+ */
+static DEFINE_SPINLOCK(softrdma_mr_atomic_lock);
+
+/**
+ * softrdma_mr_check_access_flags() - may an MR be registered with @access?
+ * @access: IB_ACCESS_* flags of reg_user_mr or get_dma_mr
+ *
+ * Optional flags (IB_ACCESS_OPTIONAL: relaxed ordering) are hints a
+ * software device ignores.  IB_ACCESS_HUGETLB only describes the backing
+ * memory; pinning handles huge pages as PAGE_SIZE pages.  On-demand paging
+ * and zero-based MRs are not supported.  Remote write and remote atomic
+ * access require local write access (IBA vol 1 10.6, memory registration).
+ *
+ * Return: 0, -EOPNOTSUPP for an unsupported flag, -EINVAL for remote write
+ * or atomic without local write.
+ */
+VISIBLE_IF_KUNIT int softrdma_mr_check_access_flags(int access)
+{
+	access &= ~IB_ACCESS_OPTIONAL;
+	if (access & ~SOFTRDMA_MR_ACCESS)
+		return -EOPNOTSUPP;
+	if (access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
+static void softrdma_mr_release(struct kref *ref)
+{
+	struct softrdma_mr *mr = container_of(ref, struct softrdma_mr, ref);
+
+	complete(&mr->released);
+}
+
+/**
+ * softrdma_mr_add() - give an MR its key and reserve its xarray slot
+ * @sdev: the device
+ * @mr: a fully built MR, not yet published
+ *
+ * The slot stays empty for lookups until softrdma_mr_publish(), so the key
+ * can be reported to user space before anyone can use it.  Undo with
+ * softrdma_mr_remove().
+ *
+ * Return: 0, or -ENOMEM when the device has no key left.
+ */
+VISIBLE_IF_KUNIT int softrdma_mr_add(struct softrdma_dev *sdev,
+				     struct softrdma_mr *mr)
+{
+	u32 index;
+	int err;
+
+	kref_init(&mr->ref);
+	init_completion(&mr->released);
+
+	err = xa_alloc(&sdev->mr_xa, &index, NULL,
+		       XA_LIMIT(1, SOFTRDMA_MAX_MR), GFP_KERNEL);
+	if (err)
+		return err == -EBUSY ? -ENOMEM : err;
+
+	mr->ibmr.lkey = softrdma_mr_key(index, get_random_u8());
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	return 0;
+}
+
+/**
+ * softrdma_mr_publish() - make an MR reserved by softrdma_mr_add() visible
+ * @sdev: the device
+ * @mr: the MR; nothing in it may change afterwards
+ *
+ * Return: 0 or -errno from the xarray.
+ */
+VISIBLE_IF_KUNIT int softrdma_mr_publish(struct softrdma_dev *sdev,
+					 struct softrdma_mr *mr)
+{
+	u32 index = softrdma_mr_key_index(mr->ibmr.lkey);
+
+	return xa_err(xa_store(&sdev->mr_xa, index, mr, GFP_KERNEL));
+}
+
+/**
+ * softrdma_mr_remove() - unpublish an MR and wait for its users
+ * @sdev: the device
+ * @mr: an MR added by softrdma_mr_add(), published or not
+ *
+ * On return no lookup holds @mr and none can find it.  RCU readers may
+ * still look at it, so it must be freed after a grace period.
+ */
+VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
+					 struct softrdma_mr *mr)
+{
+	might_sleep();
+
+	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mr->ibmr.lkey));
+	kref_put(&mr->ref, softrdma_mr_release);
+	wait_for_completion(&mr->released);
+}
+
+/**
+ * softrdma_mr_get() - look an MR up by lkey or rkey
+ * @sdev: the device
+ * @key: the key from a work request or a packet
+ *
+ * The whole key must match: an index whose key byte differs belongs to an
+ * MR the key does not name (a stale or guessed key).  May be called from
+ * any context.
+ *
+ * Return: the MR with a reference held (drop it with softrdma_mr_put()), or
+ * NULL.  A responder answers NULL like a failed check: NAK Remote Access
+ * Error on RoCE, TERMINATE Remote Protection / Invalid STag on iWARP.
+ */
+struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
+{
+	struct softrdma_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+	if (mr && (mr->ibmr.lkey != key || !kref_get_unless_zero(&mr->ref)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+/**
+ * softrdma_mr_put() - drop a reference taken by softrdma_mr_get()
+ * @mr: the MR
+ */
+void softrdma_mr_put(struct softrdma_mr *mr)
+{
+	kref_put(&mr->ref, softrdma_mr_release);
+}
+
+/* Is [iova, iova + len) inside the MR?  Overflow-safe; len 0 always is. */
+static bool mr_range_ok(const struct softrdma_mr *mr, u64 iova, u64 len)
+{
+	if (!len)
+		return true;
+	if (mr->type == SOFTRDMA_MR_DMA)
+		return len - 1 <= U64_MAX - iova;
+	return iova >= mr->iova && len <= mr->length &&
+	       iova - mr->iova <= mr->length - len;
+}
+
+/**
+ * softrdma_mr_check() - may @pd access [@iova, @iova + @length) of @mr?
+ * @mr: the MR a key named
+ * @pd: the PD of the QP using the key
+ * @iova: first byte accessed
+ * @length: bytes accessed
+ * @access: IB_ACCESS_* rights the access needs, all of them: REMOTE_WRITE
+ *	for an RDMA WRITE target, REMOTE_READ for an RDMA READ source,
+ *	REMOTE_ATOMIC for an atomic target, LOCAL_WRITE for a receive or
+ *	read-response buffer, 0 for a local gather (local read is implied)
+ *
+ * A zero-length access is not bounds checked: IBA vol 1 ch. 9 lets a
+ * zero-length RDMA operation carry any VA and R_Key, so the responder
+ * should not even look the key up for one.  PD and rights are still
+ * checked here, for callers that hold an MR anyway.
+ *
+ * Return: 0 if allowed.  Errors, and what they become:
+ *
+ * * -EINVAL: the MR is in another PD.  RoCE responder: NAK Remote Access
+ *   Error; iWARP: TERMINATE Remote Protection, STag not associated with
+ *   RDMAP stream (RFC 5040 TERMINATE codes); local SGE: IB_WC_LOC_PROT_ERR.
+ * * -EACCES: the MR lacks a right.  RoCE: NAK Remote Access Error; iWARP:
+ *   Remote Protection, Access rights violation; local: IB_WC_LOC_PROT_ERR.
+ * * -EFAULT: outside the MR.  RoCE: NAK Remote Access Error; iWARP: Remote
+ *   Protection, Base or bounds violation; local: IB_WC_LOC_PROT_ERR.
+ */
+int softrdma_mr_check(const struct softrdma_mr *mr, const struct ib_pd *pd,
+		      u64 iova, u64 length, int access)
+{
+	if (mr->pd != pd)
+		return -EINVAL;
+	if ((mr->access & access) != access)
+		return -EACCES;
+	if (!mr_range_ok(mr, iova, length))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * The page holding byte @iova of @mr, and the byte's offset in it.  The
+ * caller has checked the range; a user MR still refuses to index past its
+ * page array.
+ */
+static struct page *mr_page(const struct softrdma_mr *mr, u64 iova,
+			    unsigned int *offset)
+{
+	unsigned long index;
+	u64 pos;
+
+	if (mr->type == SOFTRDMA_MR_DMA) {
+		const void *va = (const void *)(uintptr_t)iova;
+
+		if ((uintptr_t)iova != iova)
+			return NULL;
+		*offset = offset_in_page(va);
+		if (virt_addr_valid(va))
+			return virt_to_page(va);
+		if (is_vmalloc_addr(va))
+			return vmalloc_to_page(va);
+		return NULL;
+	}
+
+	pos = iova - mr->iova + mr->page_offset;
+	index = pos >> PAGE_SHIFT;
+	if (index >= mr->npages)
+		return NULL;
+	*offset = pos & ~PAGE_MASK;
+	return mr->pages[index];
+}
+
+/**
+ * softrdma_mr_copy() - copy between an MR and a kernel buffer
+ * @mr: the MR, checked by the caller
+ * @iova: first MR byte
+ * @buf: the kernel buffer
+ * @len: bytes
+ * @dir: which way
+ *
+ * Does not allocate or sleep.  On error part of the data may have been
+ * copied.
+ *
+ * Return: 0, or -EFAULT if the range is not (or not all) in the MR.
+ */
+int softrdma_mr_copy(const struct softrdma_mr *mr, u64 iova, void *buf,
+		     u32 len, enum softrdma_copy_dir dir)
+{
+	if (!mr_range_ok(mr, iova, len))
+		return -EFAULT;
+
+	while (len) {
+		unsigned int offset, chunk;
+		struct page *page;
+		void *va;
+
+		page = mr_page(mr, iova, &offset);
+		if (!page)
+			return -EFAULT;
+		chunk = min_t(u32, len, PAGE_SIZE - offset);
+
+		va = kmap_local_page(page);
+		if (dir == SOFTRDMA_COPY_TO_MR)
+			memcpy(va + offset, buf, chunk);
+		else
+			memcpy(buf, va + offset, chunk);
+		kunmap_local(va);
+		if (dir == SOFTRDMA_COPY_TO_MR)
+			flush_dcache_page(page);
+
+		buf += chunk;
+		iova += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * softrdma_mr_copy_from_skb() - place received payload into an MR
+ * @mr: the MR, checked by the caller
+ * @iova: first MR byte
+ * @skb: the packet, linear or not
+ * @offset: where the payload starts in @skb
+ * @len: bytes
+ *
+ * Copies straight from the skb's head and fragments into the pinned pages,
+ * one destination page at a time.  Does not allocate or sleep.
+ *
+ * Return: 0, or -EFAULT if the range is not in the MR or not in @skb.
+ */
+int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
+			      const struct sk_buff *skb, int offset, u32 len)
+{
+	if (!mr_range_ok(mr, iova, len))
+		return -EFAULT;
+
+	while (len) {
+		unsigned int page_off, chunk;
+		struct page *page;
+		void *va;
+		int err;
+
+		page = mr_page(mr, iova, &page_off);
+		if (!page)
+			return -EFAULT;
+		chunk = min_t(u32, len, PAGE_SIZE - page_off);
+
+		va = kmap_local_page(page);
+		err = skb_copy_bits(skb, offset, va + page_off, chunk);
+		kunmap_local(va);
+		if (err)
+			return -EFAULT;
+		flush_dcache_page(page);
+
+		offset += chunk;
+		iova += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * softrdma_mr_skb_add_frags() - append MR memory to an skb without copying
+ * @mr: the MR, checked by the caller
+ * @iova: first MR byte
+ * @len: bytes
+ * @skb: the packet being built; not cloned, no frag_list
+ *
+ * Appends one page fragment per page touched, each holding a page
+ * reference that kfree_skb() drops.  The skb is only changed on success.
+ * Does not allocate or sleep.
+ *
+ * Return: 0; -EMSGSIZE when the pages do not fit in MAX_SKB_FRAGS or one
+ * of them cannot be referenced by an skb (a slab page behind a DMA MR,
+ * see sendpage_ok()): the caller then copies instead; -EFAULT if the range
+ * is not in the MR.
+ */
+int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
+			      struct sk_buff *skb)
+{
+	unsigned int nr_frags = skb_shinfo(skb)->nr_frags;
+	unsigned int offset, chunk;
+	struct page *page;
+	u32 left;
+	u64 pos;
+
+	if (!mr_range_ok(mr, iova, len))
+		return -EFAULT;
+
+	for (pos = iova, left = len; left; pos += chunk, left -= chunk) {
+		page = mr_page(mr, pos, &offset);
+		if (!page)
+			return -EFAULT;
+		if (nr_frags >= MAX_SKB_FRAGS || !sendpage_ok(page))
+			return -EMSGSIZE;
+		chunk = min_t(u32, left, PAGE_SIZE - offset);
+		nr_frags++;
+	}
+
+	nr_frags = skb_shinfo(skb)->nr_frags;
+	for (pos = iova, left = len; left; pos += chunk, left -= chunk) {
+		page = mr_page(mr, pos, &offset);
+		chunk = min_t(u32, left, PAGE_SIZE - offset);
+		get_page(page);
+		skb_fill_page_desc(skb, nr_frags++, page, offset, chunk);
+	}
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return 0;
+}
+
+static u64 mr_atomic_locked(u64 *p, bool cmp_swap, u64 compare_add, u64 swap)
+{
+	u64 orig;
+
+	lockdep_assert_held(&softrdma_mr_atomic_lock);
+
+	orig = READ_ONCE(*p);
+	if (!cmp_swap)
+		WRITE_ONCE(*p, orig + compare_add);
+	else if (orig == compare_add)
+		WRITE_ONCE(*p, swap);
+	return orig;
+}
+
+/**
+ * softrdma_mr_atomic() - perform an IBA atomic on 8 bytes of an MR
+ * @mr: the MR, checked by the caller for IB_ACCESS_REMOTE_ATOMIC
+ * @iova: the target; must be 8-byte aligned (IBA vol 1 ch. 9, atomics)
+ * @cmp_swap: true for Compare & Swap, false for Fetch & Add
+ * @compare_add: the value to compare with, or to add
+ * @swap: the value stored if the comparison matches
+ * @orig: receives the original value
+ *
+ * Atomic against every other softrdma atomic on the host; not against
+ * CPU accesses to the same memory, as IBA allows.
+ *
+ * Return: 0; -EINVAL if @iova, or the memory behind it, is not 8-byte
+ * aligned (RoCE: NAK Invalid Request); -EFAULT if it is not in the MR.
+ */
+int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
+		       u64 compare_add, u64 swap, u64 *orig)
+{
+	unsigned int offset;
+	unsigned long flags;
+	struct page *page;
+	void *va;
+
+	if (!IS_ALIGNED(iova, sizeof(u64)))
+		return -EINVAL;
+	if (!mr_range_ok(mr, iova, sizeof(u64)))
+		return -EFAULT;
+	page = mr_page(mr, iova, &offset);
+	if (!page)
+		return -EFAULT;
+	if (!IS_ALIGNED(offset, sizeof(u64)))
+		return -EINVAL;
+
+	va = kmap_local_page(page);
+	spin_lock_irqsave(&softrdma_mr_atomic_lock, flags);
+	*orig = mr_atomic_locked(va + offset, cmp_swap, compare_add, swap);
+	spin_unlock_irqrestore(&softrdma_mr_atomic_lock, flags);
+	kunmap_local(va);
+	flush_dcache_page(page);
+	return 0;
+}
+
+/* Flatten the umem's scatterlist into mr->pages. */
+static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
+{
+	unsigned long npages = ib_umem_num_pages(umem);
+	struct sg_page_iter iter;
+	unsigned long i = 0;
+
+	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+
+	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0) {
+		if (i == npages)
+			break;
+		mr->pages[i++] = sg_page_iter_page(&iter);
+	}
+	if (i != npages) {
+		kvfree(mr->pages);
+		mr->pages = NULL;
+		return -EFAULT;
+	}
+
+	mr->npages = npages;
+	mr->page_offset = ib_umem_offset(umem);
+	return 0;
+}
+
+/**
+ * softrdma_get_dma_mr() - an MR over all kernel memory, for kernel users
+ * @ibpd: the PD
+ * @access: IB_ACCESS_* rights
+ *
+ * Return: the MR, or ERR_PTR(-errno).
+ */
+struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct softrdma_dev *sdev = to_sdev(ibpd->device);
+	struct softrdma_mr *mr;
+	int err;
+
+	err = softrdma_mr_check_access_flags(access);
+	if (err)
+		return ERR_PTR(err);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->type = SOFTRDMA_MR_DMA;
+	mr->pd = ibpd;
+	mr->access = access & ~IB_ACCESS_OPTIONAL;
+	mr->length = U64_MAX;
+
+	err = softrdma_mr_add(sdev, mr);
+	if (err)
+		goto out_free_mr;
+	err = softrdma_mr_publish(sdev, mr);
+	if (err)
+		goto out_remove_mr;
+	return &mr->ibmr;
+
+out_remove_mr:
+	softrdma_mr_remove(sdev, mr);
+out_free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * softrdma_reg_user_mr() - pin and register user memory
+ * @ibpd: the PD
+ * @start: user virtual address of the first byte
+ * @length: bytes
+ * @iova: the address the MR is accessed with (ibv_reg_mr_iova)
+ * @access: IB_ACCESS_* rights
+ * @udata: rxe devices: nothing; siw devices: siw_ureq_reg_mr in,
+ *	siw_uresp_reg_mr out
+ *
+ * libsiw's stag_key is ignored: the key byte is always random, and libsiw
+ * takes the key from the core's response anyway.
+ *
+ * Return: the MR, or ERR_PTR(-errno).
+ */
+struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				   u64 iova, int access,
+				   struct ib_udata *udata)
+{
+	struct softrdma_dev *sdev = to_sdev(ibpd->device);
+	struct siw_uresp_reg_mr siw_resp = {};
+	struct softrdma_mr *mr;
+	struct ib_umem *umem;
+	bool siw_abi;
+	u64 end;
+	int err;
+
+	/* librxe sends and expects nothing; libsiw exchanges the STag */
+	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+
+	err = softrdma_mr_check_access_flags(access);
+	if (err)
+		return ERR_PTR(err);
+	if (!length || check_add_overflow(start, length, &end) ||
+	    check_add_overflow(iova, length, &end))
+		return ERR_PTR(-EINVAL);
+	if (siw_abi && (udata->inlen < sizeof(struct siw_ureq_reg_mr) ||
+			udata->outlen < sizeof(siw_resp)))
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+
+	umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(umem)) {
+		err = PTR_ERR(umem);
+		goto out_free_mr;
+	}
+	err = mr_fill_pages(mr, umem);
+	if (err)
+		goto out_release_umem;
+
+	mr->type = SOFTRDMA_MR_USER;
+	mr->pd = ibpd;
+	mr->access = access & ~IB_ACCESS_OPTIONAL;
+	mr->iova = iova;
+	mr->length = length;
+	mr->umem = umem;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	mr->ibmr.page_size = PAGE_SIZE;
+
+	err = softrdma_mr_add(sdev, mr);
+	if (err)
+		goto out_free_pages;
+	if (siw_abi) {
+		siw_resp.stag = mr->ibmr.lkey;
+		err = ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));
+		if (err)
+			goto out_remove_mr;
+	}
+	err = softrdma_mr_publish(sdev, mr);
+	if (err)
+		goto out_remove_mr;
+	return &mr->ibmr;
+
+out_remove_mr:
+	softrdma_mr_remove(sdev, mr);
+out_free_pages:
+	kvfree(mr->pages);
+out_release_umem:
+	ib_umem_release(umem);
+out_free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * softrdma_dereg_mr() - unpublish, wait for the packet path, unpin, free
+ * @ibmr: the MR
+ * @udata: unused by both user ABIs
+ *
+ * Return: 0.
+ */
+int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct softrdma_mr *mr = to_smr(ibmr);
+
+	softrdma_mr_remove(to_sdev(mr->pd->device), mr);
+	ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kfree_rcu(mr, rcu);
+	return 0;
+}
+
+const struct ib_device_ops softrdma_mr_ops = {
+	.dereg_mr = softrdma_dereg_mr,
+	.get_dma_mr = softrdma_get_dma_mr,
+	.reg_user_mr = softrdma_reg_user_mr,
+};

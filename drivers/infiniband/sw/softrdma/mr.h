@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Memory regions: registration verbs, key lookup for the packet path, the
+ * protection checks and the data movement helpers every transport uses.
+ */
+#ifndef SOFTRDMA_MR_H
+#define SOFTRDMA_MR_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
+struct ib_umem;
+struct softrdma_dev;
+
+enum softrdma_mr_type {
+	SOFTRDMA_MR_USER,	/* user memory pinned by ib_umem_get() */
+	SOFTRDMA_MR_DMA,	/* all kernel memory, addressed by kernel VA */
+};
+
+/*
+ * A key is (xarray index << 8) | key byte, and lkey == rkey.  Indices start
+ * at 1, so no MR ever has key 0, the device's local_dma_lkey.
+ */
+#define SOFTRDMA_MR_KEY_SHIFT	8
+#define SOFTRDMA_MR_KEY_BYTE	0xffU
+
+struct softrdma_mr {
+	struct ib_mr ibmr;
+	enum softrdma_mr_type type;
+	/*
+	 * The PD the MR was registered in.  ibmr.pd is only set by the RDMA
+	 * core once the verb has returned, after the MR is published.
+	 */
+	struct ib_pd *pd;
+	int access;		/* IB_ACCESS_* granted at registration */
+	u64 iova;		/* first byte; 0 for SOFTRDMA_MR_DMA */
+	u64 length;		/* bytes; U64_MAX for SOFTRDMA_MR_DMA */
+
+	/* SOFTRDMA_MR_USER: the pinned pages, flat for O(1) lookup */
+	struct ib_umem *umem;
+	struct page **pages;
+	unsigned long npages;
+	unsigned int page_offset;	/* offset of iova in pages[0] */
+
+	/* one reference for the xarray, one per softrdma_mr_get() */
+	struct kref ref;
+	/* completed when the last reference is gone */
+	struct completion released;
+	struct rcu_head rcu;
+};
+
+static inline struct softrdma_mr *to_smr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct softrdma_mr, ibmr);
+}
+
+static inline u32 softrdma_mr_key(u32 index, u8 key_byte)
+{
+	return index << SOFTRDMA_MR_KEY_SHIFT | key_byte;
+}
+
+static inline u32 softrdma_mr_key_index(u32 key)
+{
+	return key >> SOFTRDMA_MR_KEY_SHIFT;
+}
+
+static inline u8 softrdma_mr_key_byte(u32 key)
+{
+	return key & SOFTRDMA_MR_KEY_BYTE;
+}
+
+enum softrdma_copy_dir {
+	SOFTRDMA_COPY_TO_MR,	/* buffer -> registered memory */
+	SOFTRDMA_COPY_FROM_MR,	/* registered memory -> buffer */
+};
+
+extern const struct ib_device_ops softrdma_mr_ops;
+
+struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				   u64 iova, int access,
+				   struct ib_udata *udata);
+int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key);
+void softrdma_mr_put(struct softrdma_mr *mr);
+
+int softrdma_mr_check(const struct softrdma_mr *mr, const struct ib_pd *pd,
+		      u64 iova, u64 length, int access);
+
+int softrdma_mr_copy(const struct softrdma_mr *mr, u64 iova, void *buf,
+		     u32 len, enum softrdma_copy_dir dir);
+int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
+			      const struct sk_buff *skb, int offset, u32 len);
+int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
+			      struct sk_buff *skb);
+int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
+		       u64 compare_add, u64 swap, u64 *orig);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_mr_check_access_flags(int access);
+int softrdma_mr_add(struct softrdma_dev *sdev, struct softrdma_mr *mr);
+int softrdma_mr_publish(struct softrdma_dev *sdev, struct softrdma_mr *mr);
+void softrdma_mr_remove(struct softrdma_dev *sdev, struct softrdma_mr *mr);
+#endif
+
+#endif /* SOFTRDMA_MR_H */

@@ -131,6 +131,7 @@ part lab-link-basic lab --guests 1 --stack none link-basic
 part lab-link-cycles lab --guests 1 --stack none --timeout 600 link-cycles
 part lab-guard lab --guests 1 --stack none guard
 part lab-link-two-guests lab --stack sroce link-two-guests
+part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
 if [ "$full" -eq 1 ]; then
 	: # the full perftest matrices join here as the transports land

@@ -16,9 +16,11 @@
 #include <rdma/ib_mad.h>
 #include <rdma/iw_cm.h>
 
+#include "counters.h"
 #include "device.h"
 #include "iw_cm.h"
 #include "param.h"
+#include "roce_net.h"
 #include "verbs.h"
 
 enum rdma_driver_id softrdma_driver_id(enum softrdma_transport transport)
@@ -193,6 +195,9 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&sdev->qp_xa));
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->qp_xa);
+	if (sdev->transport == SOFTRDMA_ROCE)
+		softrdma_roce_net_detach(sdev);
+	softrdma_counters_free(sdev);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
@@ -211,6 +216,8 @@ static const struct ib_device_ops softrdma_dev_ops = {
 static const struct ib_device_ops softrdma_roce_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = 2,
+	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
+	.get_hw_stats = softrdma_get_hw_stats,
 };
 
 /* The siw user ABI: libsiw binds on driver id and ABI version 1. */
@@ -280,6 +287,10 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	sdev = ib_alloc_device(softrdma_dev, ibdev);
 	if (!sdev)
 		return NULL;
+	if (softrdma_counters_alloc(sdev)) {
+		ib_dealloc_device(&sdev->ibdev);
+		return NULL;
+	}
 
 	ibdev = &sdev->ibdev;
 	sdev->transport = transport;
@@ -320,6 +331,7 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 
 static void softrdma_dev_free(struct softrdma_dev *sdev)
 {
+	softrdma_counters_free(sdev);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	ib_dealloc_device(&sdev->ibdev);
 }
@@ -354,9 +366,15 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	softrdma_port_update(sdev, false);
 	rtnl_unlock();
 
+	if (transport == SOFTRDMA_ROCE) {
+		err = softrdma_roce_net_attach(sdev);
+		if (err)
+			goto out_free;
+	}
+
 	err = ib_register_device(&sdev->ibdev, name, NULL);
 	if (err)
-		goto out_free;
+		goto out_detach;
 	/* From here on the device may be unregistered and freed at any time. */
 
 	/*
@@ -377,6 +395,9 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	}
 	return 0;
 
+out_detach:
+	if (transport == SOFTRDMA_ROCE)
+		softrdma_roce_net_detach(sdev);
 out_free:
 	softrdma_dev_free(sdev);
 	return err;
@@ -415,6 +436,9 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 {
 	switch (event) {
 	case NETDEV_UNREGISTER:
+		/* the netdev leaves its namespace: so do the device's sockets */
+		if (sdev->transport == SOFTRDMA_ROCE)
+			softrdma_roce_net_detach(sdev);
 		ib_unregister_device_queued(&sdev->ibdev);
 		break;
 	case NETDEV_UP:

@@ -36,6 +36,11 @@ struct softrdma_dev {
 	spinlock_t port_lock;
 	struct softrdma_link_state port_link;
 	struct softrdma_link_speed port_speed;
+
+	/* per-port counters (counters.h), from creation until freed */
+	struct softrdma_counters __percpu *counters;
+	/* RoCE: the namespace's UDP sockets; softrdma_roce_net_lock */
+	struct softrdma_roce_socks *roce_socks;
 };
 
 static inline struct softrdma_dev *to_sdev(struct ib_device *ibdev)

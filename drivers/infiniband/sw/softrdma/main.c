@@ -14,6 +14,7 @@
 #include "device.h"
 #include "guard.h"
 #include "link.h"
+#include "roce_net.h"
 
 static int __init softrdma_init(void)
 {
@@ -23,13 +24,19 @@ static int __init softrdma_init(void)
 	if (err)
 		return err;
 
-	err = softrdma_netdev_notifier_register();
+	err = softrdma_roce_net_init();
 	if (err)
 		goto out_guard;
+
+	err = softrdma_netdev_notifier_register();
+	if (err)
+		goto out_roce_net;
 
 	softrdma_link_register();
 	return 0;
 
+out_roce_net:
+	softrdma_roce_net_exit();
 out_guard:
 	softrdma_guard_exit();
 	return err;
@@ -40,6 +47,7 @@ static void __exit softrdma_exit(void)
 	softrdma_link_unregister();
 	softrdma_dev_remove_all();
 	softrdma_netdev_notifier_unregister();
+	softrdma_roce_net_exit();
 	softrdma_guard_exit();
 }
 

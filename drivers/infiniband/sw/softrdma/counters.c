@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-port counters: per-CPU storage, and the RDMA core's hw_stats hooks
+ * through which "rdma statistic" and sysfs hw_counters read them.
+ */
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+#include "counters.h"
+#include "device.h"
+
+/*
+ * The names users see, by enum softrdma_counter.  A new counter is its
+ * enum entry and one line here; KUnit fails on a counter without a name.
+ */
+static const struct rdma_stat_desc softrdma_counter_descs[] = {
+	/* traffic: bytes are UDP payload, BTH to ICRC inclusive */
+	[SOFTRDMA_CNT_XMIT_PACKETS] = { .name = "port_xmit_packets" },
+	[SOFTRDMA_CNT_XMIT_BYTES] = { .name = "port_xmit_bytes" },
+	[SOFTRDMA_CNT_RCV_PACKETS] = { .name = "port_rcv_packets" },
+	[SOFTRDMA_CNT_RCV_BYTES] = { .name = "port_rcv_bytes" },
+	/* receive drops, by reason */
+	[SOFTRDMA_CNT_RCV_BAD_UDP_LEN] = { .name = "rcv_bad_udp_len" },
+	[SOFTRDMA_CNT_RCV_TRUNCATED] = { .name = "rcv_truncated" },
+	[SOFTRDMA_CNT_RCV_ICRC_ERR] = { .name = "rcv_icrc_err" },
+	[SOFTRDMA_CNT_RCV_BAD_TVER] = { .name = "rcv_bad_tver" },
+	[SOFTRDMA_CNT_RCV_BAD_OPCODE] = { .name = "rcv_bad_opcode" },
+	[SOFTRDMA_CNT_RCV_BAD_PKEY] = { .name = "rcv_bad_pkey" },
+	[SOFTRDMA_CNT_RCV_NO_QP] = { .name = "rcv_no_qp" },
+	[SOFTRDMA_CNT_RCV_NOMEM] = { .name = "rcv_nomem" },
+	/* transmit outcomes other than success */
+	[SOFTRDMA_CNT_XMIT_DROP] = { .name = "xmit_drop" },
+	[SOFTRDMA_CNT_XMIT_NEIGH_PENDING] = { .name = "xmit_neigh_pending" },
+	[SOFTRDMA_CNT_XMIT_NO_ROUTE] = { .name = "xmit_no_route" },
+	[SOFTRDMA_CNT_XMIT_ERR] = { .name = "xmit_err" },
+	[SOFTRDMA_CNT_XMIT_NOMEM] = { .name = "xmit_nomem" },
+	/* protocol engines */
+	[SOFTRDMA_CNT_RETRANSMITS] = { .name = "retransmits" },
+	[SOFTRDMA_CNT_ACK_TIMEOUTS] = { .name = "ack_timeouts" },
+	[SOFTRDMA_CNT_RETRY_EXCEEDED] = { .name = "retry_exceeded_err" },
+	[SOFTRDMA_CNT_RNR_NAKS_SENT] = { .name = "rnr_naks_sent" },
+	[SOFTRDMA_CNT_RNR_NAKS_RCVD] = { .name = "rnr_naks_rcvd" },
+	[SOFTRDMA_CNT_RNR_RETRY_EXCEEDED] = { .name = "rnr_retry_exceeded_err" },
+	[SOFTRDMA_CNT_SEQ_NAKS_SENT] = { .name = "seq_naks_sent" },
+	[SOFTRDMA_CNT_SEQ_NAKS_RCVD] = { .name = "seq_naks_rcvd" },
+	[SOFTRDMA_CNT_DUPLICATE_REQUESTS] = { .name = "duplicate_requests" },
+	[SOFTRDMA_CNT_OUT_OF_SEQUENCE] = { .name = "out_of_sequence" },
+	[SOFTRDMA_CNT_RCV_QP_NOT_READY] = { .name = "rcv_qp_not_ready" },
+	[SOFTRDMA_CNT_RCV_INVALID_REQUEST] = { .name = "rcv_invalid_request" },
+	[SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR] = { .name = "rcv_remote_access_err" },
+	[SOFTRDMA_CNT_RCV_STALE_RESPONSE] = { .name = "rcv_stale_response" },
+	[SOFTRDMA_CNT_RCV_BACKLOG_DROP] = { .name = "rcv_backlog_drop" },
+};
+
+static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);
+
+int softrdma_counters_alloc(struct softrdma_dev *sdev)
+{
+	sdev->counters = alloc_percpu(struct softrdma_counters);
+	return sdev->counters ? 0 : -ENOMEM;
+}
+
+void softrdma_counters_free(struct softrdma_dev *sdev)
+{
+	free_percpu(sdev->counters);
+	sdev->counters = NULL;
+}
+
+/*
+ * The sum over all CPUs.  On 32-bit machines a concurrent increment may
+ * tear one CPU's 64-bit value; counters are statistics, not state.
+ */
+u64 softrdma_counter_read(const struct softrdma_dev *sdev,
+			  enum softrdma_counter cnt)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(sdev->counters, cpu)->val[cnt]);
+	return sum;
+}
+
+const char *softrdma_counter_name(enum softrdma_counter cnt)
+{
+	if (cnt >= SOFTRDMA_NUM_COUNTERS)
+		return NULL;
+	return softrdma_counter_descs[cnt].name;
+}
+
+/* ib_device_ops.alloc_hw_port_stats: the core frees what this returns. */
+struct rdma_hw_stats *softrdma_alloc_hw_port_stats(struct ib_device *ibdev,
+						   u32 port_num)
+{
+	return rdma_alloc_hw_stats_struct(softrdma_counter_descs,
+					  SOFTRDMA_NUM_COUNTERS,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+/*
+ * ib_device_ops.get_hw_stats: refresh all values (the core holds
+ * stats->lock) and return how many there are.
+ */
+int softrdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+			  u32 port_num, int index)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+	int i;
+
+	if (port_num != 1)
+		return -EINVAL;
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		stats->value[i] = softrdma_counter_read(sdev, i);
+	return SOFTRDMA_NUM_COUNTERS;
+}

@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RoCEv2 over UDP/IP (IBA vol 1 annex A17).
+ *
+ * Sockets: every network namespace in which at least one sroce device's
+ * netdev lives gets a UDP socket on port 4791 for IPv4 and, with IPv6
+ * enabled, a v6only one for IPv6.  The first device attaching in the
+ * namespace creates them, the last one detaching releases them.  A device
+ * detaches when it is freed and, earlier, when its netdev unregisters or
+ * leaves the namespace, so the sockets never outlive their namespace.
+ *
+ * Receive: the sockets' encap_rcv finds the sroce device of the ingress
+ * netdev (or of the real device below a VLAN), validates the packet, and
+ * hands it to the transport (softrdma_roce_rcv_pkt()).  Every drop counts.
+ *
+ * Transmit: the transport builds BTH, extension headers and payload in an
+ * skb from softrdma_roce_alloc_skb(); softrdma_roce_xmit() routes it out of
+ * the device's netdev (or the GID's VLAN upper) in that netdev's namespace,
+ * adds UDP and IP headers and the ICRC and passes it to the IP layer.  A
+ * packet the host itself drops is reported as -EAGAIN so that the sender
+ * retries at once instead of waiting for a retransmit timeout.
+ */
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
+#include <linux/jhash.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+#include <net/addrconf.h>
+#include <net/dst.h>
+#include <net/ip6_checksum.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/neighbour.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+#include <rdma/ib_verbs.h>
+
+#include "av.h"
+#include "counters.h"
+#include "device.h"
+#include "icrc.h"
+#include "roce_hdr.h"
+#include "roce_net.h"
+#include "roce_opcode.h"
+#include "roce_pkt.h"
+
+/* IBA 10.9.3: a P_Key matches the port's 0xffff if its low 15 bits do */
+#define SOFTRDMA_PKEY_BASE_MASK		0x7fff
+
+/*
+ * The sockets of one network namespace.  Normally freed by the last
+ * detach; if the namespace exits first (see softrdma_roce_net_exit_net()),
+ * the sockets go with it and this stays, empty, until the last detach.
+ */
+struct softrdma_roce_socks {
+	struct socket *sock4;
+	struct socket *sock6;	/* NULL without IPv6 */
+	unsigned int users;	/* attached devices */
+	struct net *net;	/* NULL once the namespace has exited */
+};
+
+/* net_generic() storage */
+struct softrdma_roce_pernet {
+	struct softrdma_roce_socks *socks;
+};
+
+/*
+ * protects every namespace's softrdma_roce_pernet, the softrdma_roce_socks
+ * and every device's roce_socks pointer
+ */
+static DEFINE_MUTEX(softrdma_roce_net_lock);
+
+static unsigned int softrdma_roce_net_id __read_mostly;
+
+static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb);
+
+static struct socket *softrdma_roce_sock_create(struct net *net, bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tnl_cfg = {
+		/* any non-zero type enables encap_rcv; 1 like other tunnels */
+		.encap_type = 1,
+		.encap_rcv = softrdma_roce_encap_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.local_udp_port = htons(SOFTRDMA_ROCE_UDP_PORT),
+	};
+	struct socket *sock;
+	int err;
+
+	/*
+	 * IPv6 receive accepts a zero UDP checksum (use_udp6_rx_checksums
+	 * stays 0): RFC 6935/6936 allow it for tunnels, the ICRC covers the
+	 * packet end to end, and hardware RoCE peers send it.
+	 */
+	if (ipv6) {
+		cfg.family = AF_INET6;
+		cfg.ipv6_v6only = 1;
+	} else {
+		cfg.family = AF_INET;
+	}
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+
+	setup_udp_tunnel_sock(net, sock, &tnl_cfg);
+	return sock;
+}
+
+static void softrdma_roce_socks_release(struct softrdma_roce_socks *socks)
+{
+	lockdep_assert_held(&softrdma_roce_net_lock);
+
+	if (socks->sock6)
+		udp_tunnel_sock_release(socks->sock6);
+	if (socks->sock4)
+		udp_tunnel_sock_release(socks->sock4);
+	socks->sock6 = NULL;
+	socks->sock4 = NULL;
+}
+
+static struct softrdma_roce_socks *softrdma_roce_socks_create(struct net *net)
+{
+	struct softrdma_roce_socks *socks;
+	struct socket *sock;
+
+	lockdep_assert_held(&softrdma_roce_net_lock);
+
+	socks = kzalloc(sizeof(*socks), GFP_KERNEL);
+	if (!socks)
+		return ERR_PTR(-ENOMEM);
+	socks->net = net;
+
+	sock = softrdma_roce_sock_create(net, false);
+	if (IS_ERR(sock))
+		goto out_free;
+	socks->sock4 = sock;
+
+	if (IS_ENABLED(CONFIG_IPV6) && ipv6_mod_enabled()) {
+		sock = softrdma_roce_sock_create(net, true);
+		if (IS_ERR(sock))
+			goto out_release;
+		socks->sock6 = sock;
+	}
+	return socks;
+
+out_release:
+	softrdma_roce_socks_release(socks);
+out_free:
+	kfree(socks);
+	pr_err("softrdma: cannot open UDP port %u%s: %ld\n",
+	       SOFTRDMA_ROCE_UDP_PORT,
+	       PTR_ERR(sock) == -EADDRINUSE ?
+	       " (in use in this network namespace)" : "", PTR_ERR(sock));
+	return ERR_CAST(sock);
+}
+
+/**
+ * softrdma_roce_net_attach() - give a RoCE device its namespace's sockets
+ * @sdev: the device, not registered yet
+ *
+ * Opens UDP port 4791 in the namespace of @sdev's netdev unless another
+ * device there has done so already.
+ *
+ * Context: process; may sleep.
+ * Return: 0, or -errno (-EADDRINUSE if something else holds the port).
+ */
+int softrdma_roce_net_attach(struct softrdma_dev *sdev)
+{
+	struct net *net = dev_net(sdev->ndev);
+	struct softrdma_roce_socks *socks;
+	struct softrdma_roce_pernet *pn;
+	int err = 0;
+
+	mutex_lock(&softrdma_roce_net_lock);
+	if (WARN_ON(sdev->roce_socks)) {
+		err = -EBUSY;
+		goto out_unlock;
+	}
+
+	pn = net_generic(net, softrdma_roce_net_id);
+	socks = pn->socks;
+	if (!socks) {
+		socks = softrdma_roce_socks_create(net);
+		if (IS_ERR(socks)) {
+			err = PTR_ERR(socks);
+			goto out_unlock;
+		}
+		pn->socks = socks;
+	}
+	socks->users++;
+	sdev->roce_socks = socks;
+
+out_unlock:
+	mutex_unlock(&softrdma_roce_net_lock);
+	return err;
+}
+
+/**
+ * softrdma_roce_net_detach() - a RoCE device stops using its sockets
+ * @sdev: the device
+ *
+ * Releases the namespace's sockets with the last device.  Idempotent: the
+ * netdev notifier detaches on NETDEV_UNREGISTER (the netdev leaves its
+ * namespace or goes away) and dealloc_driver detaches again.
+ *
+ * Context: process; may sleep; RTNL may be held.
+ */
+void softrdma_roce_net_detach(struct softrdma_dev *sdev)
+{
+	struct softrdma_roce_socks *socks;
+	struct softrdma_roce_pernet *pn;
+
+	mutex_lock(&softrdma_roce_net_lock);
+	socks = sdev->roce_socks;
+	if (!socks)
+		goto out_unlock;
+	sdev->roce_socks = NULL;
+	if (--socks->users)
+		goto out_unlock;
+
+	if (socks->net) {
+		pn = net_generic(socks->net, softrdma_roce_net_id);
+		pn->socks = NULL;
+	}
+	softrdma_roce_socks_release(socks);
+	kfree(socks);
+
+out_unlock:
+	mutex_unlock(&softrdma_roce_net_lock);
+}
+
+/*
+ * A namespace exits after its netdevs unregistered, which detached their
+ * devices; anything still here belongs to a device whose detach is late.
+ */
+static void __net_exit softrdma_roce_net_exit_net(struct net *net)
+{
+	struct softrdma_roce_pernet *pn = net_generic(net, softrdma_roce_net_id);
+	struct softrdma_roce_socks *socks;
+
+	mutex_lock(&softrdma_roce_net_lock);
+	socks = pn->socks;
+	if (socks) {
+		softrdma_roce_socks_release(socks);
+		socks->net = NULL;
+		pn->socks = NULL;
+	}
+	mutex_unlock(&softrdma_roce_net_lock);
+}
+
+static struct pernet_operations softrdma_roce_net_ops = {
+	.exit = softrdma_roce_net_exit_net,
+	.id = &softrdma_roce_net_id,
+	.size = sizeof(struct softrdma_roce_pernet),
+};
+
+int softrdma_roce_net_init(void)
+{
+	return register_pernet_subsys(&softrdma_roce_net_ops);
+}
+
+void softrdma_roce_net_exit(void)
+{
+	unregister_pernet_subsys(&softrdma_roce_net_ops);
+	/* no CPU may still be in encap_rcv when the module text goes */
+	synchronize_net();
+}
+
+/* Receive */
+
+/**
+ * softrdma_roce_rcv_parse() - validate a received RoCEv2 packet
+ * @skb: the UDP datagram; skb->data at the UDP header, the network header
+ *	set; on success moved to the BTH as roce_pkt.h describes
+ * @drop: on failure, the counter naming the reason
+ *
+ * Checks, in order: the UDP length against the datagram, room for a BTH
+ * and ICRC, the ICRC (A17.8; before anything else in the packet is
+ * trusted), TVer (9.2), the opcode, room for its headers and pad, the
+ * P_Key (9.6.1.1 / 10.9.3).  Payload rules that need QP state (path MTU,
+ * opcode sequence) are the transport's.
+ *
+ * Return: 0 with the skb's softrdma_roce_pkt filled (but for sdev), or
+ * -EINVAL with @drop set.
+ */
+VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
+					     enum softrdma_counter *drop)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_bth *bth;
+	unsigned int ulen, ib_len;
+	unsigned int hdr_len;
+	u8 opcode, pad;
+
+	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
+		*drop = SOFTRDMA_CNT_RCV_TRUNCATED;
+		return -EINVAL;
+	}
+	skb_reset_transport_header(skb);
+	ulen = ntohs(udp_hdr(skb)->len);
+	if (ulen != skb->len || ulen < sizeof(struct udphdr)) {
+		*drop = SOFTRDMA_CNT_RCV_BAD_UDP_LEN;
+		return -EINVAL;
+	}
+	ib_len = ulen - sizeof(struct udphdr);
+	if (ib_len < sizeof(*bth) + ROCE_ICRC_SIZE) {
+		*drop = SOFTRDMA_CNT_RCV_TRUNCATED;
+		return -EINVAL;
+	}
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(*bth))) {
+		*drop = SOFTRDMA_CNT_RCV_NOMEM;
+		return -EINVAL;
+	}
+	if (!softrdma_icrc_check(skb)) {
+		*drop = SOFTRDMA_CNT_RCV_ICRC_ERR;
+		return -EINVAL;
+	}
+	__skb_pull(skb, sizeof(struct udphdr));
+
+	bth = (const struct softrdma_bth *)skb->data;
+	if (softrdma_bth_tver(bth) != SOFTRDMA_BTH_TVER) {
+		*drop = SOFTRDMA_CNT_RCV_BAD_TVER;
+		return -EINVAL;
+	}
+	opcode = softrdma_bth_opcode(bth);
+	if (!softrdma_roce_opcode_valid(opcode)) {
+		*drop = SOFTRDMA_CNT_RCV_BAD_OPCODE;
+		return -EINVAL;
+	}
+	hdr_len = softrdma_roce_hdr_len(opcode);
+	pad = softrdma_bth_pad(bth);
+	if (ib_len < hdr_len + pad + ROCE_ICRC_SIZE) {
+		*drop = SOFTRDMA_CNT_RCV_TRUNCATED;
+		return -EINVAL;
+	}
+	if ((softrdma_bth_pkey(bth) & SOFTRDMA_PKEY_BASE_MASK) !=
+	    SOFTRDMA_PKEY_BASE_MASK) {
+		*drop = SOFTRDMA_CNT_RCV_BAD_PKEY;
+		return -EINVAL;
+	}
+	/* headers linear, payload where it is */
+	if (!pskb_may_pull(skb, hdr_len)) {
+		*drop = SOFTRDMA_CNT_RCV_NOMEM;
+		return -EINVAL;
+	}
+	bth = (const struct softrdma_bth *)skb->data;
+
+	pkt->psn = softrdma_bth_psn(bth);
+	pkt->qpn = softrdma_bth_qpn(bth);
+	pkt->hdr_len = hdr_len;
+	pkt->payload_len = ib_len - hdr_len - pad - ROCE_ICRC_SIZE;
+	pkt->opcode = opcode;
+	pkt->pad = pad;
+	pkt->network_type = ip_hdr(skb)->version == 4 ? RDMA_NETWORK_IPV4 :
+							 RDMA_NETWORK_IPV6;
+
+	if (pskb_trim_rcsum(skb, hdr_len + pkt->payload_len)) {
+		*drop = SOFTRDMA_CNT_RCV_NOMEM;
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_parse);
+
+/**
+ * softrdma_roce_rcv_skb() - receive one RoCEv2 datagram on a device
+ * @sdev: the device; the caller's reference passes to the packet
+ * @skb: as for softrdma_roce_rcv_parse()
+ *
+ * Counts it, validates it and hands it to the transport, or counts the
+ * drop and frees it and the device reference.
+ *
+ * Context: softirq, or BHs disabled.
+ */
+VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
+					    struct sk_buff *skb)
+{
+	enum softrdma_counter drop;
+
+	softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_PACKETS);
+	if (skb->len > sizeof(struct udphdr))
+		softrdma_counter_add(sdev, SOFTRDMA_CNT_RCV_BYTES,
+				     skb->len - sizeof(struct udphdr));
+
+	if (softrdma_roce_rcv_parse(skb, &drop)) {
+		softrdma_counter_inc(sdev, drop);
+		ibdev_dbg_ratelimited(&sdev->ibdev, "dropped a packet: %s\n",
+				      softrdma_counter_name(drop));
+		kfree_skb(skb);
+		softrdma_dev_put(sdev);
+		return;
+	}
+
+	softrdma_roce_pkt(skb)->sdev = sdev;
+	softrdma_roce_rcv_pkt(skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_skb);
+
+/* the sroce device of a netdev, or of the real device below a VLAN */
+static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
+{
+	struct softrdma_dev *sdev;
+
+	sdev = softrdma_dev_get(ndev, SOFTRDMA_ROCE);
+	if (!sdev && is_vlan_dev(ndev))
+		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev), SOFTRDMA_ROCE);
+	return sdev;
+}
+
+/*
+ * udp_tunnel encap_rcv: skb->data at the UDP header, its checksum checked
+ * by UDP.  Returns 0: the packet is consumed, whatever became of it.
+ */
+static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct softrdma_dev *sdev;
+
+	/* no device here to count it against: a netdev without sroce */
+	sdev = softrdma_roce_dev_of(skb->dev);
+	if (!sdev) {
+		kfree_skb(skb);
+		return 0;
+	}
+
+	softrdma_roce_rcv_skb(sdev, skb);
+	return 0;
+}
+
+/* Transmit */
+
+/**
+ * softrdma_roce_src_port() - the UDP source port of a flow
+ * @qpn_a: one end's QP number
+ * @qpn_b: the other end's (or 0 when unknown, as for UD)
+ *
+ * A17.4.3: the source port carries flow entropy for ECMP and RSS, from the
+ * range 0xC000 - 0xFFFF.  Fixed per QP pair, so that a flow keeps its path
+ * and stays in order.
+ *
+ * Return: the port, in host order.
+ */
+u16 softrdma_roce_src_port(u32 qpn_a, u32 qpn_b)
+{
+	u32 hash = jhash_2words(qpn_a, qpn_b, 0);
+
+	/* fold all 32 bits into 14 */
+	hash ^= hash >> SOFTRDMA_ROCE_SPORT_BITS;
+	hash ^= hash >> (2 * SOFTRDMA_ROCE_SPORT_BITS);
+	return SOFTRDMA_ROCE_SPORT_MIN |
+	       (hash & GENMASK(SOFTRDMA_ROCE_SPORT_BITS - 1, 0));
+}
+
+static unsigned int softrdma_roce_ip_hdr_len(const struct softrdma_av *av)
+{
+	return av->network_type == RDMA_NETWORK_IPV4 ? sizeof(struct iphdr) :
+						       sizeof(struct ipv6hdr);
+}
+
+/**
+ * softrdma_roce_alloc_skb() - an skb for one outgoing RoCEv2 packet
+ * @sdev: the sending device
+ * @av: where it goes
+ * @ib_hdr_len: bytes of BTH and extension headers
+ * @payload_len: bytes of payload and pad the caller will copy into the
+ *	linear area; 0 if it attaches the payload as page frags instead (at
+ *	most MAX_SKB_FRAGS - 1 of them: the ICRC may need one more)
+ *
+ * Headroom for the link, IP and UDP headers and tailroom for the ICRC are
+ * reserved.  On return skb->data points at @ib_hdr_len zeroed bytes for
+ * the caller's headers (skb->len == @ib_hdr_len); the caller then appends
+ * payload and pad and passes the skb to softrdma_roce_xmit().
+ *
+ * Context: any.
+ * Return: the skb, or NULL (counted as xmit_nomem).
+ */
+struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
+					const struct softrdma_av *av,
+					unsigned int ib_hdr_len,
+					unsigned int payload_len)
+{
+	struct net_device *ndev = sdev->ndev;
+	unsigned int headroom;
+	struct sk_buff *skb;
+
+	headroom = LL_RESERVED_SPACE(ndev) + softrdma_roce_ip_hdr_len(av) +
+		   sizeof(struct udphdr);
+	if (av->ifindex && av->ifindex != ndev->ifindex)
+		headroom += VLAN_HLEN;
+
+	skb = alloc_skb(headroom + ib_hdr_len + payload_len + ROCE_ICRC_SIZE,
+			GFP_ATOMIC);
+	if (!skb) {
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_NOMEM);
+		return NULL;
+	}
+	skb_reserve(skb, headroom);
+	skb_put_zero(skb, ib_hdr_len);
+	return skb;
+}
+
+/*
+ * Append room for the ICRC: in the linear tail, or as one more page frag
+ * when the payload is in frags.  Returns where the ICRC goes.
+ */
+static void *softrdma_roce_icrc_append(struct sk_buff *skb)
+{
+	struct page *page;
+	void *p;
+
+	if (!skb_is_nonlinear(skb)) {
+		if (skb_tailroom(skb) < ROCE_ICRC_SIZE &&
+		    pskb_expand_head(skb, 0, ROCE_ICRC_SIZE, GFP_ATOMIC))
+			return NULL;
+		return skb_put(skb, ROCE_ICRC_SIZE);
+	}
+
+	if (skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS ||
+	    skb_has_frag_list(skb))
+		return NULL;
+	p = netdev_alloc_frag(ROCE_ICRC_SIZE);
+	if (!p)
+		return NULL;
+	page = virt_to_head_page(p);
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+			p - page_address(page), ROCE_ICRC_SIZE,
+			SKB_DATA_ALIGN(ROCE_ICRC_SIZE));
+	return p;
+}
+
+static void softrdma_roce_push_udp(struct sk_buff *skb, u16 src_port)
+{
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(src_port);
+	uh->dest = htons(SOFTRDMA_ROCE_UDP_PORT);
+	uh->len = htons(skb->len);
+	uh->check = 0;
+}
+
+/* Routing: the GID's netdev is the only way out, in its netdev's netns. */
+static struct dst_entry *softrdma_roce_route4(struct net *net,
+					      const struct softrdma_av *av,
+					      int oif, u16 src_port)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = oif,
+		.flowi4_tos = RT_TOS(av->traffic_class),
+		.flowi4_proto = IPPROTO_UDP,
+		.saddr = av->saddr.v4.s_addr,
+		.daddr = av->daddr.v4.s_addr,
+		.fl4_sport = htons(src_port),
+		.fl4_dport = htons(SOFTRDMA_ROCE_UDP_PORT),
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(net, &fl4);
+	return IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
+}
+
+static struct dst_entry *softrdma_roce_route6(struct net *net,
+					      const struct softrdma_av *av,
+					      int oif, u16 src_port)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct flowi6 fl6 = {
+		.flowi6_oif = oif,
+		.flowi6_proto = IPPROTO_UDP,
+		.flowlabel = ip6_make_flowinfo(av->traffic_class,
+					       htonl(av->flow_label)),
+		.saddr = av->saddr.v6,
+		.daddr = av->daddr.v6,
+		.fl6_sport = htons(src_port),
+		.fl6_dport = htons(SOFTRDMA_ROCE_UDP_PORT),
+	};
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (IS_ERR(dst))
+		return dst;
+	if (dst->error) {
+		dst_release(dst);
+		return ERR_PTR(-EHOSTUNREACH);
+	}
+	return dst;
+#else
+	return ERR_PTR(-EAFNOSUPPORT);
+#endif
+}
+
+/* UDP and IPv4 headers; the UDP checksum is zero, as A17.4.2 allows */
+static void softrdma_roce_push_ip4(struct net *net, struct sk_buff *skb,
+				   const struct softrdma_av *av,
+				   struct dst_entry *dst, u16 src_port)
+{
+	struct iphdr *iph;
+
+	softrdma_roce_push_udp(skb, src_port);
+
+	__skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = av->traffic_class;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = av->hop_limit ?: ip4_dst_hoplimit(dst);
+	iph->protocol = IPPROTO_UDP;
+	iph->check = 0;
+	iph->saddr = av->saddr.v4.s_addr;
+	iph->daddr = av->daddr.v4.s_addr;
+	/* the ICRC covers the ID: choose it now, not in ip_local_out() */
+	__ip_select_ident(net, iph, 1);
+
+	skb->protocol = htons(ETH_P_IP);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+}
+
+static void softrdma_roce_push_ip6(struct sk_buff *skb,
+				   const struct softrdma_av *av,
+				   struct dst_entry *dst, u16 src_port)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct ipv6hdr *ip6h;
+
+	softrdma_roce_push_udp(skb, src_port);
+
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit ?: ip6_dst_hoplimit(dst);
+	ip6h->saddr = av->saddr.v6;
+	ip6h->daddr = av->daddr.v6;
+
+	skb->protocol = htons(ETH_P_IPV6);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+#endif
+}
+
+/*
+ * IPv6 gets a real UDP checksum (RFC 8200 section 8.1): a zero one is
+ * only allowed for tunnels under RFC 6935/6936's conditions and dropped by
+ * default by Linux and middleboxes.  The ICRC masks the field, so it may
+ * be filled in later: CHECKSUM_PARTIAL lets the NIC or the stack do it.
+ */
+static void softrdma_roce_udp6_csum(struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+	udp6_set_csum(false, skb, &ip6h->saddr, &ip6h->daddr,
+		      skb->len - skb_transport_offset(skb));
+#endif
+}
+
+/*
+ * A destination on this host (the route goes through loopback): hand the
+ * finished packet to the receive path of the sroce device owning the
+ * destination address, as if it had come in on that device's netdev.
+ */
+static int softrdma_roce_deliver_local(struct net *net, struct sk_buff *skb)
+{
+	struct net_device *ndev = NULL;
+	struct softrdma_dev *target;
+
+	rcu_read_lock();
+	if (skb->protocol == htons(ETH_P_IP))
+		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		ndev = ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
+						NULL);
+#endif
+	target = ndev ? softrdma_roce_dev_of(ndev) : NULL;
+	rcu_read_unlock();
+	if (!target)
+		return -EHOSTUNREACH;
+
+	skb_dst_drop(skb);
+	skb_orphan(skb);
+	skb->dev = target->ndev;
+	skb->pkt_type = PACKET_HOST;
+	__skb_pull(skb, skb_transport_offset(skb));
+
+	local_bh_disable();
+	softrdma_roce_rcv_skb(target, skb);
+	local_bh_enable();
+	return 0;
+}
+
+/*
+ * A neighbour that is not resolved would queue the packet, or drop it
+ * silently if resolution already failed: start resolution and let the
+ * caller retry instead.
+ */
+static bool softrdma_roce_neigh_ready(struct sk_buff *skb)
+{
+	const void *daddr = skb->protocol == htons(ETH_P_IP) ?
+			    (const void *)&ip_hdr(skb)->daddr :
+			    (const void *)&ipv6_hdr(skb)->daddr;
+	struct neighbour *neigh;
+	bool ready;
+
+	neigh = dst_neigh_lookup(skb_dst(skb), daddr);
+	if (!neigh)
+		return true;	/* let the output path try */
+	ready = READ_ONCE(neigh->nud_state) & NUD_VALID;
+	if (!ready)
+		neigh_event_send(neigh, NULL);
+	neigh_release(neigh);
+	return ready;
+}
+
+static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
+				   struct sk_buff *skb,
+				   enum softrdma_counter why, int err)
+{
+	softrdma_counter_inc(sdev, why);
+	kfree_skb(skb);
+	return err;
+}
+
+/**
+ * softrdma_roce_xmit() - send one RoCEv2 packet
+ * @sdev: the sending device
+ * @av: where to; av->ifindex (or @sdev's netdev) is the only interface
+ *	the packet may leave by
+ * @src_port: UDP source port, from softrdma_roce_src_port()
+ * @skb: from softrdma_roce_alloc_skb(), holding BTH, extension headers,
+ *	payload and pad; always consumed
+ *
+ * Appends the ICRC, computed after the IP and UDP headers are final (it
+ * covers their invariant fields, IPv4's ID included), then hands the
+ * packet to ip_local_out()/ip6_local_out() so that netfilter, qdiscs and
+ * neighbour resolution apply as to any host traffic.
+ *
+ * Context: any; BHs may be disabled.  Does not sleep.
+ * Return: 0 when the packet was queued for transmission (or delivered to
+ * a local device); -EAGAIN when the host dropped it (qdisc full, out of
+ * buffers, neighbour not resolved yet) and a prompt retry may succeed;
+ * -EHOSTUNREACH, -ENETUNREACH and other -errno for errors a retry will
+ * not fix soon (no route, packet too big, device down).
+ */
+int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
+		       u16 src_port, struct sk_buff *skb)
+{
+	struct net *net = dev_net(sdev->ndev);
+	int oif = av->ifindex ?: sdev->ndev->ifindex;
+	unsigned int ib_len = skb->len;
+	struct dst_entry *dst;
+	void *icrc;
+	int err;
+
+	icrc = softrdma_roce_icrc_append(skb);
+	if (!icrc)
+		return softrdma_roce_xmit_drop(sdev, skb,
+					       SOFTRDMA_CNT_XMIT_NOMEM,
+					       -ENOMEM);
+
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		dst = softrdma_roce_route4(net, av, oif, src_port);
+	else
+		dst = softrdma_roce_route6(net, av, oif, src_port);
+	if (IS_ERR(dst)) {
+		ibdev_dbg_ratelimited(&sdev->ibdev, "no route: %ld\n",
+				      PTR_ERR(dst));
+		return softrdma_roce_xmit_drop(sdev, skb,
+					       SOFTRDMA_CNT_XMIT_NO_ROUTE,
+					       -EHOSTUNREACH);
+	}
+
+	skb_scrub_packet(skb, false);
+	skb_dst_set(skb, dst);
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		softrdma_roce_push_ip4(net, skb, av, dst, src_port);
+	else
+		softrdma_roce_push_ip6(skb, av, dst, src_port);
+	softrdma_icrc_put(icrc, softrdma_icrc_compute(skb, ib_len));
+	if (av->network_type == RDMA_NETWORK_IPV6)
+		softrdma_roce_udp6_csum(skb);
+
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		err = softrdma_roce_deliver_local(net, skb);
+		if (err)
+			return softrdma_roce_xmit_drop(sdev, skb,
+						       SOFTRDMA_CNT_XMIT_NO_ROUTE,
+						       err);
+		goto out_sent;
+	}
+
+	if (!softrdma_roce_neigh_ready(skb))
+		return softrdma_roce_xmit_drop(sdev, skb,
+					       SOFTRDMA_CNT_XMIT_NEIGH_PENDING,
+					       -EAGAIN);
+
+	if (skb->protocol == htons(ETH_P_IP))
+		err = ip_local_out(net, NULL, skb);
+	else if (IS_ENABLED(CONFIG_IPV6))
+		err = ip6_local_out(net, NULL, skb);
+	else
+		err = -EAFNOSUPPORT;	/* not reached: no IPv6 route */
+	err = net_xmit_eval(err);
+	if (err == NET_XMIT_DROP || err == -ENOBUFS) {
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_DROP);
+		return -EAGAIN;
+	}
+	if (err) {
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_ERR);
+		ibdev_dbg_ratelimited(&sdev->ibdev, "transmit error %d\n", err);
+		return err < 0 ? err : -EIO;
+	}
+
+out_sent:
+	softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_PACKETS);
+	softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_BYTES,
+			     ib_len + ROCE_ICRC_SIZE);
+	return 0;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for roce_net.c: receive validation on crafted packets, the
+ * UDP source port hash, and av.c's address vectors.
+ *
+ * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
+ * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/ipv6.h>
+#include <rdma/ib_pack.h>
+#include <rdma/ib_verbs.h>
+
+#include "av.h"
+#include "counters.h"
+#include "device.h"
+#include "icrc.h"
+#include "roce_hdr.h"
+#include "roce_net.h"
+#include "roce_pkt.h"
+
+/* frame 30: RC Acknowledge, QP 0x11, PSN 0xf2c6de, AETH 0x1f000001 */
+static const u8 rc_ack[] = {
+	0x45, 0x00, 0x00, 0x30, 0xcd, 0x8c, 0x40, 0x00,
+	0x40, 0x11, 0xe9, 0x2c, 0xc0, 0x00, 0x02, 0x01,
+	0xc0, 0x00, 0x02, 0x02, 0xc1, 0x21, 0x12, 0xb7,
+	0x00, 0x1c, 0x00, 0x00, 0x11, 0x00, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x11, 0x00, 0xf2, 0xc6, 0xde,
+	0x1f, 0x00, 0x00, 0x01, 0x2b, 0x6f, 0xb7, 0xae,
+};
+
+/* frame 153: RC RDMA Read Request, QP 0x13, PSN 0x16d10f, AckReq */
+static const u8 rc_read_req[] = {
+	0x45, 0x00, 0x00, 0x3c, 0x32, 0x22, 0x40, 0x00,
+	0x40, 0x11, 0x84, 0x8b, 0xc0, 0x00, 0x02, 0x02,
+	0xc0, 0x00, 0x02, 0x01, 0xc1, 0x69, 0x12, 0xb7,
+	0x00, 0x28, 0x00, 0x00, 0x0c, 0x00, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x13, 0x80, 0x16, 0xd1, 0x0f,
+	0x00, 0x00, 0x55, 0x98, 0x72, 0x6b, 0x10, 0x00,
+	0x00, 0x00, 0x04, 0x18, 0x00, 0x00, 0x09, 0xc4,
+	0x32, 0x4c, 0x6b, 0x1b,
+};
+
+#define IP4_LEN		sizeof(struct iphdr)
+#define UDP_OFF		IP4_LEN
+#define BTH_OFF		(IP4_LEN + sizeof(struct udphdr))
+#define PKT_MAX		256
+
+/* an skb as UDP hands it to encap_rcv: data at the UDP header */
+static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
+			       unsigned int len, unsigned int linear)
+{
+	struct sk_buff *skb;
+	struct page *page;
+
+	skb = alloc_skb(linear + 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, 64);
+	skb_put_data(skb, pkt, linear);
+	if (linear < len) {
+		page = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		memcpy(page_address(page), pkt + linear, len - linear);
+		skb_add_rx_frag(skb, 0, page, 0, len - linear, PAGE_SIZE);
+	}
+	skb_reset_network_header(skb);
+	skb_pull(skb, IP4_LEN);
+	skb_reset_transport_header(skb);
+	return skb;
+}
+
+/* UDP and IP lengths after changing the packet's length to @len */
+static void set_lengths(u8 *buf, unsigned int len)
+{
+	struct udphdr *uh = (struct udphdr *)(buf + UDP_OFF);
+	struct iphdr *iph = (struct iphdr *)buf;
+
+	iph->tot_len = htons(len);
+	uh->len = htons(len - IP4_LEN);
+}
+
+static void fix_icrc(u8 *buf, unsigned int len)
+{
+	softrdma_icrc_put(buf + len - ROCE_ICRC_SIZE,
+			  softrdma_icrc_compute_buf(buf, len));
+}
+
+static struct softrdma_bth *bth_of(u8 *buf)
+{
+	return (struct softrdma_bth *)(buf + BTH_OFF);
+}
+
+/* Test fixture: a device that is never registered. */
+struct roce_net_test {
+	struct softrdma_dev *sdev;
+};
+
+static int roce_net_test_init(struct kunit *test)
+{
+	struct roce_net_test *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->sdev = kunit_kzalloc(test, sizeof(*t->sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->sdev);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(t->sdev), 0);
+	xa_init_flags(&t->sdev->qp_xa, XA_FLAGS_ALLOC1);
+	refcount_set(&t->sdev->ibdev.refcount, 1);
+	init_completion(&t->sdev->ibdev.unreg_completion);
+	test->priv = t;
+	return 0;
+}
+
+static void roce_net_test_exit(struct kunit *test)
+{
+	struct roce_net_test *t = test->priv;
+
+	/* every packet gave back the device reference it was handed */
+	KUNIT_EXPECT_EQ(test, refcount_read(&t->sdev->ibdev.refcount), 1);
+	xa_destroy(&t->sdev->qp_xa);
+	softrdma_counters_free(t->sdev);
+}
+
+static void softrdma_roce_net_rcv_ack(struct kunit *test)
+{
+	struct softrdma_roce_pkt *pkt;
+	enum softrdma_counter drop;
+	struct sk_buff *skb;
+
+	skb = rcv_skb(test, rc_ack, sizeof(rc_ack), sizeof(rc_ack));
+	KUNIT_ASSERT_EQ(test, softrdma_roce_rcv_parse(skb, &drop), 0);
+
+	pkt = softrdma_roce_pkt(skb);
+	KUNIT_EXPECT_EQ(test, pkt->opcode, IB_OPCODE_RC_ACKNOWLEDGE);
+	KUNIT_EXPECT_EQ(test, pkt->qpn, 0x11);
+	KUNIT_EXPECT_EQ(test, pkt->psn, 0xf2c6de);
+	KUNIT_EXPECT_EQ(test, pkt->hdr_len, 16);
+	KUNIT_EXPECT_EQ(test, pkt->payload_len, 0);
+	KUNIT_EXPECT_EQ(test, pkt->pad, 0);
+	KUNIT_EXPECT_EQ(test, pkt->network_type, RDMA_NETWORK_IPV4);
+	/* data at the BTH; ICRC trimmed; IP and UDP headers intact */
+	KUNIT_EXPECT_EQ(test, skb->len, 16);
+	KUNIT_EXPECT_EQ(test, skb->data[0], IB_OPCODE_RC_ACKNOWLEDGE);
+	KUNIT_EXPECT_EQ(test, ip_hdr(skb)->saddr, htonl(0xc0000201));
+	KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->dest), SOFTRDMA_ROCE_UDP_PORT);
+	kfree_skb(skb);
+}
+
+static void softrdma_roce_net_rcv_read_request(struct kunit *test)
+{
+	const struct softrdma_reth *reth;
+	struct softrdma_roce_pkt *pkt;
+	enum softrdma_counter drop;
+	struct sk_buff *skb;
+
+	skb = rcv_skb(test, rc_read_req, sizeof(rc_read_req),
+		      sizeof(rc_read_req));
+	KUNIT_ASSERT_EQ(test, softrdma_roce_rcv_parse(skb, &drop), 0);
+
+	pkt = softrdma_roce_pkt(skb);
+	KUNIT_EXPECT_EQ(test, pkt->opcode, IB_OPCODE_RC_RDMA_READ_REQUEST);
+	KUNIT_EXPECT_EQ(test, pkt->qpn, 0x13);
+	KUNIT_EXPECT_EQ(test, pkt->psn, 0x16d10f);
+	KUNIT_EXPECT_EQ(test, pkt->hdr_len, 28);
+	KUNIT_EXPECT_EQ(test, pkt->payload_len, 0);
+	KUNIT_EXPECT_EQ(test, skb->len, 28);
+	reth = (const struct softrdma_reth *)(skb->data +
+					      sizeof(struct softrdma_bth));
+	KUNIT_EXPECT_EQ(test, softrdma_reth_va(reth), 0x00005598726b1000ULL);
+	KUNIT_EXPECT_EQ(test, softrdma_reth_rkey(reth), 0x418);
+	KUNIT_EXPECT_EQ(test, softrdma_reth_len(reth), 2500);
+	kfree_skb(skb);
+}
+
+/*
+ * An RC SEND ONLY with 509 bytes of payload and 3 of pad in a page frag:
+ * the headers are pulled into the linear area, the payload stays in the
+ * frag (too big for skb_condense() to copy it into the tailroom).
+ */
+static void softrdma_roce_net_rcv_payload_in_frag(struct kunit *test)
+{
+	unsigned int len = BTH_OFF + 12 + 512 + ROCE_ICRC_SIZE;
+	struct softrdma_roce_pkt *pkt;
+	enum softrdma_counter drop;
+	struct sk_buff *skb;
+	u8 *buf;
+	int i;
+
+	buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, rc_ack, BTH_OFF + 12);
+	softrdma_bth_set_opcode(bth_of(buf), IB_OPCODE_RC_SEND_ONLY);
+	softrdma_bth_set_pad(bth_of(buf), 3);
+	for (i = 0; i < 509; i++)
+		buf[BTH_OFF + 12 + i] = i;
+	set_lengths(buf, len);
+	fix_icrc(buf, len);
+
+	/* even the BTH starts in the linear area and ends in the frag */
+	skb = rcv_skb(test, buf, len, BTH_OFF + 4);
+	KUNIT_ASSERT_EQ(test, softrdma_roce_rcv_parse(skb, &drop), 0);
+
+	pkt = softrdma_roce_pkt(skb);
+	KUNIT_EXPECT_EQ(test, pkt->opcode, IB_OPCODE_RC_SEND_ONLY);
+	KUNIT_EXPECT_EQ(test, pkt->hdr_len, 12);
+	KUNIT_EXPECT_EQ(test, pkt->pad, 3);
+	KUNIT_EXPECT_EQ(test, pkt->payload_len, 509);
+	KUNIT_EXPECT_EQ(test, skb->len, 12 + 509);
+	KUNIT_EXPECT_EQ(test, skb_headlen(skb), 12);
+	KUNIT_ASSERT_EQ(test, skb_shinfo(skb)->nr_frags, 1);
+	KUNIT_EXPECT_EQ(test, skb_frag_size(&skb_shinfo(skb)->frags[0]), 509);
+	KUNIT_EXPECT_EQ(test, *(u8 *)skb_frag_address(&skb_shinfo(skb)->frags[0]),
+			0);
+	kfree_skb(skb);
+}
+
+struct rcv_case {
+	const char *name;
+	const u8 *pkt;
+	unsigned int len;
+	/* changes the copy of @pkt, may shorten it; returns the length */
+	unsigned int (*mangle)(u8 *buf, unsigned int len);
+	bool fix_icrc;
+	enum softrdma_counter counter;
+};
+
+static unsigned int keep(u8 *buf, unsigned int len)
+{
+	return len;
+}
+
+static unsigned int udp_len_long(u8 *buf, unsigned int len)
+{
+	struct udphdr *uh = (struct udphdr *)(buf + UDP_OFF);
+
+	be16_add_cpu(&uh->len, 4);
+	return len;
+}
+
+static unsigned int udp_len_short(u8 *buf, unsigned int len)
+{
+	struct udphdr *uh = (struct udphdr *)(buf + UDP_OFF);
+
+	be16_add_cpu(&uh->len, -4);
+	return len;
+}
+
+/* a UDP datagram holding a BTH but no room for the ICRC */
+static unsigned int bth_only(u8 *buf, unsigned int len)
+{
+	len = BTH_OFF + sizeof(struct softrdma_bth);
+	set_lengths(buf, len);
+	return len;
+}
+
+/* an ACK's length, but a read request's opcode (BTH + RETH) */
+static unsigned int short_headers(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_opcode(bth_of(buf), IB_OPCODE_RC_RDMA_READ_REQUEST);
+	return len;
+}
+
+/* pad count larger than what follows the headers */
+static unsigned int short_pad(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_pad(bth_of(buf), 3);
+	return len;
+}
+
+static unsigned int tver_1(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_tver(bth_of(buf), 1);
+	return len;
+}
+
+static unsigned int opcode_reserved(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_opcode(bth_of(buf), IB_OPCODE_RC + 0x1f);
+	return len;
+}
+
+static unsigned int pkey_other(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_pkey(bth_of(buf), 0x8001);
+	return len;
+}
+
+static unsigned int pkey_limited(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_pkey(bth_of(buf), 0x7fff);
+	return len;
+}
+
+static unsigned int icrc_flip(u8 *buf, unsigned int len)
+{
+	buf[len - 1] ^= 0x01;
+	return len;
+}
+
+static unsigned int payload_flip(u8 *buf, unsigned int len)
+{
+	buf[BTH_OFF + 13] ^= 0x80;	/* RETH VA */
+	return len;
+}
+
+/* the ICRC masks BTH byte 4 (FECN, BECN): set on the path, still good */
+static unsigned int becn_set(u8 *buf, unsigned int len)
+{
+	softrdma_bth_set_becn(bth_of(buf), true);
+	softrdma_bth_set_fecn(bth_of(buf), true);
+	return len;
+}
+
+static const struct rcv_case rcv_cases[] = {
+	{ "valid_ack_no_qp", rc_ack, sizeof(rc_ack), keep, false,
+	  SOFTRDMA_CNT_RCV_NO_QP },
+	{ "valid_read_request_no_qp", rc_read_req, sizeof(rc_read_req), keep,
+	  false, SOFTRDMA_CNT_RCV_NO_QP },
+	{ "limited_pkey_accepted", rc_ack, sizeof(rc_ack), pkey_limited, true,
+	  SOFTRDMA_CNT_RCV_NO_QP },
+	{ "ecn_bits_masked_by_icrc", rc_ack, sizeof(rc_ack), becn_set, false,
+	  SOFTRDMA_CNT_RCV_NO_QP },
+	{ "udp_len_beyond_datagram", rc_ack, sizeof(rc_ack), udp_len_long,
+	  false, SOFTRDMA_CNT_RCV_BAD_UDP_LEN },
+	{ "udp_len_short_of_datagram", rc_ack, sizeof(rc_ack), udp_len_short,
+	  false, SOFTRDMA_CNT_RCV_BAD_UDP_LEN },
+	{ "no_room_for_icrc", rc_ack, sizeof(rc_ack), bth_only, false,
+	  SOFTRDMA_CNT_RCV_TRUNCATED },
+	{ "headers_truncated", rc_ack, sizeof(rc_ack), short_headers, true,
+	  SOFTRDMA_CNT_RCV_TRUNCATED },
+	{ "pad_beyond_packet", rc_ack, sizeof(rc_ack), short_pad, true,
+	  SOFTRDMA_CNT_RCV_TRUNCATED },
+	{ "bad_icrc", rc_ack, sizeof(rc_ack), icrc_flip, false,
+	  SOFTRDMA_CNT_RCV_ICRC_ERR },
+	{ "corrupt_header_bad_icrc", rc_read_req, sizeof(rc_read_req),
+	  payload_flip, false, SOFTRDMA_CNT_RCV_ICRC_ERR },
+	{ "tver_1", rc_ack, sizeof(rc_ack), tver_1, true,
+	  SOFTRDMA_CNT_RCV_BAD_TVER },
+	{ "opcode_reserved", rc_ack, sizeof(rc_ack), opcode_reserved, true,
+	  SOFTRDMA_CNT_RCV_BAD_OPCODE },
+	{ "pkey_other_partition", rc_ack, sizeof(rc_ack), pkey_other, true,
+	  SOFTRDMA_CNT_RCV_BAD_PKEY },
+};
+
+static void rcv_case_desc(const struct rcv_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rcv, rcv_cases, rcv_case_desc);
+
+/*
+ * Through the whole receive path of a device: exactly the packet counter
+ * and the expected drop counter move, the skb is consumed and the device
+ * reference returned (checked at exit).
+ */
+static void softrdma_roce_net_rcv_counts(struct kunit *test)
+{
+	const struct rcv_case *c = test->param_value;
+	struct roce_net_test *t = test->priv;
+	u64 before[SOFTRDMA_NUM_COUNTERS];
+	struct sk_buff *skb;
+	unsigned int len;
+	u8 buf[PKT_MAX];
+	int i;
+
+	KUNIT_ASSERT_LE(test, c->len, sizeof(buf));
+	memcpy(buf, c->pkt, c->len);
+	len = c->mangle(buf, c->len);
+	if (c->fix_icrc)
+		fix_icrc(buf, len);
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		before[i] = softrdma_counter_read(t->sdev, i);
+
+	skb = rcv_skb(test, buf, len, len);
+	refcount_inc(&t->sdev->ibdev.refcount);	/* the lookup's reference */
+	local_bh_disable();
+	softrdma_roce_rcv_skb(t->sdev, skb);
+	local_bh_enable();
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++) {
+		u64 want = before[i];
+
+		if (i == c->counter || i == SOFTRDMA_CNT_RCV_PACKETS)
+			want++;
+		else if (i == SOFTRDMA_CNT_RCV_BYTES)
+			want += len - BTH_OFF;
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(t->sdev, i),
+				    want, "counter %s",
+				    softrdma_counter_name(i));
+	}
+}
+
+static void softrdma_roce_net_counter_names(struct kunit *test)
+{
+	int i, j;
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++) {
+		const char *name = softrdma_counter_name(i);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, name, "counter %d unnamed", i);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, name,
+					    softrdma_counter_name(j));
+	}
+	KUNIT_EXPECT_NULL(test, softrdma_counter_name(SOFTRDMA_NUM_COUNTERS));
+}
+
+/* A17.4.3 range; fixed per QP pair; spread over the 14 bits of entropy */
+static void softrdma_roce_net_src_port(struct kunit *test)
+{
+	unsigned long *seen;
+	unsigned int distinct;
+	u32 a;
+
+	seen = kunit_kzalloc(test, BITS_TO_LONGS(BIT(14)) * sizeof(long),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+
+	for (a = 0; a < 4096; a++) {
+		u16 port = softrdma_roce_src_port(a + 17, 0x1000 - a);
+
+		KUNIT_ASSERT_GE(test, port, SOFTRDMA_ROCE_SPORT_MIN);
+		KUNIT_EXPECT_EQ(test, port,
+				softrdma_roce_src_port(a + 17, 0x1000 - a));
+		__set_bit(port - SOFTRDMA_ROCE_SPORT_MIN, seen);
+	}
+	/* 4096 balls in 16384 bins: ~3600 distinct expected if uniform */
+	distinct = bitmap_weight(seen, BIT(14));
+	KUNIT_EXPECT_GT(test, distinct, 3300);
+
+	/* consecutive QP numbers (one client's QPs) land apart */
+	bitmap_zero(seen, BIT(14));
+	for (a = 0; a < 64; a++)
+		__set_bit(softrdma_roce_src_port(0x11 + a, 0x11) -
+			  SOFTRDMA_ROCE_SPORT_MIN, seen);
+	KUNIT_EXPECT_GE(test, bitmap_weight(seen, BIT(14)), 60);
+	KUNIT_EXPECT_NE(test, softrdma_roce_src_port(0x11, 0x12),
+			softrdma_roce_src_port(0x12, 0x11));
+}
+
+static void make_gid4(union ib_gid *gid, __be32 addr)
+{
+	ipv6_addr_set_v4mapped(addr, (struct in6_addr *)gid->raw);
+}
+
+static void softrdma_roce_net_av_from_attr(struct kunit *test)
+{
+	struct ib_gid_attr sgid = { .gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP };
+	struct rdma_ah_attr attr = { .type = RDMA_AH_ATTR_TYPE_ROCE };
+	static const u8 dmac[ETH_ALEN] = { 0x52, 0x54, 0, 0x12, 0x34, 2 };
+	struct in6_addr s6 = { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } };
+	struct in6_addr d6 = { .s6_addr = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 } };
+	struct softrdma_av av;
+
+	make_gid4(&sgid.gid, htonl(0xc0000201));
+	make_gid4(&attr.grh.dgid, htonl(0xc0000202));
+	attr.ah_flags = IB_AH_GRH;
+	attr.grh.sgid_attr = &sgid;
+	attr.grh.traffic_class = 0x68;	/* DSCP 26 (AF31) */
+	attr.grh.hop_limit = 64;
+	attr.grh.flow_label = 0xfff12345;
+	memcpy(attr.roce.dmac, dmac, ETH_ALEN);
+
+	KUNIT_ASSERT_EQ(test, softrdma_av_fill(&av, &attr, &sgid, 7), 0);
+	KUNIT_EXPECT_EQ(test, av.network_type, RDMA_NETWORK_IPV4);
+	KUNIT_EXPECT_EQ(test, av.saddr.v4.s_addr, htonl(0xc0000201));
+	KUNIT_EXPECT_EQ(test, av.daddr.v4.s_addr, htonl(0xc0000202));
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(av.dmac, dmac));
+	KUNIT_EXPECT_EQ(test, av.traffic_class, 0x68);
+	KUNIT_EXPECT_EQ(test, av.hop_limit, 64);
+	KUNIT_EXPECT_EQ(test, av.flow_label, 0x12345);
+	KUNIT_EXPECT_EQ(test, av.ifindex, 7);
+
+	/* an IPv4 source GID with an IPv6 destination is not one network */
+	memcpy(attr.grh.dgid.raw, &d6, sizeof(d6));
+	KUNIT_EXPECT_EQ(test, softrdma_av_fill(&av, &attr, &sgid, 7), -EINVAL);
+
+	memcpy(sgid.gid.raw, &s6, sizeof(s6));
+	KUNIT_ASSERT_EQ(test, softrdma_av_fill(&av, &attr, &sgid, 7), 0);
+	KUNIT_EXPECT_EQ(test, av.network_type, RDMA_NETWORK_IPV6);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&av.saddr.v6, &s6));
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&av.daddr.v6, &d6));
+
+	/* RoCEv1 and IB GIDs are refused */
+	sgid.gid_type = IB_GID_TYPE_ROCE;
+	KUNIT_EXPECT_EQ(test, softrdma_av_fill(&av, &attr, &sgid, 7), -EINVAL);
+	sgid.gid_type = IB_GID_TYPE_IB;
+	KUNIT_EXPECT_EQ(test, softrdma_av_fill(&av, &attr, &sgid, 7), -EINVAL);
+
+	/* so are IB link-layer attributes and attributes without a GRH */
+	attr.type = RDMA_AH_ATTR_TYPE_IB;
+	KUNIT_EXPECT_EQ(test, softrdma_av_from_ah_attr(&av, &attr), -EINVAL);
+	attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	attr.ah_flags = 0;
+	KUNIT_EXPECT_EQ(test, softrdma_av_from_ah_attr(&av, &attr), -EINVAL);
+}
+
+static struct kunit_case softrdma_roce_net_cases[] = {
+	KUNIT_CASE(softrdma_roce_net_rcv_ack),
+	KUNIT_CASE(softrdma_roce_net_rcv_read_request),
+	KUNIT_CASE(softrdma_roce_net_rcv_payload_in_frag),
+	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_counts, rcv_gen_params),
+	KUNIT_CASE(softrdma_roce_net_counter_names),
+	KUNIT_CASE(softrdma_roce_net_src_port),
+	KUNIT_CASE(softrdma_roce_net_av_from_attr),
+	{}
+};
+
+static struct kunit_suite softrdma_roce_net_suite = {
+	.name = "softrdma_roce_net",
+	.init = roce_net_test_init,
+	.exit = roce_net_test_exit,
+	.test_cases = softrdma_roce_net_cases,
+};
+
+kunit_test_suite(softrdma_roce_net_suite);

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RoCEv2 receive dispatch: a validated packet (roce_pkt.h) goes to its
+ * destination QP.  Until queue pairs exist (the RC engines, issue #3)
+ * every packet is for no QP: it is counted as rcv_no_qp and dropped.
+ */
+#include <linux/skbuff.h>
+
+#include "counters.h"
+#include "device.h"
+#include "roce_net.h"
+#include "roce_pkt.h"
+
+/**
+ * softrdma_roce_rcv_pkt() - deliver a validated packet to its QP
+ * @skb: as roce_pkt.h describes; consumed, with the device reference
+ *
+ * Context: softirq, or BHs disabled.
+ */
+void softrdma_roce_rcv_pkt(struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_dev *sdev = pkt->sdev;
+
+	softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_NO_QP);
+	ibdev_dbg_ratelimited(&sdev->ibdev, "no QP %#x for opcode %u\n",
+			      pkt->qpn, pkt->opcode);
+	kfree_skb(skb);
+	softrdma_dev_put(sdev);
+}

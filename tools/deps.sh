@@ -15,6 +15,8 @@ PKGS=(
 	qemu-system-x86 busybox-static iproute2 iputils-ping procps
 	# RDMA userspace used inside the guests
 	rdma-core ibverbs-providers ibverbs-utils perftest rdmacm-utils
+	# guest-side test programs built by the lab
+	libibverbs-dev
 	iperf3 tshark tcpdump
 )
 

@@ -133,6 +133,12 @@ part lab-guard lab --guests 1 --stack none guard
 part lab-link-two-guests lab --stack sroce link-two-guests
 part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
+# RoCEv2 RC traffic, data checked: softrdma with itself, and with stock
+# rdma_rxe as server and as client.
+part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc
+part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc
+part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc
+
 if [ "$full" -eq 1 ]; then
 	: # the full perftest matrices join here as the transports land
 fi

@@ -193,8 +193,10 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 
 	WARN_ON(!xa_empty(&sdev->mr_xa));
 	WARN_ON(!xa_empty(&sdev->qp_xa));
+	WARN_ON(!xa_empty(&sdev->ah_xa));
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->qp_xa);
+	xa_destroy(&sdev->ah_xa);
 	if (sdev->transport == SOFTRDMA_ROCE)
 		softrdma_roce_net_detach(sdev);
 	softrdma_counters_free(sdev);
@@ -298,6 +300,7 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->port_lock);
 	sdev->port_link = softrdma_port_link_state(false, false);
 

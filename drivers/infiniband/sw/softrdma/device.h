@@ -31,6 +31,8 @@ struct softrdma_dev {
 	/* queue pairs by QP number; RCU lookups */
 	struct xarray qp_xa;
 	u32 qp_next;		/* next QP number to try, for xa_alloc_cyclic */
+	/* address handle entries by ah_num; RCU lookups (ah.h) */
+	struct xarray ah_xa;
 
 	/* protects port_link and port_speed */
 	spinlock_t port_lock;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * RoCEv2 receive dispatch: a validated packet (roce_pkt.h) goes to its
- * destination QP.  Until queue pairs exist (the RC engines, issue #3)
- * every packet is for no QP: it is counted as rcv_no_qp and dropped.
+ * destination QP's RC engines (rc.h); a packet for no QP is counted as
+ * rcv_no_qp and dropped.
  */
 #include <linux/skbuff.h>
 
 #include "counters.h"
 #include "device.h"
+#include "qp.h"
+#include "rc.h"
 #include "roce_net.h"
 #include "roce_pkt.h"
 
@@ -21,10 +23,21 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_dev *sdev = pkt->sdev;
+	struct softrdma_qp *qp;
 
-	softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_NO_QP);
-	ibdev_dbg_ratelimited(&sdev->ibdev, "no QP %#x for opcode %u\n",
-			      pkt->qpn, pkt->opcode);
-	kfree_skb(skb);
+	qp = softrdma_qp_get(sdev, pkt->qpn);
+	if (!qp) {
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_NO_QP);
+		ibdev_dbg_ratelimited(&sdev->ibdev, "no QP %#x for opcode %u\n",
+				      pkt->qpn, pkt->opcode);
+		kfree_skb(skb);
+		softrdma_dev_put(sdev);
+		return;
+	}
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		softrdma_rc_rcv(qp, skb);
+	else
+		kfree_skb(skb);	/* not reached: only RC QPs exist */
+	softrdma_qp_put(qp);
 	softrdma_dev_put(sdev);
 }

@@ -15,11 +15,6 @@ struct softrdma_pd {
 	struct ib_pd ibpd;
 };
 
-/* Until the RC engines land (issue #3) a QP carries nothing. */
-struct softrdma_qp {
-	struct ib_qp ibqp;
-};
-
 void softrdma_set_verbs_ops(struct ib_device *ibdev);
 
 #endif /* SOFTRDMA_VERBS_H */

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queue pairs: create, modify, query, destroy, posting, flushing
+ * (IBA vol 1 §10.2.4, §10.3, §11.4).  The RC protocol itself is in the
+ * engines behind rc.h; this file keeps the object consistent around them.
+ */
+#include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "cq.h"
+#include "device.h"
+#include "param.h"
+#include "qp.h"
+#include "qp_state.h"
+#include "queue_rxe_abi.h"
+#include "roce_net.h"
+#include "verbs.h"
+
+/**
+ * softrdma_qp_get() - find a published QP by number, for the data path
+ * @sdev: the device
+ * @qpn: QP number from a packet
+ *
+ * Return: the QP with a reference (drop with softrdma_qp_put()), or NULL.
+ */
+struct softrdma_qp *softrdma_qp_get(struct softrdma_dev *sdev, u32 qpn)
+{
+	struct softrdma_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&sdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void softrdma_qp_put(struct softrdma_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+		return SOFTRDMA_WC_ATOMIC_WRITE;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/**
+ * softrdma_qp_complete_send() - retire the oldest outstanding send WQE
+ * @qp: the QP; the caller holds qp->sq.lock
+ * @wqe: its snapshot
+ * @status: how it ended
+ *
+ * Posts a completion when the WQE asked for one or failed, then hands
+ * the slot back to the producer (librxe or post_send).
+ */
+void softrdma_qp_complete_send(struct softrdma_qp *qp,
+			       const struct softrdma_send_wqe *wqe,
+			       enum ib_wc_status status)
+{
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (status != IB_WC_SUCCESS || qp->sq_sig_all ||
+	    (wqe->send_flags & IB_SEND_SIGNALED)) {
+		struct ib_wc wc = {
+			.wr_id = wqe->wr_id,
+			.status = status,
+			.opcode = softrdma_wc_opcode(wqe->opcode),
+			.qp = &qp->ibqp,
+			.port_num = 1,
+		};
+
+		if (status == IB_WC_SUCCESS)
+			wc.byte_len = wqe->length;
+		softrdma_cq_post(qp->scq, &wc, false);
+	}
+	qp->sq.fetched--;
+	softrdma_ring_advance_consumer(qp->sq.ring);
+}
+
+/**
+ * softrdma_qp_complete_recv() - post a receive completion
+ * @qp: the QP
+ * @wc: the completion; qp and port are filled in here
+ * @solicited: the message carried the solicited event bit
+ */
+void softrdma_qp_complete_recv(struct softrdma_qp *qp, struct ib_wc *wc,
+			       bool solicited)
+{
+	wc->qp = &qp->ibqp;
+	wc->port_num = 1;
+	softrdma_cq_post(qp->rcq, wc, solicited);
+}
+
+/* The send WQE at @slot, snapshotted and validated; the SQ lock is held. */
+static int softrdma_sq_snapshot(struct softrdma_qp *qp, u32 slot_offset)
+{
+	struct softrdma_sq *sq = &qp->sq;
+	u32 slot = sq->fetch;
+	void *src;
+
+	lockdep_assert_held(&sq->lock);
+
+	src = softrdma_ring_consumer_slot_at(sq->ring, slot_offset);
+	if (softrdma_ring_is_user(sq->ring))
+		return softrdma_rxe_fetch_send_wqe(src, &sq->lim, &sq->wqe[slot]);
+	memcpy(&sq->wqe[slot], src, sizeof(sq->wqe[slot]));
+	return 0;
+}
+
+/**
+ * softrdma_sq_fetch() - snapshot the next posted send WQE
+ * @qp: the QP; the caller holds qp->sq.lock
+ *
+ * Return: the snapshot, NULL when nothing more is posted, or an ERR_PTR
+ * of -EINVAL for a WQE that must not run (the caller fails the QP).
+ */
+struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp)
+{
+	struct softrdma_sq *sq = &qp->sq;
+	struct softrdma_send_wqe *wqe;
+	int err;
+
+	lockdep_assert_held(&sq->lock);
+
+	if (sq->fetched >= softrdma_ring_count(sq->ring))
+		return NULL;
+	err = softrdma_sq_snapshot(qp, sq->fetched);
+	if (err)
+		return ERR_PTR(err);
+	wqe = &sq->wqe[sq->fetch];
+	sq->fetch = (sq->fetch + 1) & softrdma_ring_capacity(sq->ring);
+	sq->fetched++;
+	return wqe;
+}
+
+/**
+ * softrdma_rq_take() - take the next posted receive WQE
+ * @qp: the QP; the caller holds qp->rq.lock
+ * @wqe: filled in
+ *
+ * The slot goes back to the producer at once: the snapshot is all the
+ * responder needs.
+ *
+ * Return: 0, -ENOENT when the RQ is empty, -EINVAL for a bad WQE.
+ */
+int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
+{
+	struct softrdma_rq *rq = &qp->rq;
+	void *slot;
+	int err = 0;
+
+	lockdep_assert_held(&rq->lock);
+
+	if (softrdma_ring_empty(rq->ring))
+		return -ENOENT;
+	slot = softrdma_ring_consumer_slot(rq->ring);
+	if (softrdma_ring_is_user(rq->ring))
+		err = softrdma_rxe_fetch_recv_wqe(slot, &rq->lim, wqe);
+	else
+		memcpy(wqe, slot, sizeof(*wqe));
+	softrdma_ring_advance_consumer(rq->ring);
+	return err;
+}
+
+/*
+ * Complete every WQE still queued with a flush error (IBA 10.3.1: in the
+ * error state, outstanding and newly posted work completes in error).
+ */
+static void softrdma_qp_flush(struct softrdma_qp *qp)
+{
+	struct softrdma_recv_wqe rwqe;
+	struct softrdma_send_wqe *wqe;
+	u32 slot;
+
+	spin_lock_bh(&qp->sq.lock);
+	for (;;) {
+		/* fetch what is posted, so that it is flushed in order */
+		wqe = softrdma_sq_fetch(qp);
+		if (IS_ERR_OR_NULL(wqe))
+			break;
+	}
+	while (qp->sq.fetched) {
+		slot = (qp->sq.fetch - qp->sq.fetched) &
+		       softrdma_ring_capacity(qp->sq.ring);
+		softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
+					  IB_WC_WR_FLUSH_ERR);
+	}
+	spin_unlock_bh(&qp->sq.lock);
+
+	if (!qp->rq.ring)
+		return;
+	spin_lock_bh(&qp->rq.lock);
+	while (softrdma_rq_take(qp, &rwqe) != -ENOENT) {
+		struct ib_wc wc = {
+			.wr_id = rwqe.wr_id,
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = IB_WC_RECV,
+		};
+
+		softrdma_qp_complete_recv(qp, &wc, false);
+	}
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+static void softrdma_qp_set_state(struct softrdma_qp *qp,
+				  enum ib_qp_state state)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->rq.lock);
+	WRITE_ONCE(qp->state, state);
+	spin_unlock(&qp->rq.lock);
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+static void softrdma_qp_enter_error(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	softrdma_qp_set_state(qp, IB_QPS_ERR);
+	softrdma_rc_stop(qp);
+	softrdma_qp_flush(qp);
+}
+
+static void softrdma_qp_error_work(struct work_struct *work)
+{
+	struct softrdma_qp *qp = container_of(work, struct softrdma_qp,
+					      error_work);
+	struct ib_event event = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_FATAL,
+	};
+
+	mutex_lock(&qp->state_mutex);
+	if (qp->state == IB_QPS_ERR) {
+		/* work posted in ERR completes in error */
+		softrdma_qp_flush(qp);
+	} else if (qp->state != IB_QPS_RESET) {
+		softrdma_qp_enter_error(qp);
+		if (qp->ibqp.event_handler)
+			qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+	}
+	mutex_unlock(&qp->state_mutex);
+	softrdma_qp_put(qp);
+}
+
+/**
+ * softrdma_qp_error() - move the QP to ERR from any context
+ * @qp: the QP
+ *
+ * For the engines: a fatal protocol error (retries exhausted, a bad WQE,
+ * a remote access error) ends the QP; for the post verbs: work posted in
+ * ERR is flushed.  The transition and the flush, which may sleep, run
+ * from a work item.
+ */
+void softrdma_qp_error(struct softrdma_qp *qp)
+{
+	refcount_inc(&qp->ref);
+	if (!queue_work(system_wq, &qp->error_work))
+		softrdma_qp_put(qp);
+}
+
+static int softrdma_qp_check_init(struct softrdma_dev *sdev,
+				  const struct ib_qp_init_attr *init)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (init->qp_type != IB_QPT_RC)
+		return -EOPNOTSUPP;	/* UD and the GSI QP: issue #3 */
+	if (init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	if (sdev->transport != SOFTRDMA_ROCE)
+		return -EOPNOTSUPP;	/* the iWARP transport: issue #4 */
+	if (cap->max_send_wr > SOFTRDMA_MAX_QP_WR ||
+	    cap->max_recv_wr > SOFTRDMA_MAX_QP_WR ||
+	    cap->max_send_sge > SOFTRDMA_MAX_SGE ||
+	    cap->max_recv_sge > SOFTRDMA_MAX_SGE ||
+	    cap->max_inline_data > SOFTRDMA_MAX_INLINE)
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+static int softrdma_qp_create_queues(struct softrdma_qp *qp,
+				     struct ib_qp_init_attr *init,
+				     struct ib_ucontext *uctx,
+				     struct rxe_create_qp_resp *resp)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	u32 max_sge = max(cap->max_send_sge, 1U);
+	u32 max_inline = cap->max_inline_data;
+	u32 nsend = cap->max_send_wr, nrecv = cap->max_recv_wr;
+	int size;
+
+	if (uctx) {
+		size = softrdma_rxe_sq_elem_size(&max_sge, &max_inline);
+		if (size < 0)
+			return size;
+	} else {
+		size = sizeof(struct softrdma_send_wqe);
+		max_inline = SOFTRDMA_MAX_INLINE;
+	}
+	qp->sq.ring = softrdma_ring_create(uctx, &nsend, size,
+					   SOFTRDMA_RING_USER_PRODUCES,
+					   &resp->sq_mi);
+	if (IS_ERR(qp->sq.ring))
+		return PTR_ERR(qp->sq.ring);
+	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
+				&qp->sq.lock);
+	qp->sq.wqe = kvcalloc(nsend + 1, sizeof(*qp->sq.wqe), GFP_KERNEL);
+	if (!qp->sq.wqe)
+		goto out_destroy_sq;
+	qp->sq.lim = (struct softrdma_wqe_limits){
+		.max_sge = max_sge,
+		.max_inline = max_inline,
+		.rc = true,
+	};
+
+	/* librxe maps an RQ whenever there is no SRQ, even an empty one */
+	cap->max_recv_sge = max(cap->max_recv_sge, 1U);
+	size = uctx ? softrdma_rxe_rq_elem_size(cap->max_recv_sge) :
+		      sizeof(struct softrdma_recv_wqe);
+	if (size < 0)
+		goto out_free_wqe;
+	qp->rq.ring = softrdma_ring_create(uctx, &nrecv, size,
+					   SOFTRDMA_RING_USER_PRODUCES,
+					   &resp->rq_mi);
+	if (IS_ERR(qp->rq.ring))
+		goto out_free_wqe;
+	softrdma_ring_set_locks(qp->rq.ring, uctx ? NULL : &qp->rq.post_lock,
+				&qp->rq.lock);
+	qp->rq.lim = (struct softrdma_wqe_limits){
+		.max_sge = cap->max_recv_sge,
+		.rc = true,
+	};
+
+	cap->max_send_wr = nsend;
+	cap->max_send_sge = max_sge;
+	cap->max_inline_data = max_inline;
+	cap->max_recv_wr = nrecv;
+	return 0;
+
+out_free_wqe:
+	kvfree(qp->sq.wqe);
+out_destroy_sq:
+	softrdma_ring_destroy(qp->sq.ring);
+	return -ENOMEM;
+}
+
+static void softrdma_qp_destroy_queues(struct softrdma_qp *qp)
+{
+	softrdma_ring_destroy(qp->rq.ring);
+	kvfree(qp->sq.wqe);
+	softrdma_ring_destroy(qp->sq.ring);
+}
+
+static int softrdma_create_qp(struct ib_qp *ibqp,
+			      struct ib_qp_init_attr *init,
+			      struct ib_udata *udata)
+{
+	struct softrdma_dev *sdev = to_sdev(ibqp->device);
+	struct softrdma_qp *qp = to_sqp(ibqp);
+	struct rxe_create_qp_resp resp = {};
+	struct ib_ucontext *uctx = NULL;
+	u32 qpn;
+	int err;
+
+	err = softrdma_qp_check_init(sdev, init);
+	if (err)
+		return err;
+	if (udata) {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		uctx = &rdma_udata_to_drv_context(udata,
+						  struct softrdma_ucontext,
+						  ibuc)->ibuc;
+	}
+
+	qp->sdev = sdev;
+	qp->user = !!udata;
+	qp->scq = to_scq(init->send_cq);
+	qp->rcq = to_scq(init->recv_cq);
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->state = IB_QPS_RESET;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	mutex_init(&qp->state_mutex);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->sq.post_lock);
+	spin_lock_init(&qp->rq.lock);
+	spin_lock_init(&qp->rq.post_lock);
+	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
+
+	err = softrdma_qp_create_queues(qp, init, uctx, &resp);
+	if (err)
+		return err;
+
+	/* reserve a number now, publish the QP once it is complete */
+	err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL,
+			      XA_LIMIT(2, 0xffffff), &sdev->qp_next,
+			      GFP_KERNEL);
+	if (err < 0)
+		goto out_destroy_queues;
+	ibqp->qp_num = qpn;
+	qp->src_port = softrdma_roce_src_port(qpn, 0);
+	qp->attr.cap = init->cap;
+	err = softrdma_rc_init(qp);
+	if (err)
+		goto out_erase;
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto out_rc_destroy;
+	}
+	xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL);
+	return 0;
+
+out_rc_destroy:
+	softrdma_rc_destroy(qp);
+out_erase:
+	xa_erase(&sdev->qp_xa, qpn);
+out_destroy_queues:
+	softrdma_qp_destroy_queues(qp);
+	return err;
+}
+
+static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+
+	xa_erase(&qp->sdev->qp_xa, softrdma_qpn(qp));
+
+	mutex_lock(&qp->state_mutex);
+	softrdma_qp_set_state(qp, IB_QPS_ERR);
+	softrdma_rc_stop(qp);
+	mutex_unlock(&qp->state_mutex);
+	/* a queued error work holds a reference it can no longer drop */
+	if (cancel_work_sync(&qp->error_work))
+		softrdma_qp_put(qp);
+
+	softrdma_qp_put(qp);
+	wait_for_completion(&qp->released);
+
+	softrdma_rc_destroy(qp);
+	softrdma_qp_destroy_queues(qp);
+	/* the source GID reference rdma_replace_ah_attr() took */
+	rdma_destroy_ah_attr(&qp->attr.ah_attr);
+	mutex_destroy(&qp->state_mutex);
+	return 0;
+}
+
+static void softrdma_qp_store_attr(struct softrdma_qp *qp,
+				   const struct ib_qp_attr *attr, int mask)
+{
+	struct ib_qp_attr *a = &qp->attr;
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & IB_QP_QKEY)
+		a->qkey = attr->qkey;
+	if (mask & IB_QP_PATH_MTU) {
+		a->path_mtu = attr->path_mtu;
+		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	}
+	if (mask & IB_QP_DEST_QPN) {
+		a->dest_qp_num = attr->dest_qp_num;
+		qp->src_port = softrdma_roce_src_port(softrdma_qpn(qp),
+						      attr->dest_qp_num);
+	}
+	if (mask & IB_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn & 0xffffff;
+	if (mask & IB_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn & 0xffffff;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_AV)
+		rdma_replace_ah_attr(&a->ah_attr, &attr->ah_attr);
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		a->en_sqd_async_notify = attr->en_sqd_async_notify;
+}
+
+static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			      int mask, struct ib_udata *udata)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+	struct softrdma_qp_limits limits;
+	enum ib_qp_state cur, next;
+	struct softrdma_av av;
+	unsigned int actions;
+	struct ib_port_attr port;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	err = ib_query_port(ibqp->device, 1, &port);
+	if (err)
+		return err;
+	limits = (struct softrdma_qp_limits){
+		.max_path_mtu = port.active_mtu,
+		.max_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+		.max_dest_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+	};
+
+	mutex_lock(&qp->state_mutex);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	err = softrdma_qp_transition(cur, next, ibqp->qp_type, mask, &actions);
+	if (!err)
+		err = softrdma_qp_check_attr(attr, mask, &limits);
+	if (!err && (mask & IB_QP_AV))
+		err = softrdma_av_from_ah_attr(&av, &attr->ah_attr);
+	if (err)
+		goto out_unlock;
+
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_rc_stop(qp);
+
+	softrdma_qp_store_attr(qp, attr, mask);
+	if (mask & IB_QP_AV)
+		qp->av = av;
+
+	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
+		softrdma_qp_enter_error(qp);
+		goto out_unlock;
+	}
+	if (next != qp->state)
+		softrdma_qp_set_state(qp, next);
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_rc_reset(qp);
+	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
+		       SOFTRDMA_QP_ACT_RESUME))
+		softrdma_rc_start(qp);
+
+out_unlock:
+	mutex_unlock(&qp->state_mutex);
+	return err;
+}
+
+static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			     int mask, struct ib_qp_init_attr *init)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+
+	mutex_lock(&qp->state_mutex);
+	*attr = qp->attr;
+	attr->ah_attr.grh.sgid_attr = NULL;	/* the core fills it */
+	rdma_ah_set_grh(&attr->ah_attr, &qp->attr.ah_attr.grh.dgid,
+			qp->attr.ah_attr.grh.flow_label,
+			qp->attr.ah_attr.grh.sgid_index,
+			qp->attr.ah_attr.grh.hop_limit,
+			qp->attr.ah_attr.grh.traffic_class);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->sq_draining = 0;
+
+	memset(init, 0, sizeof(*init));
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->cap = qp->attr.cap;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+					     IB_SIGNAL_REQ_WR;
+	mutex_unlock(&qp->state_mutex);
+	return 0;
+}
+
+/* One kernel send WR into the SQ ring; the post lock is held. */
+static int softrdma_post_one_send(struct softrdma_qp *qp,
+				  const struct ib_send_wr *wr)
+{
+	struct softrdma_sq *sq = &qp->sq;
+	struct softrdma_send_wqe *wqe;
+	int i;
+
+	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
+		return -EINVAL;
+	if (softrdma_ring_full(sq->ring))
+		return -ENOMEM;
+
+	wqe = softrdma_ring_producer_slot(sq->ring);
+	memset(wqe, 0, offsetof(struct softrdma_send_wqe, sge));
+	wqe->wr_id = wr->wr_id;
+	wqe->opcode = wr->opcode;
+	wqe->send_flags = wr->send_flags;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wqe->ex.imm_data = wr->ex.imm_data;
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		wqe->ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_SEND:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		wqe->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.rdma.rkey = rdma_wr(wr)->rkey;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		wqe->wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.atomic.rkey = atomic_wr(wr)->rkey;
+		if (wr->num_sge != 1 || wr->sg_list[0].length < 8 ||
+		    (wqe->wr.atomic.remote_addr & 7))
+			return -EINVAL;
+		break;
+	default:
+		break;
+	}
+
+	if (wr->send_flags & IB_SEND_INLINE) {
+		for (i = 0; i < wr->num_sge; i++) {
+			u32 len = wr->sg_list[i].length;
+
+			if (wqe->length + len > sq->lim.max_inline)
+				return -EINVAL;
+			/* virtual DMA: the address is a kernel address */
+			memcpy(wqe->inline_data + wqe->length,
+			       (void *)(uintptr_t)wr->sg_list[i].addr, len);
+			wqe->length += len;
+		}
+	} else {
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->sge[i].addr = wr->sg_list[i].addr;
+			wqe->sge[i].length = wr->sg_list[i].length;
+			wqe->sge[i].lkey = wr->sg_list[i].lkey;
+			if (check_add_overflow(wqe->length,
+					       wr->sg_list[i].length,
+					       &wqe->length))
+				return -EINVAL;
+		}
+		wqe->num_sge = wr->num_sge;
+	}
+
+	softrdma_ring_advance_producer(sq->ring);
+	return 0;
+}
+
+/*
+ * post_send: a kernel WR list, or (NULL) librxe's doorbell saying that
+ * its SQ ring has new WQEs.  Send WRs are an immediate error before RTS
+ * (IBA 10.3.1); in ERR they complete with a flush error.
+ */
+static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			      const struct ib_send_wr **bad_wr)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state state = READ_ONCE(qp->state);
+	unsigned long flags;
+	int err = 0;
+
+	if (state < IB_QPS_RTS) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+
+	if (qp->user) {
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+	} else {
+		spin_lock_irqsave(&qp->sq.post_lock, flags);
+		for (; wr; wr = wr->next) {
+			err = softrdma_post_one_send(qp, wr);
+			if (err) {
+				*bad_wr = wr;
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&qp->sq.post_lock, flags);
+	}
+
+	if (state == IB_QPS_ERR)
+		softrdma_qp_error(qp);	/* flushes what was posted */
+	else
+		softrdma_rc_kick(qp);
+	return err;
+}
+
+static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			      const struct ib_recv_wr **bad_wr)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+	struct softrdma_rq *rq = &qp->rq;
+	struct softrdma_recv_wqe *wqe;
+	unsigned long flags;
+	int err = 0, i;
+
+	if (qp->user || READ_ONCE(qp->state) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+
+	spin_lock_irqsave(&rq->post_lock, flags);
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge < 0 || wr->num_sge > rq->lim.max_sge) {
+			err = -EINVAL;
+			break;
+		}
+		if (softrdma_ring_full(rq->ring)) {
+			err = -ENOMEM;
+			break;
+		}
+		wqe = softrdma_ring_producer_slot(rq->ring);
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		wqe->length = 0;
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->sge[i].addr = wr->sg_list[i].addr;
+			wqe->sge[i].length = wr->sg_list[i].length;
+			wqe->sge[i].lkey = wr->sg_list[i].lkey;
+			if (check_add_overflow(wqe->length,
+					       wr->sg_list[i].length,
+					       &wqe->length)) {
+				err = -EINVAL;
+				break;
+			}
+		}
+		if (err)
+			break;
+		softrdma_ring_advance_producer(rq->ring);
+	}
+	spin_unlock_irqrestore(&rq->post_lock, flags);
+
+	if (err)
+		*bad_wr = wr;
+	if (READ_ONCE(qp->state) == IB_QPS_ERR)
+		softrdma_qp_error(qp);
+	return err;
+}
+
+const struct ib_device_ops softrdma_qp_ops = {
+	.create_qp = softrdma_create_qp,
+	.destroy_qp = softrdma_destroy_qp,
+	.modify_qp = softrdma_modify_qp,
+	.post_recv = softrdma_post_recv,
+	.post_send = softrdma_post_send,
+	.query_qp = softrdma_query_qp,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
+};

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC engines' life: set up, reset, started and stopped by qp.c, and
+ * the receive entry that sends a packet to the responder (requests) or
+ * to the completer (responses and acknowledgements), IBA vol 1 9.7.
+ */
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include "counters.h"
+#include "device.h"
+#include "mr.h"
+#include "qp.h"
+#include "queue_rxe_abi.h"
+#include "rc.h"
+#include "roce_opcode.h"
+#include "roce_pkt.h"
+
+/**
+ * softrdma_rc_init() - set up the engines of a new QP
+ * @qp: the QP, its SQ ring created
+ *
+ * Context: process; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int softrdma_rc_init(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	rc->wqe = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
+			   sizeof(*rc->wqe), GFP_KERNEL);
+	if (!rc->wqe)
+		return -ENOMEM;
+	skb_queue_head_init(&rc->req_txq);
+	skb_queue_head_init(&rc->resp_txq);
+	skb_queue_head_init(&rc->backlog);
+	INIT_DELAYED_WORK(&rc->req_work, softrdma_rc_req_work);
+	INIT_DELAYED_WORK(&rc->resp_work, softrdma_rc_resp_work);
+	timer_setup(&rc->retry_timer, softrdma_rc_retry_timer, 0);
+	rc->req_stopped = true;
+	rc->resp_stopped = true;
+	return 0;
+}
+
+/**
+ * softrdma_rc_destroy() - free what softrdma_rc_init() allocated
+ * @qp: the QP, stopped
+ */
+void softrdma_rc_destroy(struct softrdma_qp *qp)
+{
+	kvfree(qp->rc.wqe);
+	qp->rc.wqe = NULL;
+}
+
+/**
+ * softrdma_rc_reset() - forget all protocol state (RESET, IBA 10.3.1)
+ * @qp: the QP, stopped; state_mutex held
+ */
+void softrdma_rc_reset(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->sq.lock);
+	rc->req_running = false;
+	rc->req_paused = false;
+	rc->req_idx = 0;
+	rc->req_outstanding_rd = 0;
+	rc->rnr_wait = false;
+	rc->gap_valid = false;
+	rc->req_backoff_us = 0;
+	__skb_queue_purge(&rc->req_txq);
+	spin_unlock_bh(&qp->sq.lock);
+
+	spin_lock_bh(&qp->rq.lock);
+	rc->resp_running = false;
+	rc->resp_failed = false;
+	rc->nak_sent = false;
+	rc->ack_pending = false;
+	rc->msn = 0;
+	rc->msg = SOFTRDMA_RC_MSG_NONE;
+	rc->have_rwqe = false;
+	rc->rd_active = false;
+	rc->replay_atomic = false;
+	rc->res_next = 0;
+	memset(rc->res, 0, sizeof(rc->res));
+	rc->resp_backoff_us = 0;
+	__skb_queue_purge(&rc->resp_txq);
+	__skb_queue_purge(&rc->backlog);
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+/**
+ * softrdma_rc_start() - let the engines run in the QP's new state
+ * @qp: the QP; state_mutex held, qp->state already RTR or RTS
+ *
+ * RTR starts the responder at rq_psn; RTS the requester at sq_psn
+ * (IBA 10.3.1); a later call (RTS to RTS, SQD to RTS) only resumes.
+ */
+void softrdma_rc_start(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->rq.lock);
+	rc->resp_stopped = false;
+	if (!rc->resp_running && qp->state >= IB_QPS_RTR) {
+		rc->resp_running = true;
+		rc->resp_psn = qp->attr.rq_psn;
+	}
+	spin_unlock_bh(&qp->rq.lock);
+
+	spin_lock_bh(&qp->sq.lock);
+	rc->req_stopped = false;
+	if (!rc->req_running && qp->state == IB_QPS_RTS) {
+		rc->req_running = true;
+		rc->req_psn = qp->attr.sq_psn;
+		rc->una_psn = qp->attr.sq_psn;
+		rc->sent_psn = qp->attr.sq_psn;
+		rc->retry_left = qp->attr.retry_cnt;
+		rc->rnr_left = qp->attr.rnr_retry;
+	}
+	spin_unlock_bh(&qp->sq.lock);
+
+	softrdma_rc_kick(qp);
+}
+
+/**
+ * softrdma_rc_kick() - the doorbell: send what was posted
+ * @qp: the QP
+ *
+ * Context: any but hard irq; runs the requester right here.
+ */
+void softrdma_rc_kick(struct softrdma_qp *qp)
+{
+	spin_lock_bh(&qp->sq.lock);
+	softrdma_rc_req_run(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	softrdma_rc_req_flush(qp);
+}
+
+/**
+ * softrdma_rc_stop() - stop the engines; nothing runs once this returns
+ * @qp: the QP; state_mutex held
+ *
+ * Marks both engines stopped under their locks (so nothing re-arms),
+ * then waits for the timer and the work items.  Packets already being
+ * handled in the receive path hold a QP reference and find the engines
+ * stopped.
+ */
+void softrdma_rc_stop(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->sq.lock);
+	rc->req_stopped = true;
+	__skb_queue_purge(&rc->req_txq);
+	spin_unlock_bh(&qp->sq.lock);
+	spin_lock_bh(&qp->rq.lock);
+	rc->resp_stopped = true;
+	__skb_queue_purge(&rc->resp_txq);
+	__skb_queue_purge(&rc->backlog);
+	spin_unlock_bh(&qp->rq.lock);
+
+	timer_delete_sync(&rc->retry_timer);
+	cancel_delayed_work_sync(&rc->req_work);
+	cancel_delayed_work_sync(&rc->resp_work);
+	/* a work item may have armed the timer before it saw the stop */
+	timer_delete_sync(&rc->retry_timer);
+}
+
+/**
+ * softrdma_rc_rcv() - a packet for this QP
+ * @qp: the QP, referenced by the caller
+ * @skb: as roce_pkt.h describes; consumed
+ *
+ * Context: softirq, or BHs disabled.
+ */
+void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	const struct softrdma_roce_opcode *op;
+
+	op = softrdma_roce_opcode(softrdma_roce_pkt(skb)->opcode);
+	if (!op || !softrdma_roce_opcode_is_rc(softrdma_roce_pkt(skb)->opcode)) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BAD_OPCODE);
+		kfree_skb(skb);
+		return;
+	}
+	if (op->flags & SOFTRDMA_OPF_REQ)
+		softrdma_rc_resp_rcv(qp, skb);
+	else
+		softrdma_rc_comp_rcv(qp, skb);
+}
+
+/**
+ * softrdma_rc_wqe_npsn() - PSNs a send WQE consumes (IBA 9.7.1)
+ * @opcode: its IB_WR_* opcode
+ * @length: its payload bytes
+ * @mtu: path MTU in bytes
+ *
+ * One per packet of a SEND or WRITE, one per read response packet for an
+ * RDMA READ, one for an atomic.  A zero-length message still takes one.
+ */
+u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu)
+{
+	switch (opcode) {
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return 1;
+	default:
+		return length ? DIV_ROUND_UP(length, mtu) : 1;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_wqe_npsn);
+
+/**
+ * softrdma_rc_segment() - the @pkt-th request packet of a message
+ * @wr_opcode: IB_WR_* opcode of the WQE
+ * @length: message bytes
+ * @mtu: path MTU in bytes
+ * @pkt: packet index in the message
+ * @send_flags: IB_SEND_* (only for the solicited bit's callers)
+ * @seg: filled: opcode (IBA 9.4 First/Middle/Last/Only), payload slice,
+ *	whether a RETH follows, whether AckReq is set
+ *
+ * A READ or an atomic is a single request packet.
+ *
+ * Return: false when @pkt is past the message, or the opcode unknown.
+ */
+bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
+			 u32 send_flags, struct softrdma_rc_seg *seg)
+{
+	u32 npkts = length ? DIV_ROUND_UP(length, mtu) : 1;
+	bool first = pkt == 0, last = pkt == npkts - 1;
+	static const u8 send_op[4] = {
+		IB_OPCODE_RC_SEND_MIDDLE, IB_OPCODE_RC_SEND_FIRST,
+		IB_OPCODE_RC_SEND_LAST, IB_OPCODE_RC_SEND_ONLY,
+	};
+	static const u8 write_op[4] = {
+		IB_OPCODE_RC_RDMA_WRITE_MIDDLE, IB_OPCODE_RC_RDMA_WRITE_FIRST,
+		IB_OPCODE_RC_RDMA_WRITE_LAST, IB_OPCODE_RC_RDMA_WRITE_ONLY,
+	};
+	unsigned int pos = (first ? 1 : 0) | (last ? 2 : 0);
+
+	memset(seg, 0, sizeof(*seg));
+	switch (wr_opcode) {
+	case IB_WR_RDMA_READ:
+		if (pkt)
+			return false;
+		seg->opcode = IB_OPCODE_RC_RDMA_READ_REQUEST;
+		seg->has_reth = true;
+		seg->ackreq = true;
+		return true;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		if (pkt)
+			return false;
+		seg->opcode = wr_opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
+			      IB_OPCODE_RC_COMPARE_SWAP :
+			      IB_OPCODE_RC_FETCH_ADD;
+		seg->ackreq = true;
+		return true;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		break;
+	default:
+		return false;
+	}
+	if (pkt >= npkts)
+		return false;
+
+	seg->offset = pkt * mtu;
+	seg->len = last ? length - seg->offset : mtu;
+	/* IBA 9.7.2: AckReq on the last packet, and now and then before */
+	seg->ackreq = last || (pkt % SOFTRDMA_RC_ACKREQ_PERIOD) ==
+			      SOFTRDMA_RC_ACKREQ_PERIOD - 1;
+	if (wr_opcode == IB_WR_RDMA_WRITE ||
+	    wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		seg->opcode = write_op[pos];
+		seg->has_reth = first;
+		if (last && wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+			seg->opcode = first ?
+				IB_OPCODE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE :
+				IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE;
+		return true;
+	}
+	seg->opcode = send_op[pos];
+	if (last && wr_opcode == IB_WR_SEND_WITH_IMM)
+		seg->opcode = first ? IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE :
+				      IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE;
+	if (last && wr_opcode == IB_WR_SEND_WITH_INV)
+		seg->opcode = first ? IB_OPCODE_RC_SEND_ONLY_WITH_INVALIDATE :
+				      IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_segment);
+
+/**
+ * softrdma_rc_wqe_at() - the @idx-th outstanding send WQE, oldest first
+ * @qp: the QP; sq.lock held
+ * @idx: below qp->sq.fetched
+ * @st: its requester state
+ */
+struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
+					     struct softrdma_rc_wqe **st)
+{
+	u32 slot = (qp->sq.fetch - qp->sq.fetched + idx) &
+		   softrdma_ring_capacity(qp->sq.ring);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	*st = &qp->rc.wqe[slot];
+	return &qp->sq.wqe[slot];
+}
+
+/**
+ * softrdma_rc_sge_walk() - visit [@offset, @offset + @len) of an SGE list
+ * @qp: the QP whose PD the keys must belong to
+ * @sge: the list
+ * @num_sge: its entries
+ * @offset: first message byte
+ * @len: bytes
+ * @access: rights each piece needs (0 to read, IB_ACCESS_LOCAL_WRITE)
+ * @fn: called for each piece with its MR, looked up and checked
+ * @ctx: passed to @fn
+ *
+ * Return: 0; -EMSGSIZE when the list is shorter than the range (a length
+ * error); -EACCES when a key is unknown or a check fails (a protection
+ * error); or what @fn returned (it must not use those two).
+ */
+int softrdma_rc_sge_walk(struct softrdma_qp *qp,
+			 const struct softrdma_sge *sge, u32 num_sge,
+			 u32 offset, u32 len, int access,
+			 softrdma_rc_sge_fn fn, void *ctx)
+{
+	struct softrdma_mr *mr;
+	u32 i, done = 0;
+	int err;
+
+	for (i = 0; i < num_sge && done < len; i++) {
+		u32 chunk;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		chunk = min(sge[i].length - offset, len - done);
+		mr = softrdma_mr_get(qp->sdev, sge[i].lkey);
+		if (!mr)
+			return -EACCES;
+		if (softrdma_mr_check(mr, qp->ibqp.pd, sge[i].addr + offset,
+				      chunk, access)) {
+			softrdma_mr_put(mr);
+			return -EACCES;
+		}
+		err = fn(mr, sge[i].addr + offset, chunk, done, ctx);
+		softrdma_mr_put(mr);
+		if (err)
+			return err;
+		done += chunk;
+		offset = 0;
+	}
+	return done == len ? 0 : -EMSGSIZE;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The RC protocol engines of a queue pair (IBA vol 1 ch. 9): the
+ * requester sends the SQ's WQEs as packets, the completer retires them on
+ * ACKs, responses and timeouts, the responder executes what the peer
+ * sends.  qp.c drives them through the calls below.
+ *
+ * Where they run: the responder and the completer in the receive path
+ * itself (UDP encap_rcv softirq), the requester in the poster's context
+ * on the doorbell and from the completer when the window opens.  Only a
+ * transmit the host dropped (softrdma_roce_xmit() -EAGAIN), a long read
+ * response and a retransmission wait are deferred, to a work item or the
+ * retry timer.
+ *
+ * Transmit: the engines build packets under their lock and queue them on
+ * their txq; whoever finds the queue's owner flag clear drains it with
+ * the lock dropped (softrdma_rc_req_flush(), softrdma_rc_resp_flush()).
+ * So packets of one engine leave in order, and a packet delivered to a
+ * local device (loopback) may re-enter any engine without deadlock.
+ */
+#ifndef SOFTRDMA_RC_H
+#define SOFTRDMA_RC_H
+
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+
+#include "param.h"
+#include "wqe.h"
+
+struct softrdma_qp;
+
+/* Packets sent and not acknowledged, at most (bounds go-back-N) */
+#define SOFTRDMA_RC_WINDOW		128
+/* AckReq at least every this many packets of one message (IBA 9.7.2) */
+#define SOFTRDMA_RC_ACKREQ_PERIOD	32
+/* Read response packets built per pass before deferring the rest */
+#define SOFTRDMA_RC_READ_BUDGET		32
+/* Requests held back while a read response is being sent */
+#define SOFTRDMA_RC_BACKLOG		256
+/* Payloads up to this size are copied, larger ones sent as page frags */
+#define SOFTRDMA_RC_COPY_MAX		256
+/* Back-off after a host transmit drop: first and largest delay */
+#define SOFTRDMA_RC_XMIT_BACKOFF_MIN_US	20
+#define SOFTRDMA_RC_XMIT_BACKOFF_MAX_US	20000
+
+/* Where the requester stands in one send WQE; by SQ slot. */
+struct softrdma_rc_wqe {
+	u32 first_psn;		/* PSN of its first packet */
+	u32 npsn;		/* PSNs it consumes (IBA 9.7.1) */
+	u32 status;		/* enum ib_wc_status to retire it with */
+	bool failed;		/* a local error: retire with @status */
+	bool done;		/* read/atomic: response fully received */
+};
+
+/* A responder resource for one RDMA READ or ATOMIC (IBA 9.7.5.1.4) */
+struct softrdma_rc_res {
+	u32 first_psn;
+	u32 npsn;		/* 0: unused */
+	bool atomic;
+	u64 va;			/* read: first byte of the request */
+	u32 rkey;
+	u32 len;
+	u64 orig;		/* atomic: the value returned, for replays */
+};
+
+/* The responder's place inside a multi-packet message (IBA 9.7.4) */
+enum softrdma_rc_resp_msg {
+	SOFTRDMA_RC_MSG_NONE,	/* expecting a First or Only packet */
+	SOFTRDMA_RC_MSG_SEND,	/* inside a SEND: Middle or Last */
+	SOFTRDMA_RC_MSG_WRITE,	/* inside an RDMA WRITE: Middle or Last */
+};
+
+struct softrdma_rc {
+	/* requester and completer: under qp->sq.lock */
+	bool req_running;	/* RTS: the requester may send */
+	bool req_stopped;	/* rc_stop: nothing may be armed */
+	bool req_draining;	/* txq owner: drains it without the lock */
+	bool req_paused;	/* waiting out an RNR NAK or a back-off */
+	u32 req_psn;		/* next PSN to send */
+	u32 una_psn;		/* oldest PSN not acknowledged */
+	u32 sent_psn;		/* after the highest PSN ever sent */
+	u32 req_idx;		/* WQE being sent, from the oldest */
+	u32 req_outstanding_rd;	/* reads and atomics sent, not retired */
+	u8 retry_left;		/* IBA 9.7.6.1.3 */
+	u8 rnr_left;		/* IBA 9.7.5.2.8; unused when infinite */
+	bool rnr_wait;		/* the timer runs for an RNR back-off */
+	/* a gap answered by go-back-N, until una_psn reaches gap_psn */
+	u32 gap_psn;
+	bool gap_valid;
+	unsigned int req_backoff_us;
+	unsigned long progress;	/* jiffies of the last ACK progress */
+	struct softrdma_rc_wqe *wqe;	/* by SQ slot, like qp->sq.wqe */
+	struct sk_buff_head req_txq;
+
+	/* responder: under qp->rq.lock */
+	bool resp_running;	/* RTR or RTS */
+	bool resp_stopped;
+	bool resp_draining;
+	bool resp_failed;	/* a class C error: drop what follows */
+	bool nak_sent;		/* PSN sequence error NAKed, once */
+	bool ack_pending;	/* an ACK the host dropped */
+	u32 resp_psn;		/* next PSN expected */
+	u32 msn;		/* IBA 9.7.3.1: messages completed */
+	enum softrdma_rc_resp_msg msg;
+	/* SEND in progress: its receive WQE and how much it holds */
+	struct softrdma_recv_wqe rwqe;
+	bool have_rwqe;
+	u32 rcv_len;
+	/* RDMA WRITE in progress: where the next byte goes */
+	u64 wr_va;
+	u32 wr_rkey;
+	u32 wr_left;
+	u32 wr_len;
+	/* read and atomic resources, a ring of max_dest_rd_atomic */
+	struct softrdma_rc_res res[SOFTRDMA_MAX_QP_RD_ATOM];
+	u32 res_next;
+	/* the read response being sent (IBA 9.7.5.1.3) */
+	bool rd_active;
+	u32 rd_psn0;		/* PSN of its first packet */
+	u32 rd_psn;		/* next to build */
+	u32 rd_end;		/* after its last */
+	u64 rd_va;		/* first byte, at rd_psn0 */
+	u32 rd_rkey;
+	u32 rd_len;		/* bytes from rd_va */
+	/* an atomic ACK the host dropped, to send again */
+	bool replay_atomic;
+	u32 replay_psn;
+	unsigned int resp_backoff_us;
+	struct sk_buff_head resp_txq;
+	struct sk_buff_head backlog;	/* requests waiting for @rd */
+
+	/* the requester's deferred work: retries after host drops */
+	struct delayed_work req_work;
+	/* the responder's: budgeted read responses, drops, backlog */
+	struct delayed_work resp_work;
+	/* the local ACK timeout (IBA 9.7.6.1.3) and RNR back-off */
+	struct timer_list retry_timer;
+};
+
+int softrdma_rc_init(struct softrdma_qp *qp);
+void softrdma_rc_destroy(struct softrdma_qp *qp);
+void softrdma_rc_reset(struct softrdma_qp *qp);
+void softrdma_rc_start(struct softrdma_qp *qp);
+void softrdma_rc_kick(struct softrdma_qp *qp);
+void softrdma_rc_stop(struct softrdma_qp *qp);
+void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+
+/* Between the engines (rc_requester.c, rc_responder.c, rc_completer.c) */
+void softrdma_rc_req_run(struct softrdma_qp *qp);
+void softrdma_rc_req_flush(struct softrdma_qp *qp);
+void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);
+void softrdma_rc_req_work(struct work_struct *work);
+u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu);
+struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
+					     struct softrdma_rc_wqe **st);
+void softrdma_rc_arm_retry(struct softrdma_qp *qp);
+void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn);
+
+struct softrdma_mr;
+/* one checked piece of a scatter/gather list; see softrdma_rc_sge_walk() */
+typedef int (*softrdma_rc_sge_fn)(struct softrdma_mr *mr, u64 addr, u32 len,
+				  u32 done, void *ctx);
+int softrdma_rc_sge_walk(struct softrdma_qp *qp,
+			 const struct softrdma_sge *sge, u32 num_sge,
+			 u32 offset, u32 len, int access,
+			 softrdma_rc_sge_fn fn, void *ctx);
+
+void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+void softrdma_rc_resp_flush(struct softrdma_qp *qp);
+void softrdma_rc_resp_work(struct work_struct *work);
+
+void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+void softrdma_rc_retry_timer(struct timer_list *t);
+
+/* pure helpers, KUnit-tested in rc_test.c */
+struct softrdma_rc_seg {
+	u8 opcode;
+	bool ackreq;
+	bool has_reth;
+	u32 offset;		/* payload offset in the message */
+	u32 len;		/* payload bytes */
+};
+
+bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
+			 u32 send_flags, struct softrdma_rc_seg *seg);
+
+#endif /* SOFTRDMA_RC_H */

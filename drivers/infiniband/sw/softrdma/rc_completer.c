@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC completer (IBA vol 1 9.7.5.1 - 9.7.6): ACKs, NAKs, RDMA READ
+ * responses and atomic ACKs retire the SQ's WQEs in order; the local ACK
+ * timer and RNR NAKs drive go-back-N retransmission.  Runs in the receive
+ * softirq and in the retry timer, under qp->sq.lock, and restarts the
+ * requester when the window opens.
+ */
+#include <linux/jiffies.h>
+
+#include "counters.h"
+#include "device.h"
+#include "mr.h"
+#include "psn.h"
+#include "qp.h"
+#include "qp_state.h"
+#include "rc.h"
+#include "roce_hdr.h"
+#include "roce_opcode.h"
+#include "roce_pkt.h"
+
+/* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
+#define SOFTRDMA_RC_RETRY_INFINITE	7
+
+static bool softrdma_rc_answered_by_response(u32 opcode)
+{
+	return opcode == IB_WR_RDMA_READ ||
+	       opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* Retire the oldest WQE in error and end the QP (IBA 10.3.1 Error) */
+static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
+				  enum ib_wc_status status)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (qp->sq.fetched) {
+		wqe = softrdma_rc_wqe_at(qp, 0, &st);
+		softrdma_qp_complete_send(qp, wqe, status);
+		if (rc->req_idx)
+			rc->req_idx--;
+	}
+	rc->req_running = false;
+	__skb_queue_purge(&rc->req_txq);
+	del_timer(&rc->retry_timer);
+	softrdma_qp_error(qp);
+}
+
+/* The PSNs sent so far, from una_psn: what an ACK may cover */
+static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
+{
+	return psn_in_window(psn, rc->una_psn,
+			     psn_diff(rc->sent_psn, rc->una_psn));
+}
+
+static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	if (!psn_after(una, rc->una_psn))
+		return;
+	rc->una_psn = una;
+	rc->retry_left = qp->attr.retry_cnt;
+	rc->rnr_left = qp->attr.rnr_retry;
+	if (rc->gap_valid && !psn_before(una, rc->gap_psn))
+		rc->gap_valid = false;
+	/* an acknowledgment for packets sent before a rewind */
+	if (psn_after(una, rc->req_psn))
+		softrdma_rc_req_rewind(qp, una);
+	if (rc->rnr_wait)
+		return;
+	/* IBA 9.7.6.1.3: the timer restarts on every forward step */
+	del_timer(&rc->retry_timer);
+	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
+		softrdma_rc_arm_retry(qp);
+}
+
+/* While a go-back-N is under way, what was sent before it is expected */
+static bool softrdma_rc_comp_holding(struct softrdma_rc *rc)
+{
+	return rc->gap_valid && psn_before(rc->una_psn, rc->gap_psn);
+}
+
+/*
+ * Responses are missing (IBA 9.7.5.1.2: a later response or ACK arrived):
+ * go back to the oldest one.  Packets already in flight from before will
+ * show the same gap again, so it is answered once per go-back-N; if the
+ * answer gets lost too, the ACK timer takes over.
+ */
+static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	if (softrdma_rc_comp_holding(rc))
+		return;
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
+	softrdma_rc_req_rewind(qp, rc->una_psn);
+	rc->gap_valid = true;
+	rc->gap_psn = rc->sent_psn;
+}
+
+/**
+ * softrdma_rc_retire() - complete the WQEs an acknowledgment covers
+ * @qp: the QP; sq.lock held
+ * @ack_psn: the last PSN acknowledged, inclusive (IBA 9.7.5.1.1: an ACK
+ *	covers every earlier PSN)
+ *
+ * SENDs and WRITEs retire when acknowledged, READs and atomics when their
+ * response has arrived; all in posting order (IBA 10.8.5).  A WQE the
+ * requester failed locally retires with its error when its turn comes.
+ */
+void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 last;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	while (qp->sq.fetched) {
+		wqe = softrdma_rc_wqe_at(qp, 0, &st);
+		if (st->failed) {
+			softrdma_rc_comp_fail(qp, st->status);
+			return;
+		}
+		last = psn_add(st->first_psn, st->npsn - 1);
+		if (softrdma_rc_answered_by_response(wqe->opcode)) {
+			if (!st->done) {
+				/*
+				 * IBA 9.7.5.1.2: an ACK beyond a read whose
+				 * responses are missing means they were lost.
+				 */
+				if (!psn_before(ack_psn, last))
+					softrdma_rc_comp_gap(qp);
+				return;
+			}
+		} else if (psn_before(ack_psn, last)) {
+			break;
+		}
+		softrdma_qp_complete_send(qp, wqe, IB_WC_SUCCESS);
+		if (rc->req_idx)
+			rc->req_idx--;
+		softrdma_rc_progress(qp, psn_add(last, 1));
+	}
+	if (softrdma_rc_psn_outstanding(rc, ack_psn))
+		softrdma_rc_progress(qp, psn_add(ack_psn, 1));
+}
+
+static void softrdma_rc_comp_retry(struct softrdma_qp *qp, u32 psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	if (!rc->retry_left) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRY_EXCEEDED);
+		softrdma_rc_comp_fail(qp, IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	rc->retry_left--;
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
+	softrdma_rc_req_rewind(qp, psn);
+}
+
+static enum ib_wc_status softrdma_rc_nak_status(u8 code)
+{
+	switch (code) {
+	case SOFTRDMA_NAK_INVALID_REQ:
+		return IB_WC_REM_INV_REQ_ERR;
+	case SOFTRDMA_NAK_REM_ACCESS_ERR:
+		return IB_WC_REM_ACCESS_ERR;
+	case SOFTRDMA_NAK_INVALID_RD_REQ:
+		return IB_WC_REM_INV_RD_REQ_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+/* IBA 9.7.5.1.1 - 9.7.5.2: a bare ACK, RNR NAK or NAK */
+static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
+				 const struct softrdma_aeth *aeth)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	u8 value = softrdma_aeth_value(aeth);
+	u64 us;
+
+	switch (softrdma_aeth_type(aeth)) {
+	case SOFTRDMA_AETH_ACK:
+		/* credits (9.7.7.2) are not used: "invalid" is fine too */
+		softrdma_rc_retire(qp, psn);
+		return;
+	case SOFTRDMA_AETH_RNR_NAK:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_RCVD);
+		softrdma_rc_retire(qp, psn_sub(psn, 1));
+		if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
+			return;
+		if (qp->attr.rnr_retry != SOFTRDMA_RC_RETRY_INFINITE) {
+			if (!rc->rnr_left) {
+				softrdma_counter_inc(qp->sdev,
+						     SOFTRDMA_CNT_RNR_RETRY_EXCEEDED);
+				softrdma_rc_comp_fail(qp,
+						      IB_WC_RNR_RETRY_EXC_ERR);
+				return;
+			}
+			rc->rnr_left--;
+		}
+		softrdma_rc_req_rewind(qp, psn);
+		rc->req_paused = true;
+		rc->rnr_wait = true;
+		us = softrdma_rnr_timer_us(value);
+		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+		return;
+	case SOFTRDMA_AETH_NAK:
+		softrdma_rc_retire(qp, psn_sub(psn, 1));
+		if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
+			return;
+		if (value == SOFTRDMA_NAK_PSN_SEQ_ERR) {
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_SEQ_NAKS_RCVD);
+			/* IBA 9.7.5.2.1; the repeats of one gap are ignored */
+			if (softrdma_rc_comp_holding(rc))
+				return;
+			softrdma_rc_comp_retry(qp, psn);
+			rc->gap_valid = true;
+			rc->gap_psn = rc->sent_psn;
+			return;
+		}
+		/* IBA 9.7.5.2.2 - 9.7.5.2.5: fatal for the QP */
+		softrdma_rc_comp_fail(qp, softrdma_rc_nak_status(value));
+		return;
+	default:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+		return;
+	}
+}
+
+struct softrdma_rc_place {
+	const struct sk_buff *skb;
+	int offset;
+	const void *buf;
+};
+
+static int softrdma_rc_place_skb(struct softrdma_mr *mr, u64 addr, u32 len,
+				 u32 done, void *ctx)
+{
+	struct softrdma_rc_place *p = ctx;
+
+	return softrdma_mr_copy_from_skb(mr, addr, p->skb, p->offset + done,
+					 len);
+}
+
+static int softrdma_rc_place_buf(struct softrdma_mr *mr, u64 addr, u32 len,
+				 u32 done, void *ctx)
+{
+	struct softrdma_rc_place *p = ctx;
+
+	return softrdma_mr_copy(mr, addr, (void *)p->buf + done, len,
+				SOFTRDMA_COPY_TO_MR);
+}
+
+/*
+ * The oldest WQE must be the read or atomic answered at @psn, and @psn
+ * the next response it needs; earlier SENDs and WRITEs are acknowledged
+ * by it implicitly (IBA 9.7.5.1.2).
+ */
+static struct softrdma_send_wqe *
+softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
+			struct softrdma_rc_wqe **st)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_send_wqe *wqe;
+
+	softrdma_rc_retire(qp, psn_sub(psn, 1));
+	if (!rc->req_running || !qp->sq.fetched)
+		return NULL;
+	wqe = softrdma_rc_wqe_at(qp, 0, st);
+	if (!softrdma_rc_answered_by_response(wqe->opcode) || (*st)->done ||
+	    !psn_in_window(psn, (*st)->first_psn, (*st)->npsn))
+		return NULL;
+	if (psn != rc->una_psn) {
+		/* a gap: responses were lost; ask again, once */
+		if (psn_after(psn, rc->una_psn))
+			softrdma_rc_comp_gap(qp);
+		return NULL;
+	}
+	return wqe;
+}
+
+/* IBA 9.7.5.1.3: one RDMA READ response packet */
+static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 idx, offset, last;
+	int err;
+
+	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
+	if (!wqe || wqe->opcode != IB_WR_RDMA_READ)
+		return false;
+	idx = psn_diff(pkt->psn, st->first_psn);
+	offset = idx * qp->mtu;
+	last = psn_add(st->first_psn, st->npsn - 1);
+	if (offset + pkt->payload_len > wqe->length ||
+	    (pkt->psn != last && pkt->payload_len != qp->mtu) ||
+	    (pkt->psn == last && offset + pkt->payload_len != wqe->length)) {
+		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
+		return true;
+	}
+	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+				   pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
+				   softrdma_rc_place_skb, &place);
+	if (err) {
+		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+							    IB_WC_LOC_PROT_ERR);
+		return true;
+	}
+	softrdma_rc_progress(qp, psn_add(pkt->psn, 1));
+	if (pkt->psn == last) {
+		st->done = true;
+		softrdma_rc_retire(qp, pkt->psn);
+	}
+	return true;
+}
+
+/* IBA 9.7.5.1.5: the ATOMIC ACK carries the original remote value */
+static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
+				    struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_atmack *ack;
+	struct softrdma_rc_place place;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u64 orig;
+	int err;
+
+	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
+	if (!wqe || wqe->opcode == IB_WR_RDMA_READ)
+		return false;
+	ack = (const void *)skb->data +
+	      softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_ATMACK);
+	orig = softrdma_atmack_orig(ack);
+	place.buf = &orig;
+	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
+				   IB_ACCESS_LOCAL_WRITE,
+				   softrdma_rc_place_buf, &place);
+	if (err) {
+		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+							    IB_WC_LOC_PROT_ERR);
+		return true;
+	}
+	st->done = true;
+	softrdma_rc_retire(qp, pkt->psn);
+	return true;
+}
+
+/**
+ * softrdma_rc_comp_rcv() - a response packet for this QP's requester
+ * @qp: the QP, referenced by the caller
+ * @skb: as roce_pkt.h describes; consumed
+ *
+ * Context: softirq, or BHs disabled.
+ */
+void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
+	struct softrdma_rc *rc = &qp->rc;
+	const struct softrdma_aeth *aeth = NULL;
+	bool used = true;
+	int off;
+
+	spin_lock_bh(&qp->sq.lock);
+	if (!rc->req_running || rc->req_stopped ||
+	    qp->state != IB_QPS_RTS) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
+		goto out_unlock;
+	}
+	off = softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_AETH);
+	if (off > 0)
+		aeth = (const void *)skb->data + off;
+
+	/* stale: at or before what was already acknowledged, or never sent */
+	if (!softrdma_rc_psn_outstanding(rc, pkt->psn)) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_STALE_RESPONSE);
+		goto out_unlock;
+	}
+
+	if (op->flags & SOFTRDMA_OPF_READ)
+		used = softrdma_rc_comp_read(qp, skb);
+	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
+		used = softrdma_rc_comp_atomic(qp, skb);
+	else if (aeth)
+		softrdma_rc_comp_ack(qp, pkt->psn, aeth);
+	else
+		used = false;
+	if (!used)
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_STALE_RESPONSE);
+
+	/* the window may have opened */
+	softrdma_rc_req_run(qp);
+out_unlock:
+	spin_unlock_bh(&qp->sq.lock);
+	kfree_skb(skb);
+	softrdma_rc_req_flush(qp);
+}
+
+/**
+ * softrdma_rc_retry_timer() - local ACK timeout or end of an RNR wait
+ * @t: rc.retry_timer
+ *
+ * IBA 9.7.6.1.3: retransmit from the oldest unacknowledged PSN, at most
+ * retry_cnt times in a row; IBA 9.7.5.2.8: after an RNR NAK, resend the
+ * NAKed request once its timer ran out.
+ */
+void softrdma_rc_retry_timer(struct timer_list *t)
+{
+	struct softrdma_rc *rc = from_timer(rc, t, retry_timer);
+	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+
+	spin_lock_bh(&qp->sq.lock);
+	if (!rc->req_running || rc->req_stopped)
+		goto out_unlock;
+	if (rc->rnr_wait) {
+		rc->rnr_wait = false;
+		rc->req_paused = false;
+	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
+		rc->gap_valid = false;
+		softrdma_rc_comp_retry(qp, rc->una_psn);
+	}
+	softrdma_rc_req_run(qp);
+out_unlock:
+	spin_unlock_bh(&qp->sq.lock);
+	softrdma_rc_req_flush(qp);
+}

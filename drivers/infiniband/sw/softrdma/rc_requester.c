@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC requester (IBA vol 1 9.5, 9.7): turns the SQ's WQEs into request
+ * packets, assigns PSNs, keeps the send window and the limits on
+ * outstanding reads and atomics, and rewinds for go-back-N
+ * retransmission.  It runs in the poster's context on the doorbell, from
+ * the completer when the window opens, and from its work item after a
+ * transmit the host dropped.
+ */
+#include <linux/jiffies.h>
+#include <linux/workqueue.h>
+
+#include "counters.h"
+#include "device.h"
+#include "mr.h"
+#include "psn.h"
+#include "qp.h"
+#include "qp_state.h"
+#include "rc.h"
+#include "roce_hdr.h"
+#include "roce_net.h"
+#include "roce_opcode.h"
+
+static bool softrdma_rc_is_rd_atomic(u32 opcode)
+{
+	return opcode == IB_WR_RDMA_READ ||
+	       opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static bool softrdma_rc_wr_supported(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * softrdma_rc_arm_retry() - start the local ACK timer if it is not running
+ * @qp: the QP; sq.lock held
+ *
+ * IBA 9.7.6.1.3: a timeout of 0 means the timer is off.
+ */
+void softrdma_rc_arm_retry(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	u64 us = softrdma_qp_timeout_us(qp->attr.timeout);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!us || rc->req_stopped || rc->rnr_wait ||
+	    timer_pending(&rc->retry_timer))
+		return;
+	mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+}
+
+/* Reads and atomics among the WQEs before @idx not yet answered */
+static u32 softrdma_rc_rd_outstanding(struct softrdma_qp *qp, u32 idx)
+{
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 i, n = 0;
+
+	for (i = 0; i < idx; i++) {
+		wqe = softrdma_rc_wqe_at(qp, i, &st);
+		if (softrdma_rc_is_rd_atomic(wqe->opcode) && !st->done)
+			n++;
+	}
+	return n;
+}
+
+struct softrdma_rc_gather {
+	struct sk_buff *skb;
+	bool frags;
+};
+
+static int softrdma_rc_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
+				  u32 done, void *ctx)
+{
+	struct softrdma_rc_gather *g = ctx;
+	int err;
+
+	if (g->frags) {
+		err = softrdma_mr_skb_add_frags(mr, addr, len, g->skb);
+		return err == -EMSGSIZE ? -EXDEV : err;
+	}
+	return softrdma_mr_copy(mr, addr, skb_put(g->skb, len), len,
+				SOFTRDMA_COPY_FROM_MR);
+}
+
+/*
+ * The payload of one packet: [@offset, @offset + @len) of the WQE's data,
+ * copied for inline data and small or unaligned pieces, else attached as
+ * the MR's pinned pages.  Returns the skb or an ERR_PTR: -EMSGSIZE (a
+ * length error), -EACCES (a protection error), -ENOMEM.
+ */
+static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
+					   const struct softrdma_send_wqe *wqe,
+					   unsigned int hdr_len, u32 offset,
+					   u32 len)
+{
+	struct softrdma_rc_gather g = {};
+	u32 pad = (4 - (len & 3)) & 3;
+	int err = 0;
+
+	if (!(wqe->send_flags & IB_SEND_INLINE) && len > SOFTRDMA_RC_COPY_MAX &&
+	    !pad) {
+		g.skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av, hdr_len, 0);
+		if (!g.skb)
+			return ERR_PTR(-ENOMEM);
+		g.frags = true;
+		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					   len, 0, softrdma_rc_gather_one, &g);
+		if (!err)
+			return g.skb;
+		kfree_skb(g.skb);
+		if (err != -EXDEV)
+			return ERR_PTR(err);
+		g.frags = false;
+	}
+
+	g.skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av, hdr_len, len + pad);
+	if (!g.skb)
+		return ERR_PTR(-ENOMEM);
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		if (offset + len > wqe->length ||
+		    wqe->length > SOFTRDMA_MAX_INLINE)
+			err = -EMSGSIZE;
+		else
+			skb_put_data(g.skb, wqe->inline_data + offset, len);
+	} else {
+		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					   len, 0, softrdma_rc_gather_one, &g);
+	}
+	if (err) {
+		kfree_skb(g.skb);
+		return ERR_PTR(err == -EFAULT ? -EACCES : err);
+	}
+	if (pad)
+		skb_put_zero(g.skb, pad);
+	return g.skb;
+}
+
+static void *softrdma_rc_ext(struct sk_buff *skb, u8 opcode,
+			     enum softrdma_roce_ext ext)
+{
+	return skb->data + softrdma_roce_ext_offset(opcode, ext);
+}
+
+/*
+ * Build packet @pkt of @wqe (its PSN first_psn + pkt).  For a READ
+ * resumed in its middle, the request asks only for what is still
+ * missing (IBA 9.7.5.1.3 lets the requester re-read from any PSN).
+ */
+static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
+					     const struct softrdma_send_wqe *wqe,
+					     const struct softrdma_rc_wqe *st,
+					     u32 pkt)
+{
+	struct softrdma_rc_seg seg;
+	struct softrdma_bth *bth;
+	struct sk_buff *skb;
+	u32 plen = 0;
+
+	if (!softrdma_rc_segment(wqe->opcode, wqe->length, qp->mtu,
+				 wqe->opcode == IB_WR_RDMA_READ ? 0 : pkt,
+				 wqe->send_flags, &seg))
+		return ERR_PTR(-EINVAL);
+	if (seg.opcode != IB_OPCODE_RC_RDMA_READ_REQUEST &&
+	    seg.opcode != IB_OPCODE_RC_COMPARE_SWAP &&
+	    seg.opcode != IB_OPCODE_RC_FETCH_ADD)
+		plen = seg.len;
+
+	skb = softrdma_rc_req_skb(qp, wqe, softrdma_roce_hdr_len(seg.opcode),
+				  seg.offset, plen);
+	if (IS_ERR(skb))
+		return skb;
+
+	bth = (struct softrdma_bth *)skb->data;
+	softrdma_bth_set_opcode(bth, seg.opcode);
+	softrdma_bth_set_pkey(bth, SOFTRDMA_DEFAULT_PKEY);
+	softrdma_bth_set_pad(bth, (4 - (plen & 3)) & 3);
+	softrdma_bth_set_qpn(bth, qp->attr.dest_qp_num);
+	softrdma_bth_set_ackreq(bth, seg.ackreq);
+	softrdma_bth_set_psn(bth, psn_add(st->first_psn, pkt));
+	/* IBA 9.2: SE on the last packet of a solicited SEND or WRITE+imm */
+	if ((wqe->send_flags & IB_SEND_SOLICITED) &&
+	    (seg.opcode == IB_OPCODE_RC_SEND_LAST ||
+	     seg.opcode == IB_OPCODE_RC_SEND_ONLY ||
+	     seg.opcode == IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE ||
+	     seg.opcode == IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE ||
+	     seg.opcode == IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE ||
+	     seg.opcode == IB_OPCODE_RC_SEND_ONLY_WITH_INVALIDATE ||
+	     seg.opcode == IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE ||
+	     seg.opcode == IB_OPCODE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE))
+		softrdma_bth_set_se(bth, true);
+
+	if (wqe->opcode == IB_WR_RDMA_READ) {
+		u32 off = pkt * qp->mtu;
+
+		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
+						  SOFTRDMA_EXT_RETH),
+				  wqe->wr.rdma.remote_addr + off,
+				  wqe->wr.rdma.rkey, wqe->length - off);
+	} else if (seg.has_reth) {
+		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
+						  SOFTRDMA_EXT_RETH),
+				  wqe->wr.rdma.remote_addr, wqe->wr.rdma.rkey,
+				  wqe->length);
+	}
+	if (seg.opcode == IB_OPCODE_RC_COMPARE_SWAP ||
+	    seg.opcode == IB_OPCODE_RC_FETCH_ADD) {
+		bool cs = seg.opcode == IB_OPCODE_RC_COMPARE_SWAP;
+
+		softrdma_atmeth_set(softrdma_rc_ext(skb, seg.opcode,
+						    SOFTRDMA_EXT_ATMETH),
+				    wqe->wr.atomic.remote_addr,
+				    wqe->wr.atomic.rkey,
+				    cs ? wqe->wr.atomic.swap :
+					 wqe->wr.atomic.compare_add,
+				    cs ? wqe->wr.atomic.compare_add : 0);
+	}
+	if (softrdma_roce_ext_offset(seg.opcode, SOFTRDMA_EXT_IMMDT) > 0) {
+		struct softrdma_immdt *imm;
+
+		imm = softrdma_rc_ext(skb, seg.opcode, SOFTRDMA_EXT_IMMDT);
+		imm->imm = wqe->ex.imm_data;
+	}
+	if (softrdma_roce_ext_offset(seg.opcode, SOFTRDMA_EXT_IETH) > 0)
+		softrdma_ieth_set_rkey(softrdma_rc_ext(skb, seg.opcode,
+						       SOFTRDMA_EXT_IETH),
+				       wqe->ex.invalidate_rkey);
+	return skb;
+}
+
+/* A WQE the requester cannot send: retire it in turn with @status */
+static void softrdma_rc_req_fail(struct softrdma_qp *qp,
+				 struct softrdma_rc_wqe *st,
+				 enum ib_wc_status status)
+{
+	st->failed = true;
+	st->status = status;
+	softrdma_rc_retire(qp, psn_sub(qp->rc.una_psn, 1));
+}
+
+static enum ib_wc_status softrdma_rc_local_status(long err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		return IB_WC_LOC_LEN_ERR;
+	case -EACCES:
+		return IB_WC_LOC_PROT_ERR;
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+}
+
+/* Snapshot the next WQE and give it its PSNs; false when none is ready */
+static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+
+	wqe = softrdma_sq_fetch(qp);
+	if (!wqe)
+		return false;
+	if (IS_ERR(wqe)) {
+		rc->req_running = false;
+		softrdma_qp_error(qp);
+		return false;
+	}
+	softrdma_rc_wqe_at(qp, qp->sq.fetched - 1, &st);
+	*st = (struct softrdma_rc_wqe){
+		.first_psn = rc->req_psn,
+		.npsn = softrdma_rc_wqe_npsn(wqe->opcode, wqe->length, qp->mtu),
+	};
+	if (!softrdma_rc_wr_supported(wqe->opcode)) {
+		st->npsn = 0;
+		softrdma_rc_req_fail(qp, st, IB_WC_LOC_QP_OP_ERR);
+	} else if (wqe->length > SOFTRDMA_ROCE_MAX_MSG_SZ ||
+		   (wqe->opcode != IB_WR_RDMA_READ &&
+		    !softrdma_rc_is_rd_atomic(wqe->opcode) &&
+		    !(wqe->send_flags & IB_SEND_INLINE) && !wqe->num_sge &&
+		    wqe->length)) {
+		st->npsn = 0;
+		softrdma_rc_req_fail(qp, st, IB_WC_LOC_LEN_ERR);
+	}
+	return true;
+}
+
+/**
+ * softrdma_rc_req_run() - send what the window, the read/atomic limit and
+ * fences allow
+ * @qp: the QP; sq.lock held
+ *
+ * Packets are built here and queued; softrdma_rc_req_flush() sends them
+ * once the lock is dropped.
+ */
+void softrdma_rc_req_run(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	struct sk_buff *skb;
+	u32 pkt;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!rc->req_running || rc->req_stopped || rc->req_paused ||
+	    qp->state != IB_QPS_RTS)
+		return;
+
+	/* IBA 9.7.6: a bounded number of PSNs in flight */
+	while (psn_diff(rc->req_psn, rc->una_psn) < SOFTRDMA_RC_WINDOW) {
+		if (rc->req_idx == qp->sq.fetched &&
+		    !softrdma_rc_req_fetch(qp))
+			break;
+		if (!rc->req_running)
+			break;
+		wqe = softrdma_rc_wqe_at(qp, rc->req_idx, &st);
+		if (st->failed)
+			break;
+		pkt = psn_diff(rc->req_psn, st->first_psn);
+		if (pkt == 0 || softrdma_rc_is_rd_atomic(wqe->opcode)) {
+			/* IBA 10.8.3.3 fence; 9.5.8 initiator depth */
+			bool rd = softrdma_rc_is_rd_atomic(wqe->opcode);
+			bool fence = wqe->send_flags & IB_SEND_FENCE;
+
+			if ((rd || fence) &&
+			    softrdma_rc_rd_outstanding(qp, rc->req_idx) >=
+				    (fence ? 1 : max_rd))
+				break;
+		}
+
+		skb = softrdma_rc_req_build(qp, wqe, st, pkt);
+		if (IS_ERR(skb)) {
+			if (PTR_ERR(skb) == -ENOMEM) {
+				/* retried from the work item, after a pause */
+				rc->req_paused = true;
+				queue_delayed_work(system_wq, &rc->req_work,
+						   usecs_to_jiffies(1000));
+				break;
+			}
+			softrdma_rc_req_fail(qp, st,
+					     softrdma_rc_local_status(PTR_ERR(skb)));
+			break;
+		}
+		__skb_queue_tail(&rc->req_txq, skb);
+
+		if (softrdma_rc_is_rd_atomic(wqe->opcode) ||
+		    pkt + 1 == st->npsn) {
+			rc->req_psn = psn_add(st->first_psn, st->npsn);
+			rc->req_idx++;
+		} else {
+			rc->req_psn = psn_add(rc->req_psn, 1);
+		}
+		if (psn_after(rc->req_psn, rc->sent_psn))
+			rc->sent_psn = rc->req_psn;
+		softrdma_rc_arm_retry(qp);
+	}
+}
+
+/**
+ * softrdma_rc_req_rewind() - go back to @psn and send from there again
+ * @qp: the QP; sq.lock held
+ * @psn: an outstanding PSN (IBA 9.7.5.1.4 go-back-N), or the new
+ *	una_psn when an acknowledgment overtook a rewind
+ *
+ * Packets built and not yet sent are dropped: they follow @psn, or were
+ * acknowledged already.
+ */
+void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 i;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	__skb_queue_purge(&rc->req_txq);
+	for (i = 0; i < qp->sq.fetched; i++) {
+		wqe = softrdma_rc_wqe_at(qp, i, &st);
+		if (!st->npsn || psn_before(psn, st->first_psn))
+			break;
+		if (!psn_in_window(psn, st->first_psn, st->npsn))
+			continue;
+		if (softrdma_rc_is_rd_atomic(wqe->opcode) &&
+		    wqe->opcode != IB_WR_RDMA_READ)
+			psn = st->first_psn;
+		break;
+	}
+	rc->req_idx = i;
+	rc->req_psn = psn;
+}
+
+static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (psn_in_window(psn, rc->una_psn,
+			  psn_diff(rc->sent_psn, rc->una_psn)))
+		softrdma_rc_req_rewind(qp, psn);
+	else
+		__skb_queue_purge(&rc->req_txq);
+	rc->req_backoff_us = clamp(rc->req_backoff_us * 2,
+				   SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
+				   SOFTRDMA_RC_XMIT_BACKOFF_MAX_US);
+	rc->req_paused = true;
+	queue_delayed_work(system_wq, &rc->req_work,
+			   usecs_to_jiffies(rc->req_backoff_us));
+}
+
+/**
+ * softrdma_rc_req_flush() - send the queued request packets
+ * @qp: the QP; sq.lock not held
+ *
+ * One caller at a time drains the queue, in order, with the lock dropped
+ * around each transmit.  A packet the host dropped is not left to the
+ * ACK timeout: the requester rewinds to it and retries after a back-off.
+ */
+void softrdma_rc_req_flush(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct sk_buff *skb;
+	int err;
+	u32 psn;
+
+	spin_lock_bh(&qp->sq.lock);
+	if (rc->req_draining)
+		goto out_unlock;
+	rc->req_draining = true;
+	while ((skb = __skb_dequeue(&rc->req_txq))) {
+		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
+		spin_unlock_bh(&qp->sq.lock);
+		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port, skb);
+		spin_lock_bh(&qp->sq.lock);
+		if (!err) {
+			rc->req_backoff_us = 0;
+			continue;
+		}
+		if (err == -EAGAIN && !rc->req_stopped) {
+			softrdma_rc_req_backoff(qp, psn);
+			break;
+		}
+		/* lost for good: the ACK timer retransmits it */
+	}
+	rc->req_draining = false;
+out_unlock:
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
+ * softrdma_rc_req_work() - resume the requester after a pause
+ * @work: rc.req_work
+ */
+void softrdma_rc_req_work(struct work_struct *work)
+{
+	struct softrdma_rc *rc = container_of(to_delayed_work(work),
+					      struct softrdma_rc, req_work);
+	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+
+	spin_lock_bh(&qp->sq.lock);
+	if (!rc->rnr_wait)
+		rc->req_paused = false;
+	softrdma_rc_req_run(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	softrdma_rc_req_flush(qp);
+}

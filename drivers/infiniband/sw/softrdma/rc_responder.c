@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RC responder (IBA vol 1 9.7.5 onwards): checks each request's PSN
+ * and opcode sequence, executes SENDs into receive WQEs, RDMA WRITEs into
+ * memory regions, RDMA READs and atomics, and answers with ACKs, NAKs,
+ * read responses and atomic ACKs.  Runs in the receive softirq under
+ * qp->rq.lock; long read responses continue from a work item.
+ */
+#include <linux/jiffies.h>
+
+#include "counters.h"
+#include "device.h"
+#include "mr.h"
+#include "psn.h"
+#include "qp.h"
+#include "rc.h"
+#include "roce_hdr.h"
+#include "roce_net.h"
+#include "roce_opcode.h"
+#include "roce_pkt.h"
+
+static void *softrdma_rc_hdr(struct sk_buff *skb, u8 opcode,
+			     enum softrdma_roce_ext ext)
+{
+	return skb->data + softrdma_roce_ext_offset(opcode, ext);
+}
+
+static struct sk_buff *softrdma_rc_resp_skb(struct softrdma_qp *qp, u8 opcode,
+					    u32 psn, u32 payload)
+{
+	struct softrdma_bth *bth;
+	struct sk_buff *skb;
+
+	skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av,
+				      softrdma_roce_hdr_len(opcode), payload);
+	if (!skb)
+		return NULL;
+	bth = (struct softrdma_bth *)skb->data;
+	softrdma_bth_set_opcode(bth, opcode);
+	softrdma_bth_set_pkey(bth, SOFTRDMA_DEFAULT_PKEY);
+	softrdma_bth_set_qpn(bth, qp->attr.dest_qp_num);
+	softrdma_bth_set_psn(bth, psn);
+	return skb;
+}
+
+/* IBA 9.7.5.2: ACK (credits "invalid", 9.7.7.2), RNR NAK or NAK */
+static void softrdma_rc_send_ack(struct softrdma_qp *qp, u8 syndrome, u32 psn)
+{
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	skb = softrdma_rc_resp_skb(qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, 0);
+	if (!skb) {
+		qp->rc.ack_pending = true;
+		return;
+	}
+	softrdma_aeth_set(softrdma_rc_hdr(skb, IB_OPCODE_RC_ACKNOWLEDGE,
+					  SOFTRDMA_EXT_AETH),
+			  syndrome, qp->rc.msn);
+	__skb_queue_tail(&qp->rc.resp_txq, skb);
+}
+
+static u8 softrdma_rc_syn_ack(void)
+{
+	return softrdma_aeth_syn_ack(SOFTRDMA_AETH_CREDITS_INVALID);
+}
+
+static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
+{
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (!qp->rc.resp_stopped)
+		queue_delayed_work(system_wq, &qp->rc.resp_work,
+				   usecs_to_jiffies(us));
+}
+
+/*
+ * A class C error (IBA 9.9.3.1.3): NAK it, then the QP goes to Error and
+ * takes nothing more.
+ */
+static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
+				   enum softrdma_aeth_nak_code code)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	softrdma_counter_inc(qp->sdev, code == SOFTRDMA_NAK_REM_ACCESS_ERR ?
+				       SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR :
+				       SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
+	rc->resp_failed = true;
+	softrdma_qp_error(qp);
+}
+
+/* Find and check the MR an R_Key names, for @access to [@va, +@len) */
+static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
+					    u64 va, u32 len, int access)
+{
+	struct softrdma_mr *mr;
+
+	/* IBA 9.4.5: a QP grants remote rights of its own (10.2.4.1) */
+	if ((qp->attr.qp_access_flags & access) != access)
+		return NULL;
+	mr = softrdma_mr_get(qp->sdev, rkey);
+	if (!mr)
+		return NULL;
+	if (softrdma_mr_check(mr, qp->ibqp.pd, va, len, access)) {
+		softrdma_mr_put(mr);
+		return NULL;
+	}
+	return mr;
+}
+
+/* Read responses: build up to @budget packets of the active read */
+static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_mr *mr = NULL;
+	struct sk_buff *skb;
+	u32 n, i, off, len, pad;
+	u8 opcode;
+	int err;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	n = psn_diff(rc->rd_end, rc->rd_psn0);
+	while (rc->rd_active && budget--) {
+		i = psn_diff(rc->rd_psn, rc->rd_psn0);
+		off = i * qp->mtu;
+		len = min(rc->rd_len - off, qp->mtu);
+		pad = (4 - (len & 3)) & 3;
+		if (n == 1)
+			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+		else if (i == 0)
+			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST;
+		else if (i == n - 1)
+			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST;
+		else
+			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+
+		if (len && !mr) {
+			mr = softrdma_mr_get(qp->sdev, rc->rd_rkey);
+			if (!mr) {
+				/* deregistered meanwhile: the requester times out */
+				rc->rd_active = false;
+				break;
+			}
+		}
+		/* zero copy from the pinned pages, or a copy when small */
+		if (len > SOFTRDMA_RC_COPY_MAX && !pad) {
+			skb = softrdma_rc_resp_skb(qp, opcode, rc->rd_psn, 0);
+			if (!skb)
+				goto out_retry;
+			err = softrdma_mr_skb_add_frags(mr, rc->rd_va + off, len,
+							skb);
+			if (err) {
+				kfree_skb(skb);
+				skb = NULL;
+			}
+		} else {
+			skb = NULL;
+		}
+		if (!skb) {
+			skb = softrdma_rc_resp_skb(qp, opcode, rc->rd_psn,
+						   len + pad);
+			if (!skb)
+				goto out_retry;
+			err = len ? softrdma_mr_copy(mr, rc->rd_va + off,
+						     skb_put(skb, len), len,
+						     SOFTRDMA_COPY_FROM_MR) : 0;
+			if (err) {
+				kfree_skb(skb);
+				rc->rd_active = false;
+				break;
+			}
+			skb_put_zero(skb, pad);
+		}
+		softrdma_bth_set_pad((struct softrdma_bth *)skb->data, pad);
+		if (softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH) > 0)
+			softrdma_aeth_set(softrdma_rc_hdr(skb, opcode,
+							  SOFTRDMA_EXT_AETH),
+					  softrdma_rc_syn_ack(), rc->msn);
+		__skb_queue_tail(&rc->resp_txq, skb);
+		rc->rd_psn = psn_add(rc->rd_psn, 1);
+		if (rc->rd_psn == rc->rd_end)
+			rc->rd_active = false;
+	}
+	if (mr)
+		softrdma_mr_put(mr);
+	if (rc->rd_active || !skb_queue_empty(&rc->backlog))
+		softrdma_rc_schedule(qp, 0);
+	return;
+
+out_retry:
+	if (mr)
+		softrdma_mr_put(mr);
+	softrdma_rc_schedule(qp, SOFTRDMA_RC_XMIT_BACKOFF_MIN_US);
+}
+
+static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 psn, u64 va,
+				   u32 rkey, u32 len)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	rc->rd_active = true;
+	rc->rd_psn0 = psn;
+	rc->rd_psn = psn;
+	rc->rd_end = psn_add(psn, softrdma_rc_wqe_npsn(IB_WR_RDMA_READ, len,
+						       qp->mtu));
+	rc->rd_va = va;
+	rc->rd_rkey = rkey;
+	rc->rd_len = len;
+	softrdma_rc_read_run(qp, SOFTRDMA_RC_READ_BUDGET);
+}
+
+static struct softrdma_rc_res *softrdma_rc_res_new(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	u32 n = clamp_t(u32, qp->attr.max_dest_rd_atomic, 1,
+			SOFTRDMA_MAX_QP_RD_ATOM);
+	struct softrdma_rc_res *res;
+
+	res = &rc->res[rc->res_next % n];
+	rc->res_next = (rc->res_next + 1) % n;
+	return res;
+}
+
+static struct softrdma_rc_res *softrdma_rc_res_find(struct softrdma_qp *qp,
+						    u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(qp->rc.res); i++) {
+		struct softrdma_rc_res *res = &qp->rc.res[i];
+
+		if (res->npsn && psn_in_window(psn, res->first_psn, res->npsn))
+			return res;
+	}
+	return NULL;
+}
+
+static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
+{
+	const u8 op = IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
+	struct sk_buff *skb;
+
+	skb = softrdma_rc_resp_skb(qp, op, psn, 0);
+	if (!skb) {
+		qp->rc.ack_pending = true;
+		return;
+	}
+	softrdma_aeth_set(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_AETH),
+			  softrdma_rc_syn_ack(), qp->rc.msn);
+	softrdma_atmack_set_orig(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_ATMACK),
+				 orig);
+	__skb_queue_tail(&qp->rc.resp_txq, skb);
+}
+
+/* IBA 9.7.5.1.1 duplicates: replay reads and atomics, ACK the rest */
+static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
+				       struct sk_buff *skb,
+				       const struct softrdma_roce_opcode *op)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_reth *reth;
+	struct softrdma_rc_res *res;
+	u64 va;
+	u32 len;
+
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_DUPLICATE_REQUESTS);
+	res = softrdma_rc_res_find(qp, pkt->psn);
+	if (op->flags & SOFTRDMA_OPF_READ) {
+		if (!res || res->atomic)
+			return;
+		/* the requester may ask for the tail only (9.7.5.1.3) */
+		reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+		va = softrdma_reth_va(reth);
+		len = softrdma_reth_len(reth);
+		if (va < res->va || va + len != res->va + res->len ||
+		    (va - res->va) !=
+			    (u64)psn_diff(pkt->psn, res->first_psn) * qp->mtu)
+			return;
+		softrdma_rc_read_start(qp, pkt->psn, va, res->rkey, len);
+		return;
+	}
+	if (op->flags & SOFTRDMA_OPF_ATOMIC) {
+		if (res && res->atomic && res->first_psn == pkt->psn)
+			softrdma_rc_atomic_ack(qp, pkt->psn, res->orig);
+		return;
+	}
+	if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
+		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
+				     psn_sub(qp->rc.resp_psn, 1));
+}
+
+/* IBA 9.7.4: is @op a legal next packet in the current message? */
+static bool softrdma_rc_sequence_ok(struct softrdma_qp *qp,
+				    const struct softrdma_roce_opcode *op)
+{
+	switch (qp->rc.msg) {
+	case SOFTRDMA_RC_MSG_SEND:
+		return (op->flags & SOFTRDMA_OPF_SEND) &&
+		       (op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
+	case SOFTRDMA_RC_MSG_WRITE:
+		return (op->flags & SOFTRDMA_OPF_WRITE) &&
+		       (op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
+	default:
+		return !(op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
+	}
+}
+
+struct softrdma_rc_scatter {
+	const struct sk_buff *skb;
+	int offset;
+};
+
+static int softrdma_rc_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
+				   u32 done, void *ctx)
+{
+	struct softrdma_rc_scatter *sc = ctx;
+
+	return softrdma_mr_copy_from_skb(mr, addr, sc->skb, sc->offset + done,
+					 len);
+}
+
+/* Take the receive WQE a SEND or WRITE with immediate consumes */
+static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, u32 psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	int err;
+
+	if (rc->have_rwqe)
+		return true;
+	err = softrdma_rq_take(qp, &rc->rwqe);
+	if (!err) {
+		rc->have_rwqe = true;
+		rc->rcv_len = 0;
+		return true;
+	}
+	if (err == -ENOENT) {
+		/* IBA 9.7.5.2.8: no receive WQE, try again later */
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_SENT);
+		softrdma_rc_send_ack(qp,
+				     softrdma_aeth_syn_rnr_nak(qp->attr.min_rnr_timer),
+				     psn);
+		return false;
+	}
+	softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_OP_ERR);
+	return false;
+}
+
+static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
+				      struct sk_buff *skb,
+				      const struct softrdma_roce_opcode *op,
+				      enum ib_wc_status status)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc *rc = &qp->rc;
+	struct ib_wc wc = {
+		.wr_id = rc->rwqe.wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.byte_len = rc->rcv_len,
+		.src_qp = qp->attr.dest_qp_num,
+	};
+	int off;
+
+	if (op->flags & SOFTRDMA_OPF_WRITE) {
+		wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
+		wc.byte_len = rc->wr_len;
+	}
+	if (status == IB_WC_SUCCESS) {
+		off = softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_IMMDT);
+		if (off > 0) {
+			wc.wc_flags |= IB_WC_WITH_IMM;
+			wc.ex.imm_data = ((struct softrdma_immdt *)
+					  (skb->data + off))->imm;
+		}
+		off = softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_IETH);
+		if (off > 0) {
+			/*
+			 * softrdma has no MRs that may be invalidated
+			 * remotely (no fast-register MRs or MWs yet): the
+			 * key is reported to the consumer as received.
+			 */
+			wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+			wc.ex.invalidate_rkey =
+				softrdma_ieth_rkey((struct softrdma_ieth *)
+						   (skb->data + off));
+		}
+	}
+	rc->have_rwqe = false;
+	softrdma_qp_complete_recv(qp, &wc,
+				  softrdma_bth_se((struct softrdma_bth *)skb->data));
+}
+
+/* SEND First/Middle/Last/Only: into the receive WQE (IBA 9.7.5.1.1) */
+static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
+				const struct softrdma_roce_opcode *op)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc_scatter sc = { .skb = skb, .offset = pkt->hdr_len };
+	struct softrdma_rc *rc = &qp->rc;
+	int err;
+
+	if (!softrdma_rc_take_rwqe(qp, pkt->psn))
+		return false;
+	err = softrdma_rc_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
+				   rc->rcv_len, pkt->payload_len,
+				   IB_ACCESS_LOCAL_WRITE,
+				   softrdma_rc_scatter_one, &sc);
+	if (err) {
+		/* IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection */
+		softrdma_rc_complete_rwqe(qp, skb, op, err == -EMSGSIZE ?
+					  IB_WC_LOC_LEN_ERR :
+					  IB_WC_LOC_PROT_ERR);
+		softrdma_rc_resp_fatal(qp, pkt->psn, err == -EMSGSIZE ?
+				       SOFTRDMA_NAK_INVALID_REQ :
+				       SOFTRDMA_NAK_REM_OP_ERR);
+		return false;
+	}
+	rc->rcv_len += pkt->payload_len;
+	if (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) {
+		rc->msg = SOFTRDMA_RC_MSG_NONE;
+		rc->msn = psn_add(rc->msn, 1);
+		softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_SUCCESS);
+	} else {
+		rc->msg = SOFTRDMA_RC_MSG_SEND;
+	}
+	return true;
+}
+
+/* RDMA WRITE First/Middle/Last/Only (IBA 9.7.5.1.2, 9.4.5 R_Key checks) */
+static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
+				 const struct softrdma_roce_opcode *op)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc *rc = &qp->rc;
+	bool imm = softrdma_roce_ext_offset(pkt->opcode,
+					    SOFTRDMA_EXT_IMMDT) > 0;
+	const struct softrdma_reth *reth;
+	struct softrdma_mr *mr;
+	int err;
+
+	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY)) {
+		reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+		rc->wr_va = softrdma_reth_va(reth);
+		rc->wr_rkey = softrdma_reth_rkey(reth);
+		rc->wr_len = softrdma_reth_len(reth);
+		rc->wr_left = rc->wr_len;
+		if (rc->wr_len > SOFTRDMA_ROCE_MAX_MSG_SZ) {
+			softrdma_rc_resp_fatal(qp, pkt->psn,
+					       SOFTRDMA_NAK_INVALID_REQ);
+			return false;
+		}
+		/* the whole target is checked once, before any byte lands */
+		if (rc->wr_len) {
+			mr = softrdma_rc_rkey(qp, rc->wr_rkey, rc->wr_va,
+					      rc->wr_len,
+					      IB_ACCESS_REMOTE_WRITE);
+			if (!mr) {
+				softrdma_rc_resp_fatal(qp, pkt->psn,
+						       SOFTRDMA_NAK_REM_ACCESS_ERR);
+				return false;
+			}
+			softrdma_mr_put(mr);
+		}
+	}
+	/* IBA 9.7.5.1.2: the payload must add up to the RETH length */
+	if (pkt->payload_len > rc->wr_left ||
+	    ((op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) &&
+	     pkt->payload_len != rc->wr_left)) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	/* IBA 9.7.5.1.2: RDMA WRITE with immediate consumes a receive WQE */
+	if (imm && !softrdma_rc_take_rwqe(qp, pkt->psn))
+		return false;
+	if (pkt->payload_len) {
+		mr = softrdma_rc_rkey(qp, rc->wr_rkey, rc->wr_va,
+				      pkt->payload_len, IB_ACCESS_REMOTE_WRITE);
+		err = mr ? softrdma_mr_copy_from_skb(mr, rc->wr_va, skb,
+						     pkt->hdr_len,
+						     pkt->payload_len) : -EACCES;
+		if (mr)
+			softrdma_mr_put(mr);
+		if (err) {
+			softrdma_rc_resp_fatal(qp, pkt->psn,
+					       SOFTRDMA_NAK_REM_ACCESS_ERR);
+			return false;
+		}
+	}
+	rc->wr_va += pkt->payload_len;
+	rc->wr_left -= pkt->payload_len;
+	if (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) {
+		rc->msg = SOFTRDMA_RC_MSG_NONE;
+		rc->msn = psn_add(rc->msn, 1);
+		if (imm)
+			softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_SUCCESS);
+	} else {
+		rc->msg = SOFTRDMA_RC_MSG_WRITE;
+	}
+	return true;
+}
+
+/* RDMA READ request (IBA 9.7.5.1.3): checked now, answered in order */
+static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_reth *reth;
+	struct softrdma_rc_res *res;
+	struct softrdma_mr *mr;
+	u64 va;
+	u32 rkey, len;
+
+	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+	va = softrdma_reth_va(reth);
+	rkey = softrdma_reth_rkey(reth);
+	len = softrdma_reth_len(reth);
+	if (len > SOFTRDMA_ROCE_MAX_MSG_SZ) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	if (len) {
+		mr = softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
+		if (!mr) {
+			softrdma_rc_resp_fatal(qp, pkt->psn,
+					       SOFTRDMA_NAK_REM_ACCESS_ERR);
+			return false;
+		}
+		softrdma_mr_put(mr);
+	}
+	res = softrdma_rc_res_new(qp);
+	*res = (struct softrdma_rc_res){
+		.first_psn = pkt->psn,
+		.npsn = softrdma_rc_wqe_npsn(IB_WR_RDMA_READ, len, qp->mtu),
+		.va = va,
+		.rkey = rkey,
+		.len = len,
+	};
+	qp->rc.msn = psn_add(qp->rc.msn, 1);
+	qp->rc.resp_psn = psn_add(pkt->psn, res->npsn);
+	softrdma_rc_read_start(qp, pkt->psn, va, rkey, len);
+	return true;
+}
+
+/* CmpSwap and FetchAdd (IBA 9.7.5.1.5) */
+static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_atmeth *ath;
+	struct softrdma_rc_res *res;
+	struct softrdma_mr *mr;
+	u64 va, orig = 0;
+	int err;
+
+	ath = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_ATMETH);
+	va = softrdma_atmeth_va(ath);
+	if (!IS_ALIGNED(va, sizeof(u64))) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	mr = softrdma_rc_rkey(qp, softrdma_atmeth_rkey(ath), va, sizeof(u64),
+			      IB_ACCESS_REMOTE_ATOMIC);
+	if (!mr) {
+		softrdma_rc_resp_fatal(qp, pkt->psn,
+				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		return false;
+	}
+	if (pkt->opcode == IB_OPCODE_RC_COMPARE_SWAP)
+		err = softrdma_mr_atomic(mr, va, true,
+					 softrdma_atmeth_compare(ath),
+					 softrdma_atmeth_swap_add(ath), &orig);
+	else
+		err = softrdma_mr_atomic(mr, va, false,
+					 softrdma_atmeth_swap_add(ath), 0,
+					 &orig);
+	softrdma_mr_put(mr);
+	if (err) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, err == -EINVAL ?
+				       SOFTRDMA_NAK_INVALID_REQ :
+				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		return false;
+	}
+	res = softrdma_rc_res_new(qp);
+	*res = (struct softrdma_rc_res){
+		.first_psn = pkt->psn,
+		.npsn = 1,
+		.atomic = true,
+		.orig = orig,
+	};
+	qp->rc.msn = psn_add(qp->rc.msn, 1);
+	qp->rc.resp_psn = psn_add(pkt->psn, 1);
+	softrdma_rc_atomic_ack(qp, pkt->psn, orig);
+	return true;
+}
+
+/* One request packet, in order; rq.lock held; consumes @skb */
+static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
+				    struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
+	struct softrdma_rc *rc = &qp->rc;
+	s32 d = psn_diff(pkt->psn, rc->resp_psn);
+	bool ok;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (rc->resp_failed) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
+		goto out_free;
+	}
+	if (d < 0) {
+		softrdma_rc_resp_duplicate(qp, skb, op);
+		goto out_free;
+	}
+	if (d > 0) {
+		/* IBA 9.7.5.1.1: NAK the first packet of a gap, once */
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_OUT_OF_SEQUENCE);
+		if (!rc->nak_sent) {
+			rc->nak_sent = true;
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_SEQ_NAKS_SENT);
+			softrdma_rc_send_ack(qp,
+					     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
+					     rc->resp_psn);
+		}
+		goto out_free;
+	}
+	rc->nak_sent = false;
+
+	/* IBA 9.7.4 opcode sequence, 9.4 segmentation: invalid request */
+	if (!softrdma_rc_sequence_ok(qp, op) ||
+	    !softrdma_roce_payload_valid(pkt->opcode, pkt->payload_len,
+					 qp->mtu) ||
+	    (op->flags & SOFTRDMA_OPF_ATOMIC_WRITE)) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		goto out_free;
+	}
+
+	if (op->flags & SOFTRDMA_OPF_SEND)
+		ok = softrdma_rc_do_send(qp, skb, op);
+	else if (op->flags & SOFTRDMA_OPF_WRITE)
+		ok = softrdma_rc_do_write(qp, skb, op);
+	else if (op->flags & SOFTRDMA_OPF_READ)
+		ok = softrdma_rc_do_read(qp, skb);
+	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
+		ok = softrdma_rc_do_atomic(qp, skb);
+	else
+		ok = false;
+	if (!ok)
+		goto out_free;
+
+	if (op->flags & (SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE)) {
+		rc->resp_psn = psn_add(pkt->psn, 1);
+		/* IBA 9.7.2: coalesced, one ACK per AckReq */
+		if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
+			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
+					     pkt->psn);
+	}
+out_free:
+	kfree_skb(skb);
+}
+
+/**
+ * softrdma_rc_resp_rcv() - a request packet for this QP's responder
+ * @qp: the QP, referenced by the caller
+ * @skb: as roce_pkt.h describes; consumed
+ *
+ * Context: softirq, or BHs disabled.
+ */
+void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	enum ib_qp_state state;
+
+	spin_lock_bh(&qp->rq.lock);
+	state = qp->state;
+	if (!rc->resp_running || rc->resp_stopped ||
+	    (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	     state != IB_QPS_SQD)) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
+		kfree_skb(skb);
+		goto out_unlock;
+	}
+	/* responses leave in request order: wait for the read in progress */
+	if (rc->rd_active || !skb_queue_empty(&rc->backlog)) {
+		if (skb_queue_len(&rc->backlog) >= SOFTRDMA_RC_BACKLOG) {
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_RCV_BACKLOG_DROP);
+			kfree_skb(skb);
+		} else {
+			__skb_queue_tail(&rc->backlog, skb);
+		}
+		goto out_unlock;
+	}
+	softrdma_rc_resp_handle(qp, skb);
+out_unlock:
+	spin_unlock_bh(&qp->rq.lock);
+	softrdma_rc_resp_flush(qp);
+}
+
+/* A response the host dropped: answer again after a back-off */
+static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
+				     u32 psn)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc_res *res;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	__skb_queue_purge(&rc->resp_txq);
+	rc->ack_pending = true;
+	res = softrdma_rc_res_find(qp, psn);
+	if (res && !res->atomic &&
+	    (opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST ||
+	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE ||
+	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST ||
+	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY)) {
+		/* resume the read at the dropped packet */
+		u32 skip = psn_diff(psn, res->first_psn) * qp->mtu;
+
+		rc->rd_active = true;
+		rc->rd_psn0 = psn;
+		rc->rd_psn = psn;
+		rc->rd_end = psn_add(res->first_psn, res->npsn);
+		rc->rd_va = res->va + skip;
+		rc->rd_rkey = res->rkey;
+		rc->rd_len = res->len - skip;
+	} else if (res && res->atomic && opcode ==
+		   IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE) {
+		rc->replay_atomic = true;
+		rc->replay_psn = psn;
+	}
+	rc->resp_backoff_us = clamp(rc->resp_backoff_us * 2,
+				    SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
+				    SOFTRDMA_RC_XMIT_BACKOFF_MAX_US);
+	softrdma_rc_schedule(qp, rc->resp_backoff_us);
+}
+
+/**
+ * softrdma_rc_resp_flush() - send the queued responses, in order
+ * @qp: the QP; rq.lock not held
+ */
+void softrdma_rc_resp_flush(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct sk_buff *skb;
+	u8 opcode;
+	int err;
+	u32 psn;
+
+	spin_lock_bh(&qp->rq.lock);
+	if (rc->resp_draining)
+		goto out_unlock;
+	rc->resp_draining = true;
+	while ((skb = __skb_dequeue(&rc->resp_txq))) {
+		opcode = softrdma_bth_opcode((struct softrdma_bth *)skb->data);
+		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
+		spin_unlock_bh(&qp->rq.lock);
+		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port, skb);
+		spin_lock_bh(&qp->rq.lock);
+		if (!err) {
+			rc->resp_backoff_us = 0;
+			continue;
+		}
+		if (err == -EAGAIN && !rc->resp_stopped) {
+			softrdma_rc_resp_backoff(qp, opcode, psn);
+			break;
+		}
+	}
+	rc->resp_draining = false;
+out_unlock:
+	spin_unlock_bh(&qp->rq.lock);
+}
+
+/**
+ * softrdma_rc_resp_work() - the responder's deferred part
+ * @work: rc.resp_work
+ *
+ * Re-sends what the host dropped, continues a long read response within
+ * its budget, then takes the requests that waited behind it.
+ */
+void softrdma_rc_resp_work(struct work_struct *work)
+{
+	struct softrdma_rc *rc = container_of(to_delayed_work(work),
+					      struct softrdma_rc, resp_work);
+	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_rc_res *res;
+	struct sk_buff *skb;
+	unsigned int n = 0;
+
+	spin_lock_bh(&qp->rq.lock);
+	if (rc->resp_stopped || !rc->resp_running)
+		goto out_unlock;
+	if (rc->ack_pending) {
+		rc->ack_pending = false;
+		if (rc->nak_sent)
+			softrdma_rc_send_ack(qp,
+					     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
+					     rc->resp_psn);
+		else
+			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
+					     psn_sub(rc->resp_psn, 1));
+	}
+	if (rc->replay_atomic) {
+		rc->replay_atomic = false;
+		res = softrdma_rc_res_find(qp, rc->replay_psn);
+		if (res && res->atomic)
+			softrdma_rc_atomic_ack(qp, rc->replay_psn, res->orig);
+	}
+	if (rc->rd_active)
+		softrdma_rc_read_run(qp, SOFTRDMA_RC_READ_BUDGET);
+	while (!rc->rd_active && n++ < SOFTRDMA_RC_READ_BUDGET &&
+	       (skb = __skb_dequeue(&rc->backlog)))
+		softrdma_rc_resp_handle(qp, skb);
+	if (!rc->rd_active && !skb_queue_empty(&rc->backlog))
+		softrdma_rc_schedule(qp, 0);
+out_unlock:
+	spin_unlock_bh(&qp->rq.lock);
+	softrdma_rc_resp_flush(qp);
+}

@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# roce-rc: RC traffic through the RC engines, checked end to end.
+#   lab run --stack sroce,sroce roce-rc
+#   lab run --stack sroce,rxe roce-rc      (softrdma serves, rxe is client)
+#   lab run --stack rxe,sroce roce-rc      (rxe serves, softrdma is client)
+# guest0 runs the servers, guest1 the clients:
+#  - ibv_rc_pingpong -c (both sides check the data) at several sizes;
+#  - perftest write/read/send bandwidth and latency, atomics;
+#  - an RDMA WRITE into a read-only MR fails with a remote access error
+#    and leaves the target unchanged (tools/lab/rc_access.c, built on the
+#    host: gcc -o /var/tmp/softrdma-lab/rc_access tools/lab/rc_access.c
+#    -libverbs).
+# Optional args: test names to run (default: all), e.g. "pp bw".
+
+ACCESS_BIN=${RC_ACCESS_BIN:-/var/tmp/softrdma-lab/rc_access}
+PP_ITERS=200
+PERF_ITERS=200
+port=18515
+
+gid=$(lab_gid_index "$LAB_ADDR") || gid=1
+lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
+want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
+
+# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
+# with the server's address appended; both must succeed.
+pair() {
+	local name=$1 tmo=$2 srv rc
+	shift 2
+	CUR=$name
+	port=$((port + 1))
+	case $LAB_ID in
+	0)
+		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
+		srv=$!
+		lab_wait_listen "$port" 30 >/dev/null 2>&1
+		lab_barrier "$name"
+		lab_check "$name server" wait "$srv"
+		rc=$?
+		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
+		;;
+	1)
+		lab_barrier "$name"
+		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
+			"$(lab_peer_addr 0)"
+		rc=$?
+		;;
+	*)
+		lab_barrier "$name"
+		rc=0
+		;;
+	esac
+	lab_barrier "$name-done" 600
+	return $rc
+}
+
+run() { timeout "${TMO:-120}" "$@"; }
+
+# pingpong: also require the iteration count and no data errors
+pp() {
+	local out rc
+	out=$(run "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	! grep -q 'invalid data' <<<"$out" || { echo "FAIL: invalid data"; return 1; }
+	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
+}
+
+# perftest, and its result line as a note
+perf() {
+	local out rc
+	out=$(run "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	local res
+	local hdr
+	hdr=$(grep -m1 '^ *#bytes' <<<"$out")
+	res=$(awk '/^ *#bytes/ { getline; print; exit }' <<<"$out" | tr -s ' ')
+	# servers of the latency tests print no result: the client checks
+	[ -n "$res" ] || [ "$LAB_ID" != 1 ] || { echo "FAIL: no result line"; return 1; }
+	[ -n "$res" ] || return 0
+	[ "$LAB_ID" = 1 ] && lab_note "$CUR: $(head -1 <<<"$hdr" | tr -s ' ')| $res"
+	return 0
+}
+
+if want pp; then
+	for size in 1 4095 4096 65537 1048576; do
+		iters=$PP_ITERS
+		[ "$size" -ge 65536 ] && iters=50
+		[ "$size" -ge 1048576 ] && iters=10
+		pair "pingpong-$size" 120 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+			-g "$gid" -n "$iters" -s "$size" -c
+	done
+fi
+
+if want bw; then
+	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		for size in 2 65536; do
+			pair "$t-$size" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
+				-s "$size" -n "$PERF_ITERS" -F
+		done
+	done
+fi
+
+if want lat; then
+	for t in ib_write_lat ib_read_lat ib_send_lat; do
+		pair "$t-2" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" -s 2 \
+			-n "$PERF_ITERS" -F
+	done
+fi
+
+if want atomic; then
+	for a in FETCH_AND_ADD CMP_AND_SWAP; do
+		pair "ib_atomic_bw-$a" 180 perf ib_atomic_bw -d "$LAB_IBDEV" \
+			-x "$gid" -A "$a" -n "$PERF_ITERS" -F
+	done
+fi
+
+if want access; then
+	if [ -x "$ACCESS_BIN" ]; then
+		pair rc_access 60 run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
+	else
+		lab_check "rc_access built on the host ($ACCESS_BIN)" false
+	fi
+fi
+
+# Retransmission: 2 % of the frames each guest sends are lost (netem);
+# go-back-N, duplicate handling and read re-execution must still deliver
+# every byte correctly.
+if want loss; then
+	modprobe sch_netem 2>/dev/null
+	lab_check "netem loss 2%" tc qdisc add dev eth0 root netem loss 2%
+	pair loss-pingpong-65537 240 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+		-g "$gid" -n 50 -s 65537 -c
+	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		pair "loss-$t-65536" 240 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
+			-s 65536 -n 100 -F
+	done
+	tc qdisc del dev eth0 root 2>/dev/null
+fi
+
+if [ "$LAB_STACK" = sroce ]; then
+	rdma statistic show link "$LAB_IBDEV/1" >"$LAB_OUT/counters.txt" 2>&1
+	lab_note "counters: $(tr -s ' \n' ' ' <"$LAB_OUT/counters.txt" |
+		grep -o 'retransmits [0-9]*\|ack_timeouts [0-9]*\|seq_naks_[a-z]* [0-9]*\|rnr_naks_[a-z]* [0-9]*\|duplicate_requests [0-9]*\|xmit_drop [0-9]*\|rcv_[a-z_]* [1-9][0-9]*' | tr '\n' ' ')"
+	# every QP is gone with its process: nothing pins the module
+	lab_barrier unload
+	lab_check "rmmod softrdma with $LAB_IBDEV present" rmmod softrdma
+	lab_check "$LAB_IBDEV gone" test ! -e "/sys/class/infiniband/$LAB_IBDEV"
+else
+	lab_barrier unload
+fi
+exit 0

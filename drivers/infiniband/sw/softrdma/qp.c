@@ -601,6 +601,25 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return 0;
 }
 
+/*
+ * Copy a kernel WR's scatter list into a WQE, adding up its length.
+ * Returns -EINVAL if the total overflows 32 bits.
+ */
+static int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
+			     const struct ib_sge *sg_list, int num_sge)
+{
+	int i;
+
+	for (i = 0; i < num_sge; i++) {
+		sge[i].addr = sg_list[i].addr;
+		sge[i].length = sg_list[i].length;
+		sge[i].lkey = sg_list[i].lkey;
+		if (check_add_overflow(*length, sg_list[i].length, length))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* One kernel send WR into the SQ ring; the post lock is held. */
 static int softrdma_post_one_send(struct softrdma_qp *qp,
 				  const struct ib_send_wr *wr)
@@ -672,15 +691,9 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 			wqe->length += len;
 		}
 	} else {
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-			if (check_add_overflow(wqe->length,
-					       wr->sg_list[i].length,
-					       &wqe->length))
-				return -EINVAL;
-		}
+		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
+				      wr->num_sge))
+			return -EINVAL;
 		wqe->num_sge = wr->num_sge;
 	}
 
@@ -737,7 +750,7 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct softrdma_rq *rq = &qp->rq;
 	struct softrdma_recv_wqe *wqe;
 	unsigned long flags;
-	int err = 0, i;
+	int err = 0;
 
 	if (qp->user || READ_ONCE(qp->state) == IB_QPS_RESET) {
 		*bad_wr = wr;
@@ -758,19 +771,11 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
 		wqe->length = 0;
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-			if (check_add_overflow(wqe->length,
-					       wr->sg_list[i].length,
-					       &wqe->length)) {
-				err = -EINVAL;
-				break;
-			}
-		}
-		if (err)
+		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
+				      wr->num_sge)) {
+			err = -EINVAL;
 			break;
+		}
 		softrdma_ring_advance_producer(rq->ring);
 	}
 	spin_unlock_irqrestore(&rq->post_lock, flags);

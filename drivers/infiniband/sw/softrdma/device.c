@@ -56,6 +56,8 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->max_qp = SOFTRDMA_MAX_QP;
 	attr->max_qp_wr = SOFTRDMA_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID;
+	if (roce)
+		attr->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = roce ? SOFTRDMA_ROCE_MAX_SGE :
 				    SOFTRDMA_IWARP_MAX_SGE;
@@ -69,7 +71,11 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
 	attr->max_qp_init_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
 	attr->max_res_rd_atom = SOFTRDMA_MAX_RES_RD_ATOM;
-	attr->atomic_cap = IB_ATOMIC_NONE;
+	/*
+	 * RoCE atomics are atomic against every softrdma responder on the
+	 * host (one lock), not against CPU accesses: IB_ATOMIC_HCA.
+	 */
+	attr->atomic_cap = roce ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
 	attr->max_srq = SOFTRDMA_MAX_SRQ;
 	attr->max_srq_wr = SOFTRDMA_MAX_SRQ_WR;
 	attr->max_srq_sge = attr->max_recv_sge;

@@ -143,6 +143,17 @@ lab_retry() {
 	return 1
 }
 
+# lab_wait_for TIMEOUT CMD...: run CMD every 0.2 s until it succeeds, for
+# at most TIMEOUT seconds.
+lab_wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.2
+	done
+}
+
 # lab_wait_listen PORT [TIMEOUT] [tcp|udp]: wait until a local socket listens
 # on PORT (default timeout 30 s).
 lab_wait_listen() {

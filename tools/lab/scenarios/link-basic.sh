@@ -12,16 +12,6 @@
 
 port_state() { cat "/sys/class/infiniband/$1/ports/1/state"; }
 
-# wait_for TIMEOUT CMD...: poll CMD every 0.2 s until it succeeds
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.2
-	done
-}
-
 module_loaded() { grep -q '^softrdma ' /proc/modules; }
 link_listed() { rdma link show | grep -q "^link $1/1 .* netdev $2\b"; }
 no_link() { ! rdma link show | grep -q "^link $1/"; }
@@ -74,9 +64,9 @@ lab_check "sr0 and sw0 have distinct node GUIDs" bash -c \
 mapped=0000:0000:0000:0000:0000:ffff:c000:0201
 v6=2001:0db8:0000:0000:0000:0000:0000:0001
 lab_check "sr0 GID table holds the IPv4-mapped GID (RoCE v2)" \
-	wait_for 10 gid_present sr0 "$mapped" "RoCE v2"
+	lab_wait_for 10 gid_present sr0 "$mapped" "RoCE v2"
 lab_check "sr0 GID table holds the IPv6 GID (RoCE v2)" \
-	wait_for 10 gid_present sr0 "$v6" "RoCE v2"
+	lab_wait_for 10 gid_present sr0 "$v6" "RoCE v2"
 lab_check "sr0 GID table holds the link-local GID" bash -c \
 	'grep -q "^fe80:" /sys/class/infiniband/sr0/ports/1/gids/*'
 
@@ -90,7 +80,7 @@ lab_check "ip link set eth0 down: sr0 port DOWN" bash -c \
 lab_check "ip link set eth0 down: sw0 port DOWN" state_is sw0 DOWN
 lab_check "ip link set eth0 up: sr0 port ACTIVE again" bash -c \
 	'ip link set eth0 up && for i in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/sr0/ports/1/state && exit 0; sleep 0.2; done; exit 1'
-lab_check "ip link set eth0 up: sw0 port ACTIVE again" wait_for 10 state_is sw0 ACTIVE
+lab_check "ip link set eth0 up: sw0 port ACTIVE again" lab_wait_for 10 state_is sw0 ACTIVE
 sleep 1
 kill "$watcher" 2>/dev/null
 wait "$watcher" 2>/dev/null

@@ -99,16 +99,6 @@ delta_is() {
 	[ -n "$now" ] && [ $((now - before)) -eq "$3" ]
 }
 
-# wait_for TIMEOUT CMD...: poll CMD every 0.2 s until it succeeds
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.2
-	done
-}
-
 udp4791_sockets() { ss -uanH 'sport = :4791' | wc -l; }
 sockets_are() { [ "$(udp4791_sockets)" -eq "$1" ]; }
 
@@ -147,7 +137,7 @@ lab_barrier ready || exit 1
 lab_barrier sent || exit 1
 
 lab_check "guest1: sr0 port_rcv_packets counts all 85 packets" \
-	wait_for 15 delta_is sr0 port_rcv_packets 85
+	lab_wait_for 15 delta_is sr0 port_rcv_packets 85
 lab_check "guest1: sr0 rcv_icrc_err counts the 15 bad ICRCs (IPv4 and IPv6)" \
 	delta_is sr0 rcv_icrc_err 15
 lab_check "guest1: sr0 rcv_bad_tver counts the 5 TVer 1 packets" \
@@ -190,7 +180,7 @@ lab_check "guest1: send 7 good packets from the root namespace to srn" \
 lab_check "guest1: send 3 bad-ICRC packets to srn" \
 	python3 "$SEND" 10.9.0.1 10.9.0.2 badicrc 3
 lab_check "guest1: srn port_rcv_packets counts all 10" \
-	wait_for 10 delta_is srn port_rcv_packets 10
+	lab_wait_for 10 delta_is srn port_rcv_packets 10
 lab_check "guest1: srn rcv_no_qp counts the 7 good ones" delta_is srn rcv_no_qp 7
 lab_check "guest1: srn rcv_icrc_err counts the 3 bad ones" delta_is srn rcv_icrc_err 3
 lab_check "guest1: sr0 did not see them" sr0_unchanged

@@ -35,6 +35,7 @@
 #include "wqe.h"
 
 struct softrdma_cq;
+struct softrdma_iwarp_qp;
 struct softrdma_dev;
 struct softrdma_ring;
 
@@ -96,7 +97,8 @@ struct softrdma_qp {
 	struct softrdma_sq sq;
 	struct softrdma_rq rq;
 
-	struct softrdma_rc rc;		/* protocol engines, rc.h */
+	struct softrdma_rc rc;		/* RoCE: protocol engines, rc.h */
+	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 };
 
 static inline struct softrdma_qp *to_sqp(struct ib_qp *ibqp)

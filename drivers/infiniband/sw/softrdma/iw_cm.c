@@ -52,6 +52,11 @@ static struct ib_qp *softrdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 	return NULL;
 }
 
+void softrdma_iw_cm_conn_closed(struct softrdma_iw_cep *cep,
+				struct socket *sock, int err)
+{
+}
+
 const struct ib_device_ops softrdma_iw_cm_ops = {
 	.iw_accept = softrdma_iw_accept,
 	.iw_add_ref = softrdma_iw_add_ref,

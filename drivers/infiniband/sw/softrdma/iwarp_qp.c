@@ -31,3 +31,10 @@ void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 {
 }
+
+int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
+			     const struct softrdma_iwarp_params *params,
+			     struct softrdma_iw_cep *cep)
+{
+	return -EOPNOTSUPP;
+}

@@ -11,8 +11,10 @@
 #include "device.h"
 #include "mr.h"
 #include "qp.h"
+#include "psn.h"
 #include "queue_rxe_abi.h"
 #include "rc.h"
+#include "roce_hdr.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
 
@@ -301,6 +303,92 @@ bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_segment);
+
+/**
+ * softrdma_rc_psn_classify() - place a request's PSN (IBA 9.7.5.1.1)
+ * @psn: the packet's PSN
+ * @expected: the responder's next expected PSN
+ * @nak_sent: a sequence error NAK went out since the last in-order packet
+ *
+ * Within half the PSN space before @expected a packet is a duplicate;
+ * anything else ahead of it means packets were lost.  Only the first
+ * packet past a gap is NAKed: the requester answers one NAK with one
+ * go-back-N, and NAKing the rest of the gap would restart it each time.
+ */
+enum softrdma_rc_psn_class softrdma_rc_psn_classify(u32 psn, u32 expected,
+						    bool nak_sent)
+{
+	s32 d = psn_diff(psn, expected);
+
+	if (!d)
+		return SOFTRDMA_RC_PSN_EXPECTED;
+	if (d < 0)
+		return SOFTRDMA_RC_PSN_DUPLICATE;
+	return nak_sent ? SOFTRDMA_RC_PSN_GAP_DROP : SOFTRDMA_RC_PSN_GAP_NAK;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_psn_classify);
+
+/* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
+#define SOFTRDMA_RC_RETRY_INFINITE	7
+
+/**
+ * softrdma_rc_ack_decide() - what an ACK or NAK asks of the completer
+ * @syndrome: the AETH syndrome (IBA 9.7.5.1.1 table 44)
+ * @ctx: the completer's retry state, after retiring what precedes a NAK
+ * @status: for SOFTRDMA_RC_ACK_FATAL and the _EXCEEDED actions, the
+ *	completion status of the WQE that failed
+ *
+ * RNR NAKs (9.7.5.2.8) and sequence NAKs (9.7.5.2.1) use up their retry
+ * counts; the other NAK codes (9.7.5.2.2 - 9.7.5.2.5, and the reserved
+ * codes, as a remote operational error) end the QP.
+ */
+enum softrdma_rc_ack_action
+softrdma_rc_ack_decide(u8 syndrome, const struct softrdma_rc_ack_ctx *ctx,
+		       enum ib_wc_status *status)
+{
+	u8 value = syndrome & SOFTRDMA_AETH_VALUE;
+
+	switch (softrdma_aeth_syn_type(syndrome)) {
+	case SOFTRDMA_AETH_ACK:
+		return SOFTRDMA_RC_ACK_RETIRE;
+	case SOFTRDMA_AETH_RNR_NAK:
+		if (ctx->rnr_retry != SOFTRDMA_RC_RETRY_INFINITE &&
+		    !ctx->rnr_left) {
+			*status = IB_WC_RNR_RETRY_EXC_ERR;
+			return SOFTRDMA_RC_ACK_RNR_EXCEEDED;
+		}
+		return SOFTRDMA_RC_ACK_RNR_WAIT;
+	case SOFTRDMA_AETH_NAK:
+		break;
+	default:
+		return SOFTRDMA_RC_ACK_INVALID;
+	}
+
+	switch (value) {
+	case SOFTRDMA_NAK_PSN_SEQ_ERR:
+		if (ctx->holding)
+			return SOFTRDMA_RC_ACK_HOLD;
+		if (!ctx->retry_left) {
+			*status = IB_WC_RETRY_EXC_ERR;
+			return SOFTRDMA_RC_ACK_RETRY_EXCEEDED;
+		}
+		return SOFTRDMA_RC_ACK_GO_BACK;
+	case SOFTRDMA_NAK_INVALID_REQ:
+		*status = IB_WC_REM_INV_REQ_ERR;
+		break;
+	case SOFTRDMA_NAK_REM_ACCESS_ERR:
+		*status = IB_WC_REM_ACCESS_ERR;
+		break;
+	case SOFTRDMA_NAK_INVALID_RD_REQ:
+		*status = IB_WC_REM_INV_RD_REQ_ERR;
+		break;
+	default:
+		*status = IB_WC_REM_OP_ERR;
+		break;
+	}
+	return SOFTRDMA_RC_ACK_FATAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_ack_decide);
 
 /**
  * softrdma_rc_wqe_at() - the @idx-th outstanding send WQE, oldest first

@@ -25,6 +25,8 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 
+#include <rdma/ib_verbs.h>
+
 #include "param.h"
 #include "wqe.h"
 
@@ -184,5 +186,40 @@ struct softrdma_rc_seg {
 
 bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 			 u32 send_flags, struct softrdma_rc_seg *seg);
+
+/* What the responder does with a request's PSN (IBA 9.7.5.1.1) */
+enum softrdma_rc_psn_class {
+	SOFTRDMA_RC_PSN_EXPECTED,	/* the next one: execute it */
+	SOFTRDMA_RC_PSN_DUPLICATE,	/* seen before: answer it again */
+	SOFTRDMA_RC_PSN_GAP_NAK,	/* the first past a gap: NAK it */
+	SOFTRDMA_RC_PSN_GAP_DROP,	/* past a gap already NAKed: drop */
+};
+
+enum softrdma_rc_psn_class softrdma_rc_psn_classify(u32 psn, u32 expected,
+						    bool nak_sent);
+
+/* What the completer does with an ACK or NAK (IBA 9.7.5.1.1 - 9.7.5.2) */
+enum softrdma_rc_ack_action {
+	SOFTRDMA_RC_ACK_RETIRE,		/* ACK: retire what it covers */
+	SOFTRDMA_RC_ACK_RNR_WAIT,	/* RNR NAK: wait the timer, resend */
+	SOFTRDMA_RC_ACK_RNR_EXCEEDED,	/* RNR NAK, no RNR retry left */
+	SOFTRDMA_RC_ACK_GO_BACK,	/* sequence NAK: go back to its PSN */
+	SOFTRDMA_RC_ACK_HOLD,		/* sequence NAK of a gap answered */
+	SOFTRDMA_RC_ACK_RETRY_EXCEEDED,	/* sequence NAK, no retry left */
+	SOFTRDMA_RC_ACK_FATAL,		/* any other NAK: the QP fails */
+	SOFTRDMA_RC_ACK_INVALID,	/* reserved syndrome: ignore it */
+};
+
+/* The completer's retry state an acknowledgment is judged against */
+struct softrdma_rc_ack_ctx {
+	u8 rnr_retry;		/* the QP's attribute; 7 = infinite */
+	u8 rnr_left;
+	u8 retry_left;
+	bool holding;		/* a go-back-N is already under way */
+};
+
+enum softrdma_rc_ack_action
+softrdma_rc_ack_decide(u8 syndrome, const struct softrdma_rc_ack_ctx *ctx,
+		       enum ib_wc_status *status);
 
 #endif /* SOFTRDMA_RC_H */

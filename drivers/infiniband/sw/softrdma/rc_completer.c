@@ -19,9 +19,6 @@
 #include "roce_opcode.h"
 #include "roce_pkt.h"
 
-/* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
-#define SOFTRDMA_RC_RETRY_INFINITE	7
-
 static bool softrdma_rc_answered_by_response(u32 opcode)
 {
 	return opcode == IB_WR_RDMA_READ ||
@@ -152,32 +149,20 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 		softrdma_rc_progress(qp, psn_add(ack_psn, 1));
 }
 
-static void softrdma_rc_comp_retry(struct softrdma_qp *qp, u32 psn)
+/* A go-back-N from @psn, the retry counted (IBA 9.7.6.1.3) */
+static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
-	if (!rc->retry_left) {
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRY_EXCEEDED);
-		softrdma_rc_comp_fail(qp, IB_WC_RETRY_EXC_ERR);
-		return;
-	}
 	rc->retry_left--;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
 	softrdma_rc_req_rewind(qp, psn);
 }
 
-static enum ib_wc_status softrdma_rc_nak_status(u8 code)
+static void softrdma_rc_comp_retry_exceeded(struct softrdma_qp *qp)
 {
-	switch (code) {
-	case SOFTRDMA_NAK_INVALID_REQ:
-		return IB_WC_REM_INV_REQ_ERR;
-	case SOFTRDMA_NAK_REM_ACCESS_ERR:
-		return IB_WC_REM_ACCESS_ERR;
-	case SOFTRDMA_NAK_INVALID_RD_REQ:
-		return IB_WC_REM_INV_RD_REQ_ERR;
-	default:
-		return IB_WC_REM_OP_ERR;
-	}
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRY_EXCEEDED);
+	softrdma_rc_comp_fail(qp, IB_WC_RETRY_EXC_ERR);
 }
 
 /* IBA 9.7.5.1.1 - 9.7.5.2: a bare ACK, RNR NAK or NAK */
@@ -185,55 +170,70 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 				 const struct softrdma_aeth *aeth)
 {
 	struct softrdma_rc *rc = &qp->rc;
-	u8 value = softrdma_aeth_value(aeth);
+	u8 syndrome = softrdma_aeth_syndrome(aeth);
+	struct softrdma_rc_ack_ctx ctx;
+	enum ib_wc_status status;
 	u64 us;
 
-	switch (softrdma_aeth_type(aeth)) {
+	switch (softrdma_aeth_syn_type(syndrome)) {
 	case SOFTRDMA_AETH_ACK:
 		/* credits (9.7.7.2) are not used: "invalid" is fine too */
 		softrdma_rc_retire(qp, psn);
 		return;
 	case SOFTRDMA_AETH_RNR_NAK:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_RCVD);
-		softrdma_rc_retire(qp, psn_sub(psn, 1));
-		if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
-			return;
-		if (qp->attr.rnr_retry != SOFTRDMA_RC_RETRY_INFINITE) {
-			if (!rc->rnr_left) {
-				softrdma_counter_inc(qp->sdev,
-						     SOFTRDMA_CNT_RNR_RETRY_EXCEEDED);
-				softrdma_rc_comp_fail(qp,
-						      IB_WC_RNR_RETRY_EXC_ERR);
-				return;
-			}
+		break;
+	case SOFTRDMA_AETH_NAK:
+		if ((syndrome & SOFTRDMA_AETH_VALUE) == SOFTRDMA_NAK_PSN_SEQ_ERR)
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_SEQ_NAKS_RCVD);
+		break;
+	default:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+		return;
+	}
+
+	/* a NAK acknowledges every PSN before its own */
+	softrdma_rc_retire(qp, psn_sub(psn, 1));
+	if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
+		return;
+
+	ctx = (struct softrdma_rc_ack_ctx){
+		.rnr_retry = qp->attr.rnr_retry,
+		.rnr_left = rc->rnr_left,
+		.retry_left = rc->retry_left,
+		.holding = softrdma_rc_comp_holding(rc),
+	};
+	switch (softrdma_rc_ack_decide(syndrome, &ctx, &status)) {
+	case SOFTRDMA_RC_ACK_RNR_WAIT:
+		if (rc->rnr_left)
 			rc->rnr_left--;
-		}
 		softrdma_rc_req_rewind(qp, psn);
 		rc->req_paused = true;
 		rc->rnr_wait = true;
-		us = softrdma_rnr_timer_us(value);
+		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
 		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
 		return;
-	case SOFTRDMA_AETH_NAK:
-		softrdma_rc_retire(qp, psn_sub(psn, 1));
-		if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
-			return;
-		if (value == SOFTRDMA_NAK_PSN_SEQ_ERR) {
-			softrdma_counter_inc(qp->sdev,
-					     SOFTRDMA_CNT_SEQ_NAKS_RCVD);
-			/* IBA 9.7.5.2.1; the repeats of one gap are ignored */
-			if (softrdma_rc_comp_holding(rc))
-				return;
-			softrdma_rc_comp_retry(qp, psn);
-			rc->gap_valid = true;
-			rc->gap_psn = rc->sent_psn;
-			return;
-		}
-		/* IBA 9.7.5.2.2 - 9.7.5.2.5: fatal for the QP */
-		softrdma_rc_comp_fail(qp, softrdma_rc_nak_status(value));
+	case SOFTRDMA_RC_ACK_RNR_EXCEEDED:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_RETRY_EXCEEDED);
+		softrdma_rc_comp_fail(qp, status);
 		return;
-	default:
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+	case SOFTRDMA_RC_ACK_GO_BACK:
+		/* IBA 9.7.5.2.1; the repeats of one gap are held */
+		softrdma_rc_comp_go_back(qp, psn);
+		rc->gap_valid = true;
+		rc->gap_psn = rc->sent_psn;
+		return;
+	case SOFTRDMA_RC_ACK_RETRY_EXCEEDED:
+		softrdma_rc_comp_retry_exceeded(qp);
+		return;
+	case SOFTRDMA_RC_ACK_FATAL:
+		/* IBA 9.7.5.2.2 - 9.7.5.2.5: fatal for the QP */
+		softrdma_rc_comp_fail(qp, status);
+		return;
+	case SOFTRDMA_RC_ACK_HOLD:
+	case SOFTRDMA_RC_ACK_RETIRE:
+	case SOFTRDMA_RC_ACK_INVALID:
 		return;
 	}
 }
@@ -433,7 +433,10 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->gap_valid = false;
-		softrdma_rc_comp_retry(qp, rc->una_psn);
+		if (rc->retry_left)
+			softrdma_rc_comp_go_back(qp, rc->una_psn);
+		else
+			softrdma_rc_comp_retry_exceeded(qp);
 	}
 	softrdma_rc_req_run(qp);
 out_unlock:

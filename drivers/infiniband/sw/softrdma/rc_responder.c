@@ -602,7 +602,6 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
 	struct softrdma_rc *rc = &qp->rc;
-	s32 d = psn_diff(pkt->psn, rc->resp_psn);
 	bool ok;
 
 	lockdep_assert_held(&qp->rq.lock);
@@ -611,21 +610,23 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_free;
 	}
-	if (d < 0) {
+	switch (softrdma_rc_psn_classify(pkt->psn, rc->resp_psn,
+					 rc->nak_sent)) {
+	case SOFTRDMA_RC_PSN_EXPECTED:
+		break;
+	case SOFTRDMA_RC_PSN_DUPLICATE:
 		softrdma_rc_resp_duplicate(qp, skb, op);
 		goto out_free;
-	}
-	if (d > 0) {
-		/* IBA 9.7.5.1.1: NAK the first packet of a gap, once */
+	case SOFTRDMA_RC_PSN_GAP_NAK:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_OUT_OF_SEQUENCE);
-		if (!rc->nak_sent) {
-			rc->nak_sent = true;
-			softrdma_counter_inc(qp->sdev,
-					     SOFTRDMA_CNT_SEQ_NAKS_SENT);
-			softrdma_rc_send_ack(qp,
-					     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
-					     rc->resp_psn);
-		}
+		rc->nak_sent = true;
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_SEQ_NAKS_SENT);
+		softrdma_rc_send_ack(qp,
+				     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
+				     rc->resp_psn);
+		goto out_free;
+	case SOFTRDMA_RC_PSN_GAP_DROP:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_OUT_OF_SEQUENCE);
 		goto out_free;
 	}
 	rc->nak_sent = false;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the RC engines' pure logic (rc.c): how a message is
- * cut into packets (IBA 9.4, 9.7.2) and how many PSNs a WQE consumes
- * (IBA 9.7.1).
+ * cut into packets (IBA 9.4, 9.7.2), how many PSNs a WQE consumes
+ * (IBA 9.7.1), where a request's PSN stands for the responder
+ * (9.7.5.1.1) and what an ACK or NAK asks of the completer (9.7.5.2).
  */
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
+#include "psn.h"
 #include "rc.h"
+#include "roce_hdr.h"
 
 struct rc_seg_case {
 	const char *name;
@@ -145,10 +148,136 @@ static void softrdma_rc_npsn(struct kunit *test)
 					     256), 1U);
 }
 
+struct rc_psn_case {
+	const char *name;
+	u32 psn;
+	u32 expected;
+	bool nak_sent;
+	enum softrdma_rc_psn_class class;
+};
+
+static const struct rc_psn_case rc_psn_cases[] = {
+	{ "expected", 100, 100, false, SOFTRDMA_RC_PSN_EXPECTED },
+	{ "expected_after_nak", 100, 100, true, SOFTRDMA_RC_PSN_EXPECTED },
+	{ "duplicate_previous", 99, 100, false, SOFTRDMA_RC_PSN_DUPLICATE },
+	{ "duplicate_while_nak_sent", 99, 100, true,
+	  SOFTRDMA_RC_PSN_DUPLICATE },
+	{ "gap_first_naks", 101, 100, false, SOFTRDMA_RC_PSN_GAP_NAK },
+	{ "gap_rest_dropped", 102, 100, true, SOFTRDMA_RC_PSN_GAP_DROP },
+	{ "expected_at_wrap", 0, 0, false, SOFTRDMA_RC_PSN_EXPECTED },
+	{ "duplicate_across_wrap", 0xffffff, 0, false,
+	  SOFTRDMA_RC_PSN_DUPLICATE },
+	{ "gap_across_wrap", 1, 0xffffff, false, SOFTRDMA_RC_PSN_GAP_NAK },
+	/* half the PSN space: 2^23 behind is the oldest duplicate */
+	{ "duplicate_oldest", 0x800000, 0, false, SOFTRDMA_RC_PSN_DUPLICATE },
+	{ "gap_farthest", 0x7fffff, 0, false, SOFTRDMA_RC_PSN_GAP_NAK },
+};
+
+static void rc_psn_case_desc(const struct rc_psn_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_psn, rc_psn_cases, rc_psn_case_desc);
+
+static void softrdma_rc_psn_classification(struct kunit *test)
+{
+	const struct rc_psn_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_rc_psn_classify(c->psn, c->expected,
+						       c->nak_sent),
+			c->class);
+}
+
+/* syndromes as constants; softrdma_rc_ack_syndromes checks them */
+#define RC_SYN(type, value)	((type) << SOFTRDMA_AETH_TYPE_SHIFT | (value))
+#define RC_ACK(credits)		RC_SYN(SOFTRDMA_AETH_ACK, credits)
+#define RC_RNR(timer)		RC_SYN(SOFTRDMA_AETH_RNR_NAK, timer)
+#define RC_NAK(code)		RC_SYN(SOFTRDMA_AETH_NAK, code)
+#define RC_RESERVED(value)	RC_SYN(SOFTRDMA_AETH_RESERVED, value)
+
+struct rc_ack_case {
+	const char *name;
+	u8 syndrome;
+	struct softrdma_rc_ack_ctx ctx;
+	enum softrdma_rc_ack_action action;
+	enum ib_wc_status status;	/* when the action fails the WQE */
+};
+
+static const struct rc_ack_case rc_ack_cases[] = {
+	{ "ack", RC_ACK(0), { 7, 7, 7, false }, SOFTRDMA_RC_ACK_RETIRE },
+	{ "ack_invalid_credits", RC_ACK(SOFTRDMA_AETH_CREDITS_INVALID),
+	  { 0, 0, 0, true }, SOFTRDMA_RC_ACK_RETIRE },
+	{ "rnr_retries_left", RC_RNR(14), { 3, 1, 7, false },
+	  SOFTRDMA_RC_ACK_RNR_WAIT },
+	{ "rnr_exhausted", RC_RNR(14), { 3, 0, 7, false },
+	  SOFTRDMA_RC_ACK_RNR_EXCEEDED, IB_WC_RNR_RETRY_EXC_ERR },
+	{ "rnr_no_retries_at_all", RC_RNR(0), { 0, 0, 7, false },
+	  SOFTRDMA_RC_ACK_RNR_EXCEEDED, IB_WC_RNR_RETRY_EXC_ERR },
+	{ "rnr_infinite", RC_RNR(1), { 7, 0, 0, false },
+	  SOFTRDMA_RC_ACK_RNR_WAIT },
+	{ "seq_go_back", RC_NAK(SOFTRDMA_NAK_PSN_SEQ_ERR), { 7, 7, 1, false },
+	  SOFTRDMA_RC_ACK_GO_BACK },
+	{ "seq_repeat_held", RC_NAK(SOFTRDMA_NAK_PSN_SEQ_ERR),
+	  { 7, 7, 0, true }, SOFTRDMA_RC_ACK_HOLD },
+	{ "seq_no_retry_left", RC_NAK(SOFTRDMA_NAK_PSN_SEQ_ERR),
+	  { 7, 7, 0, false }, SOFTRDMA_RC_ACK_RETRY_EXCEEDED,
+	  IB_WC_RETRY_EXC_ERR },
+	{ "nak_invalid_request", RC_NAK(SOFTRDMA_NAK_INVALID_REQ),
+	  { 7, 7, 7, false }, SOFTRDMA_RC_ACK_FATAL, IB_WC_REM_INV_REQ_ERR },
+	{ "nak_remote_access", RC_NAK(SOFTRDMA_NAK_REM_ACCESS_ERR),
+	  { 7, 7, 7, true }, SOFTRDMA_RC_ACK_FATAL, IB_WC_REM_ACCESS_ERR },
+	{ "nak_remote_operational", RC_NAK(SOFTRDMA_NAK_REM_OP_ERR),
+	  { 7, 7, 7, false }, SOFTRDMA_RC_ACK_FATAL, IB_WC_REM_OP_ERR },
+	{ "nak_invalid_rd_request", RC_NAK(SOFTRDMA_NAK_INVALID_RD_REQ),
+	  { 7, 7, 7, false }, SOFTRDMA_RC_ACK_FATAL,
+	  IB_WC_REM_INV_RD_REQ_ERR },
+	{ "nak_reserved_code", RC_NAK(5), { 7, 7, 7, false },
+	  SOFTRDMA_RC_ACK_FATAL, IB_WC_REM_OP_ERR },
+	{ "nak_reserved_code_31", RC_NAK(31), { 7, 7, 7, false },
+	  SOFTRDMA_RC_ACK_FATAL, IB_WC_REM_OP_ERR },
+	{ "reserved_type", RC_RESERVED(0), { 7, 7, 7, false },
+	  SOFTRDMA_RC_ACK_INVALID },
+	{ "reserved_type_with_value", RC_RESERVED(3), { 7, 7, 7, false },
+	  SOFTRDMA_RC_ACK_INVALID },
+};
+
+static void rc_ack_case_desc(const struct rc_ack_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_ack, rc_ack_cases, rc_ack_case_desc);
+
+static void softrdma_rc_ack_decision(struct kunit *test)
+{
+	const struct rc_ack_case *c = test->param_value;
+	enum ib_wc_status status = IB_WC_SUCCESS;
+	enum softrdma_rc_ack_action action;
+
+	action = softrdma_rc_ack_decide(c->syndrome, &c->ctx, &status);
+	KUNIT_EXPECT_EQ(test, action, c->action);
+	KUNIT_EXPECT_EQ(test, status, c->status);
+}
+
+/* The test's syndrome constants are what the header's builders make */
+static void softrdma_rc_ack_syndromes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, RC_ACK(5), softrdma_aeth_syn_ack(5));
+	KUNIT_EXPECT_EQ(test, RC_RNR(14), softrdma_aeth_syn_rnr_nak(14));
+	KUNIT_EXPECT_EQ(test, RC_NAK(SOFTRDMA_NAK_REM_ACCESS_ERR),
+			softrdma_aeth_syn_nak(SOFTRDMA_NAK_REM_ACCESS_ERR));
+	KUNIT_EXPECT_EQ(test, softrdma_aeth_syn_type(RC_RESERVED(3)),
+			SOFTRDMA_AETH_RESERVED);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
 	KUNIT_CASE(softrdma_rc_npsn),
+	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
+	KUNIT_CASE(softrdma_rc_ack_syndromes),
+	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	{}
 };
 

@@ -26,9 +26,12 @@ cd "$top"
 if [ $# -eq 0 ]; then
 	set -- $(git ls-files -co --exclude-standard 'drivers/*.[ch]' 'include/*.h')
 fi
+# several trees may be checked at once: each run has its own output file
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 status=0
 "$cache/linux-source-6.1/scripts/checkpatch.pl" --strict --no-tree --terse \
-	--ignore FILE_PATH_CHANGES -f "$@" >"$cache/out" || status=$?
-grep -v 'total: 0 errors, 0 warnings, 0 checks' "$cache/out" || true
+	--ignore FILE_PATH_CHANGES -f "$@" >"$out" || status=$?
+grep -a -v 'total: 0 errors, 0 warnings, 0 checks' "$out" || true
 [ $status -eq 0 ] && echo "checkpatch: clean ($# files)"
 exit $status

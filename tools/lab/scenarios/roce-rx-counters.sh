@@ -8,6 +8,9 @@
 # must count every packet received, every drop under its reason, and every
 # good packet as "no QP": the numbers add up exactly.
 #
+# The same packets are seen by the tracepoints: one softrdma_roce_rx per
+# good packet and one softrdma_drop per drop, under the counter's name.
+#
 # Then network namespaces: on guest1 an sroce device on a veth inside a
 # namespace gets a UDP socket of its own there and receives what the root
 # namespace sends through the veth pair; deleting the namespace removes
@@ -133,6 +136,23 @@ lab_check "guest1: sr0 opened UDP 4791 for IPv4 and IPv6 in the root namespace" 
 lab_check "guest1: rdma statistic lists sr0's counters" bash -c \
 	'rdma statistic show link sr0/1; rdma statistic show link sr0/1 | grep -q "port_rcv_packets .* rcv_icrc_err .* rcv_no_qp"'
 snapshot sr0
+TRACE=/sys/kernel/tracing
+trace_on() {
+	[ -d $TRACE/events ] || mount -t tracefs tracefs $TRACE || return 1
+	echo 0 >$TRACE/tracing_on && echo >$TRACE/trace &&
+		echo 1 >$TRACE/events/softrdma/softrdma_roce_rx/enable &&
+		echo 1 >$TRACE/events/softrdma/softrdma_drop/enable &&
+		echo 1 >$TRACE/tracing_on
+}
+# trace_count EVENT TEXT N: the trace holds N EVENT lines ending in TEXT
+trace_count() {
+	local n
+	n=$(grep -c -E " $1: sr0 $2\$" $TRACE/trace)
+	echo "$1 '$2': $n lines, want $3"
+	[ "$n" -eq "$3" ]
+}
+lab_check "guest1: enable the softrdma_roce_rx and softrdma_drop tracepoints" \
+	trace_on
 lab_barrier ready || exit 1
 lab_barrier sent || exit 1
 
@@ -151,6 +171,17 @@ no_other_drops() {
 		delta_is sr0 rcv_bad_pkey 0
 }
 lab_check "guest1: no other drop reason moved" no_other_drops
+lab_check "guest1: trace: softrdma_roce_rx for each of the 60 good packets" \
+	trace_count softrdma_roce_rx "qpn=0x1[0-9a-f]{2} opcode=0x4 psn=0x[0-9a-f]+ len=29" 60
+lab_check "guest1: trace: softrdma_drop rcv_no_qp for the same 60" \
+	trace_count softrdma_drop rcv_no_qp 60
+lab_check "guest1: trace: softrdma_drop rcv_icrc_err 15 times" \
+	trace_count softrdma_drop rcv_icrc_err 15
+lab_check "guest1: trace: softrdma_drop rcv_bad_tver 5 times" \
+	trace_count softrdma_drop rcv_bad_tver 5
+lab_check "guest1: trace: softrdma_drop rcv_bad_opcode 5 times" \
+	trace_count softrdma_drop rcv_bad_opcode 5
+echo 0 >$TRACE/tracing_on
 lab_barrier finished || exit 1
 
 # Network namespaces: an sroce device on a veth in ns1.

@@ -7,6 +7,7 @@
  * requester when the window opens.
  */
 #include <linux/jiffies.h>
+#include <trace/events/softrdma.h>
 
 #include "counters.h"
 #include "device.h"
@@ -96,6 +97,9 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 	if (softrdma_rc_comp_holding(rc))
 		return;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
+	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
+				     rc->una_psn, "response gap",
+				     rc->retry_left);
 	softrdma_rc_req_rewind(qp, rc->una_psn);
 	rc->gap_valid = true;
 	rc->gap_psn = rc->sent_psn;
@@ -150,12 +154,15 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 }
 
 /* A go-back-N from @psn, the retry counted (IBA 9.7.6.1.3) */
-static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn)
+static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn,
+				     const char *why)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
 	rc->retry_left--;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
+	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp), psn,
+				     why, rc->retry_left);
 	softrdma_rc_req_rewind(qp, psn);
 }
 
@@ -208,6 +215,8 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 	case SOFTRDMA_RC_ACK_RNR_WAIT:
 		if (rc->rnr_left)
 			rc->rnr_left--;
+		trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
+					     psn, "rnr nak", rc->rnr_left);
 		softrdma_rc_req_rewind(qp, psn);
 		rc->req_paused = true;
 		rc->rnr_wait = true;
@@ -220,7 +229,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		return;
 	case SOFTRDMA_RC_ACK_GO_BACK:
 		/* IBA 9.7.5.2.1; the repeats of one gap are held */
-		softrdma_rc_comp_go_back(qp, psn);
+		softrdma_rc_comp_go_back(qp, psn, "sequence nak");
 		rc->gap_valid = true;
 		rc->gap_psn = rc->sent_psn;
 		return;
@@ -434,7 +443,8 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->gap_valid = false;
 		if (rc->retry_left)
-			softrdma_rc_comp_go_back(qp, rc->una_psn);
+			softrdma_rc_comp_go_back(qp, rc->una_psn,
+						 "ack timeout");
 		else
 			softrdma_rc_comp_retry_exceeded(qp);
 	}

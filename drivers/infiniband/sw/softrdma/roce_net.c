@@ -40,6 +40,7 @@
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <trace/events/softrdma.h>
 #include <rdma/ib_verbs.h>
 
 #include "av.h"
@@ -392,6 +393,7 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
 
 	if (softrdma_roce_rcv_parse(skb, &drop)) {
 		softrdma_counter_inc(sdev, drop);
+		trace_softrdma_drop(&sdev->ibdev, softrdma_counter_name(drop));
 		ibdev_dbg_ratelimited(&sdev->ibdev, "dropped a packet: %s\n",
 				      softrdma_counter_name(drop));
 		kfree_skb(skb);
@@ -730,6 +732,7 @@ static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
 				   enum softrdma_counter why, int err)
 {
 	softrdma_counter_inc(sdev, why);
+	trace_softrdma_drop(&sdev->ibdev, softrdma_counter_name(why));
 	kfree_skb(skb);
 	return err;
 }
@@ -758,6 +761,7 @@ static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
 int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
 		       u16 src_port, struct sk_buff *skb)
 {
+	const struct softrdma_bth *bth = (const void *)skb->data;
 	struct net *net = dev_net(sdev->ndev);
 	int oif = av->ifindex ?: sdev->ndev->ifindex;
 	unsigned int ib_len = skb->len;
@@ -765,6 +769,9 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
 	void *icrc;
 	int err;
 
+	trace_softrdma_roce_tx(&sdev->ibdev, softrdma_bth_qpn(bth),
+			       softrdma_bth_opcode(bth), softrdma_bth_psn(bth),
+			       ib_len - sizeof(*bth));
 	icrc = softrdma_roce_icrc_append(skb);
 	if (!icrc)
 		return softrdma_roce_xmit_drop(sdev, skb,
@@ -816,6 +823,8 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
 	err = net_xmit_eval(err);
 	if (err == NET_XMIT_DROP || err == -ENOBUFS) {
 		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_DROP);
+		trace_softrdma_drop(&sdev->ibdev,
+				    softrdma_counter_name(SOFTRDMA_CNT_XMIT_DROP));
 		return -EAGAIN;
 	}
 	if (err) {

@@ -5,6 +5,7 @@
  * rcv_no_qp and dropped.
  */
 #include <linux/skbuff.h>
+#include <trace/events/softrdma.h>
 
 #include "counters.h"
 #include "device.h"
@@ -25,9 +26,13 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb)
 	struct softrdma_dev *sdev = pkt->sdev;
 	struct softrdma_qp *qp;
 
+	trace_softrdma_roce_rx(&sdev->ibdev, pkt->qpn, pkt->opcode, pkt->psn,
+			       pkt->payload_len);
 	qp = softrdma_qp_get(sdev, pkt->qpn);
 	if (!qp) {
 		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_NO_QP);
+		trace_softrdma_drop(&sdev->ibdev,
+				    softrdma_counter_name(SOFTRDMA_CNT_RCV_NO_QP));
 		ibdev_dbg_ratelimited(&sdev->ibdev, "no QP %#x for opcode %u\n",
 				      pkt->qpn, pkt->opcode);
 		kfree_skb(skb);

@@ -13,11 +13,6 @@
 
 #include "mpa.h"
 
-#define KEY_REQ	'M', 'P', 'A', ' ', 'I', 'D', ' ', 'R', 'e', 'q', \
-		' ', 'F', 'r', 'a', 'm', 'e'
-#define KEY_REP	'M', 'P', 'A', ' ', 'I', 'D', ' ', 'R', 'e', 'p', \
-		' ', 'F', 'r', 'a', 'm', 'e'
-
 static void expect_bytes(struct kunit *test, const void *got,
 			 const void *want, size_t len)
 {
@@ -33,9 +28,19 @@ static void expect_bytes(struct kunit *test, const void *got,
 struct frame_case {
 	const char *name;
 	struct softrdma_mpa_info info;
-	u8 bytes[40];
-	unsigned int len;
+	u8 tail[24];		/* after the key */
+	unsigned int len;	/* the whole frame */
 };
+
+/* the keys as RFC 5044 7.1 spells them, not as iwarp_hdr.h does */
+static const char key_req[] = "MPA ID Req Frame";
+static const char key_rep[] = "MPA ID Rep Frame";
+
+static void frame_bytes(const struct frame_case *c, u8 *bytes)
+{
+	memcpy(bytes, c->info.reply ? key_rep : key_req, 16);
+	memcpy(bytes + 16, c->tail, c->len - 16);
+}
 
 static const u8 pd_abc[] = { 'a', 'b', 'c' };
 static const u8 pd_2[] = { 0xde, 0xad };
@@ -44,23 +49,23 @@ static const struct frame_case frame_cases[] = {
 	{
 		.name = "v1_request_crc",
 		.info = { .rev = 1, .crc = true },
-		.bytes = { KEY_REQ, 0x40, 0x01, 0x00, 0x00 },
+		.tail = { 0x40, 0x01, 0x00, 0x00 },
 		.len = 20,
 	}, {
 		.name = "v1_request_plain",
 		.info = { .rev = 1 },
-		.bytes = { KEY_REQ, 0x00, 0x01, 0x00, 0x00 },
+		.tail = { 0x00, 0x01, 0x00, 0x00 },
 		.len = 20,
 	}, {
 		.name = "v1_reply_private_data",
 		.info = { .reply = true, .rev = 1, .pd = pd_abc, .pd_len = 3 },
-		.bytes = { KEY_REP, 0x00, 0x01, 0x00, 0x03, 'a', 'b', 'c' },
+		.tail = { 0x00, 0x01, 0x00, 0x03, 'a', 'b', 'c' },
 		.len = 23,
 	}, {
 		.name = "v1_reply_reject_crc",
 		.info = { .reply = true, .rev = 1, .crc = true,
 			  .reject = true, .pd = pd_abc, .pd_len = 3 },
-		.bytes = { KEY_REP, 0x60, 0x01, 0x00, 0x03, 'a', 'b', 'c' },
+		.tail = { 0x60, 0x01, 0x00, 0x03, 'a', 'b', 'c' },
 		.len = 23,
 	}, {
 		.name = "v2_request_p2p_write_read_ext",
@@ -68,45 +73,41 @@ static const struct frame_case frame_cases[] = {
 			  .ext_offer = true, .p2p = true,
 			  .rtr = SOFTRDMA_MPA_RTR_WRITE | SOFTRDMA_MPA_RTR_READ,
 			  .ird = 16, .ord = 8, .pd = pd_2, .pd_len = 2 },
-		.bytes = { KEY_REQ, 0x54, 0x02, 0x00, 0x06,
-			   0x80, 0x10, 0xc0, 0x08, 0xde, 0xad },
+		.tail = { 0x54, 0x02, 0x00, 0x06, 0x80, 0x10, 0xc0, 0x08,
+			  0xde, 0xad },
 		.len = 26,
 	}, {
 		.name = "v2_request_p2p_all_rtr",
 		.info = { .rev = 2, .enhanced = true, .p2p = true,
 			  .rtr = SOFTRDMA_MPA_RTR_ALL, .ird = 1, .ord = 1 },
-		.bytes = { KEY_REQ, 0x10, 0x02, 0x00, 0x04,
-			   0xc0, 0x01, 0xc0, 0x01 },
+		.tail = { 0x10, 0x02, 0x00, 0x04, 0xc0, 0x01, 0xc0, 0x01 },
 		.len = 24,
 	}, {
 		.name = "v2_request_no_p2p_max_ird_ord",
 		.info = { .rev = 2, .enhanced = true,
 			  .ird = 0x3fff, .ord = 0x3fff },
-		.bytes = { KEY_REQ, 0x10, 0x02, 0x00, 0x04,
-			   0x3f, 0xff, 0x3f, 0xff },
+		.tail = { 0x10, 0x02, 0x00, 0x04, 0x3f, 0xff, 0x3f, 0xff },
 		.len = 24,
 	}, {
 		.name = "v2_reply_send_rtr_ext_accept",
 		.info = { .reply = true, .rev = 2, .crc = true,
 			  .enhanced = true, .ext_accept = true, .p2p = true,
 			  .rtr = SOFTRDMA_MPA_RTR_SEND, .ird = 4, .ord = 2 },
-		.bytes = { KEY_REP, 0x52, 0x02, 0x00, 0x04,
-			   0xc0, 0x04, 0x00, 0x02 },
+		.tail = { 0x52, 0x02, 0x00, 0x04, 0xc0, 0x04, 0x00, 0x02 },
 		.len = 24,
 	}, {
 		.name = "v2_reply_read_rtr",
 		.info = { .reply = true, .rev = 2, .enhanced = true,
 			  .p2p = true, .rtr = SOFTRDMA_MPA_RTR_READ,
 			  .ird = 0x100, .ord = 0 },
-		.bytes = { KEY_REP, 0x10, 0x02, 0x00, 0x04,
-			   0x81, 0x00, 0x40, 0x00 },
+		.tail = { 0x10, 0x02, 0x00, 0x04, 0x81, 0x00, 0x40, 0x00 },
 		.len = 24,
 	}, {
 		.name = "v2_reply_reject_with_block",
 		.info = { .reply = true, .rev = 2, .reject = true,
 			  .enhanced = true, .pd = pd_abc, .pd_len = 3 },
-		.bytes = { KEY_REP, 0x30, 0x02, 0x00, 0x07,
-			   0x00, 0x00, 0x00, 0x00, 'a', 'b', 'c' },
+		.tail = { 0x30, 0x02, 0x00, 0x07, 0x00, 0x00, 0x00, 0x00,
+			  'a', 'b', 'c' },
 		.len = 27,
 	},
 };
@@ -123,11 +124,14 @@ static void softrdma_mpa_frame_encode(struct kunit *test)
 	const struct frame_case *c = test->param_value;
 	u8 buf[64];
 
+	u8 want[64];
+
+	frame_bytes(c, want);
 	memset(buf, 0xa5, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, softrdma_mpa_frame_len(&c->info), c->len);
 	KUNIT_ASSERT_EQ(test, softrdma_mpa_encode(&c->info, buf, sizeof(buf)),
 			(int)c->len);
-	expect_bytes(test, buf, c->bytes, c->len);
+	expect_bytes(test, buf, want, c->len);
 	KUNIT_EXPECT_EQ(test, buf[c->len], 0xa5);
 	/* one byte short of room */
 	KUNIT_EXPECT_EQ(test, softrdma_mpa_encode(&c->info, buf, c->len - 1),
@@ -140,12 +144,14 @@ static void softrdma_mpa_frame_parse(struct kunit *test)
 	const struct softrdma_mpa_info *w = &c->info;
 	struct softrdma_mpa_info got;
 	u16 pd_len = 0xffff;
+	u8 bytes[64];
 
-	KUNIT_ASSERT_EQ(test, softrdma_mpa_parse_hdr((const void *)c->bytes,
+	frame_bytes(c, bytes);
+	KUNIT_ASSERT_EQ(test, softrdma_mpa_parse_hdr((const void *)bytes,
 						     w->reply, &pd_len), 0);
 	KUNIT_EXPECT_EQ(test, pd_len, c->len - 20);
 
-	KUNIT_ASSERT_EQ(test, softrdma_mpa_parse(c->bytes, c->len, w->reply,
+	KUNIT_ASSERT_EQ(test, softrdma_mpa_parse(bytes, c->len, w->reply,
 						 &got), 0);
 	KUNIT_EXPECT_EQ(test, got.reply, w->reply);
 	KUNIT_EXPECT_EQ(test, got.rev, w->rev);
@@ -162,13 +168,13 @@ static void softrdma_mpa_frame_parse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, got.pd_len, w->pd_len);
 	if (w->pd_len) {
 		KUNIT_ASSERT_PTR_EQ(test, got.pd,
-				    &c->bytes[c->len - w->pd_len]);
+				    &bytes[c->len - w->pd_len]);
 		expect_bytes(test, got.pd, w->pd, w->pd_len);
 	} else {
 		KUNIT_EXPECT_NULL(test, got.pd);
 	}
 	/* the other direction's key is wrong for this frame */
-	KUNIT_EXPECT_EQ(test, softrdma_mpa_parse(c->bytes, c->len, !w->reply,
+	KUNIT_EXPECT_EQ(test, softrdma_mpa_parse(bytes, c->len, !w->reply,
 						 &got), -EBADMSG);
 }
 
@@ -380,11 +386,12 @@ static void softrdma_mpa_encode_invalid(struct kunit *test)
 	};
 	unsigned int i;
 	u8 buf[64];
+	int rv;
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, softrdma_mpa_encode(&bad[i], buf,
-							       sizeof(buf)),
-				    -EINVAL, "entry %u", i);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rv = softrdma_mpa_encode(&bad[i], buf, sizeof(buf));
+		KUNIT_EXPECT_EQ_MSG(test, rv, -EINVAL, "entry %u", i);
+	}
 }
 
 /* --- negotiation -------------------------------------------------------- */

@@ -9,6 +9,10 @@
 
 #include "iwarp_pdu.h"
 
+/* a TERMINATE's copy holds the largest header it may copy */
+static_assert(sizeof(((struct softrdma_iwarp_term *)0)->copy) >=
+	      sizeof(struct iwarp_read_req));
+
 /* header bytes counted in the MPA ULPDU length: all but the length field */
 #define SOFTRDMA_IWARP_ULPDU_HDR(type)	(sizeof(type) - IWARP_MPA_LEN_SIZE)
 

@@ -10,11 +10,6 @@
 
 #include "iwarp_pdu.h"
 
-/* big-endian bytes for the vectors below */
-#define BE16(x)	(u8)((x) >> 8), (u8)(x)
-#define BE32(x)	(u8)((x) >> 24), (u8)((x) >> 16), (u8)((x) >> 8), (u8)(x)
-#define BE64(x)	BE32((u64)(x) >> 32), BE32((u64)(x) & 0xffffffff)
-
 /* DDP control: T, L, version 1; RDMAP control: version 1, opcode */
 #define DDP_T	0x81
 #define DDP_TL	0xc1
@@ -22,12 +17,54 @@
 #define DDP_UL	0x41
 #define RDMAP(op)	(0x40 | (op))
 
-#define TAGGED(len, ddp, rdmap, stag, to) \
-	BE16(len), ddp, rdmap, BE32(stag), BE64(to)
-#define UNTAGGED(len, ddp, rdmap, inv, qn, msn, mo) \
-	BE16(len), ddp, rdmap, BE32(inv), BE32(qn), BE32(msn), BE32(mo)
-#define RREQ_BODY(sstag, sto, size, rstag, rto) \
-	BE32(sstag), BE64(sto), BE32(size), BE32(rstag), BE64(rto)
+/*
+ * Header fields as a test case states them; raw_encode() lays them out
+ * with put_unaligned_be*(), independently of iwarp_hdr.h's structs: a
+ * tagged header when T is set, else an untagged one, followed by the Read
+ * Request body (opcode 1) or the TERMINATE error word (opcode 7).
+ */
+struct raw_hdr {
+	u16 len;
+	u8 ddp;
+	u8 rdmap;
+	u32 stag;	/* tagged STag, or the untagged invalidate field */
+	u64 to;
+	u32 qn;
+	u32 msn;
+	u32 mo;
+	u32 info;
+	struct softrdma_iwarp_rreq body;
+};
+
+static unsigned int raw_encode(const struct raw_hdr *h, u8 *b)
+{
+	memset(b, 0, 48);
+	put_unaligned_be16(h->len, b);
+	b[2] = h->ddp;
+	b[3] = h->rdmap;
+	put_unaligned_be32(h->stag, b + 4);
+	if (h->ddp & 0x80) {
+		put_unaligned_be64(h->to, b + 8);
+		return 16;
+	}
+	put_unaligned_be32(h->qn, b + 8);
+	put_unaligned_be32(h->msn, b + 12);
+	put_unaligned_be32(h->mo, b + 16);
+	switch (h->rdmap & 0x0f) {
+	case 1:
+		put_unaligned_be32(h->body.sink_stag, b + 20);
+		put_unaligned_be64(h->body.sink_to, b + 24);
+		put_unaligned_be32(h->body.size, b + 32);
+		put_unaligned_be32(h->body.src_stag, b + 36);
+		put_unaligned_be64(h->body.src_to, b + 40);
+		return 48;
+	case 7:
+		put_unaligned_be32(h->info, b + 20);
+		return 24;
+	default:
+		return 20;
+	}
+}
 
 static void expect_bytes(struct kunit *test, const void *got,
 			 const void *want, size_t len)
@@ -84,18 +121,26 @@ static void softrdma_iwarp_pdu_op_table(struct kunit *test)
 static void softrdma_iwarp_pdu_build_vectors(struct kunit *test)
 {
 	static const u8 write[] = {
-		TAGGED(14 + 100, DDP_TL, RDMAP(0), 0x12345678,
-		       0x0123456789abcdefULL) };
+		0x00, 0x72, 0xc1, 0x40, 0x12, 0x34, 0x56, 0x78,
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef };
 	static const u8 rresp[] = {
-		TAGGED(14 + 4096, DDP_T, RDMAP(2), 0xfffffffe, 0x1000) };
+		0x10, 0x0e, 0x81, 0x42, 0xff, 0xff, 0xff, 0xfe,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00 };
 	static const u8 send[] = {
-		UNTAGGED(18, DDP_UL, RDMAP(3), 0, 0, 1, 0) };
+		0x00, 0x12, 0x41, 0x43, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+		0x00, 0x00, 0x00, 0x00 };
 	static const u8 send_se_inv[] = {
-		UNTAGGED(18 + 1000, DDP_U, RDMAP(6), 0xabcdef01, 0, 7, 8192) };
+		0x03, 0xfa, 0x01, 0x46, 0xab, 0xcd, 0xef, 0x01,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07,
+		0x00, 0x00, 0x20, 0x00 };
 	static const u8 rreq[] = {
-		UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 0x10203, 0),
-		RREQ_BODY(0x11, 0x2222333344445555ULL, 65536, 0x66,
-			  0x7777888899990000ULL) };
+		0x00, 0x2e, 0x41, 0x41, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x02, 0x03,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x11,
+		0x22, 0x22, 0x33, 0x33, 0x44, 0x44, 0x55, 0x55,
+		0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x66,
+		0x77, 0x77, 0x88, 0x88, 0x99, 0x99, 0x00, 0x00 };
 	const struct softrdma_iwarp_rreq rr = {
 		.sink_stag = 0x11, .sink_to = 0x2222333344445555ULL,
 		.size = 65536, .src_stag = 0x66,
@@ -187,7 +232,7 @@ static void softrdma_iwarp_pdu_build_invalid(struct kunit *test)
 
 struct parse_case {
 	const char *name;
-	u8 bytes[72];
+	struct raw_hdr h;
 	unsigned int avail;
 	enum softrdma_iwarp_err err;
 	u8 opcode;
@@ -209,239 +254,256 @@ struct parse_case {
 static const struct parse_case parse_cases[] = {
 	/* well formed */
 	{ .name = "write_last",
-	  .bytes = { TAGGED(14 + 100, DDP_TL, RDMAP(0), 0x12345678,
-			    0x0123456789abcdefULL) },
+	  .h = { .len = 14 + 100, .ddp = DDP_TL, .rdmap = RDMAP(0),
+		 .stag = 0x12345678, .to = 0x0123456789abcdefULL },
 	  .avail = 16, .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .stag = 0x12345678, .to = 0x0123456789abcdefULL,
 	  .ulpdu_len = 114, .hdr_len = 16, .payload_len = 100 },
 	{ .name = "write_zero_length_rtr",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(0), 0, 0) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(0) },
 	  .avail = 16, .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .ulpdu_len = 14, .hdr_len = 16 },
 	{ .name = "write_stag_0_is_well_formed",
-	  .bytes = { TAGGED(15, DDP_TL, RDMAP(0), 0, 0x40) },
+	  .h = { .len = 15, .ddp = DDP_TL, .rdmap = RDMAP(0), .to = 0x40 },
 	  .avail = 17, .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .to = 0x40, .ulpdu_len = 15, .hdr_len = 16, .payload_len = 1 },
 	{ .name = "read_resp_middle",
-	  .bytes = { TAGGED(14 + 1440, DDP_T, RDMAP(2), 7, 0x10000) },
+	  .h = { .len = 14 + 1440, .ddp = DDP_T, .rdmap = RDMAP(2), .stag = 7,
+		 .to = 0x10000 },
 	  .avail = 16, .opcode = IWARP_OP_READ_RESP, .tagged = true,
 	  .stag = 7, .to = 0x10000, .ulpdu_len = 1454, .hdr_len = 16,
 	  .payload_len = 1440 },
 	{ .name = "write_to_ends_at_2_64",
-	  .bytes = { TAGGED(14 + 256, DDP_TL, RDMAP(0), 1,
-			    0xffffffffffffff00ULL) },
+	  .h = { .len = 14 + 256, .ddp = DDP_TL, .rdmap = RDMAP(0), .stag = 1,
+		 .to = 0xffffffffffffff00ULL },
 	  .avail = 16, .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .stag = 1, .to = 0xffffffffffffff00ULL, .ulpdu_len = 270,
 	  .hdr_len = 16, .payload_len = 256 },
 	{ .name = "send_first",
-	  .bytes = { UNTAGGED(18 + 1436, DDP_U, RDMAP(3), 0, 0, 1, 0) },
+	  .h = { .len = 18 + 1436, .ddp = DDP_U, .rdmap = RDMAP(3), .msn = 1 },
 	  .avail = 20, .opcode = IWARP_OP_SEND, .msn = 1,
 	  .ulpdu_len = 1454, .hdr_len = 20, .payload_len = 1436 },
 	{ .name = "send_inv_last",
-	  .bytes = { UNTAGGED(18 + 4, DDP_UL, RDMAP(4), 0xdeadbeef, 0, 2,
-			      1436) },
+	  .h = { .len = 18 + 4, .ddp = DDP_UL, .rdmap = RDMAP(4),
+		 .stag = 0xdeadbeef, .msn = 2, .mo = 1436 },
 	  .avail = 24, .opcode = IWARP_OP_SEND_INV, .last = true,
 	  .inval = 0xdeadbeef, .msn = 2, .mo = 1436, .ulpdu_len = 22,
 	  .hdr_len = 20, .payload_len = 4 },
 	{ .name = "send_se",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(5), 0, 0, 0xffffffff, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(5),
+		 .msn = 0xffffffff },
 	  .avail = 20, .opcode = IWARP_OP_SEND_SE, .last = true, .se = true,
 	  .msn = 0xffffffff, .ulpdu_len = 18, .hdr_len = 20 },
 	{ .name = "send_se_inv",
-	  .bytes = { UNTAGGED(18 + 8, DDP_UL, RDMAP(6), 0x100, 0, 3, 0) },
+	  .h = { .len = 18 + 8, .ddp = DDP_UL, .rdmap = RDMAP(6), .stag = 0x100,
+		 .msn = 3 },
 	  .avail = 20, .opcode = IWARP_OP_SEND_SE_INV, .last = true,
 	  .se = true, .inval = 0x100, .msn = 3, .ulpdu_len = 26,
 	  .hdr_len = 20, .payload_len = 8 },
 	{ .name = "send_reserved_stag_field_ignored",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(3), 0x55, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(3), .stag = 0x55,
+		 .msn = 1 },
 	  .avail = 20, .opcode = IWARP_OP_SEND, .last = true, .msn = 1,
 	  .ulpdu_len = 18, .hdr_len = 20 },
 	{ .name = "reserved_bits_ignored",
-	  .bytes = { UNTAGGED(18, DDP_UL | 0x3c, RDMAP(3) | 0x30, 0, 0, 1,
-			      0) },
+	  .h = { .len = 18, .ddp = DDP_UL | 0x3c, .rdmap = RDMAP(3) | 0x30,
+		 .msn = 1 },
 	  .avail = 20, .opcode = IWARP_OP_SEND, .last = true, .msn = 1,
 	  .ulpdu_len = 18, .hdr_len = 20 },
 	{ .name = "read_request",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 9, 0),
-		     RREQ_BODY(0x11, 0x2000, 4096, 0x22, 0x3000) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 9,
+		 .body = { 0x11, 0x2000, 4096, 0x22, 0x3000 } },
 	  .avail = 48, .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1,
 	  .msn = 9, .ulpdu_len = 46, .hdr_len = 48,
 	  .rreq = { 0x11, 0x2000, 4096, 0x22, 0x3000 } },
 	{ .name = "read_request_zero_size_at_top",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 1, 0),
-		     RREQ_BODY(1, U64_MAX, 0, 2, U64_MAX) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .body = { 1, U64_MAX, 0, 2, U64_MAX } },
 	  .avail = 48, .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1,
 	  .msn = 1, .ulpdu_len = 46, .hdr_len = 48,
 	  .rreq = { 1, U64_MAX, 0, 2, U64_MAX } },
 	{ .name = "terminate_bare",
-	  .bytes = { UNTAGGED(22, DDP_UL, RDMAP(7), 0, 2, 1, 0),
-		     0x20, 0x02, 0x00, 0x00 },
+	  .h = { .len = 22, .ddp = DDP_UL, .rdmap = RDMAP(7), .qn = 2, .msn = 1,
+		 .info = 0x20020000 },
 	  .avail = 24, .opcode = IWARP_OP_TERMINATE, .last = true, .qn = 2,
 	  .msn = 1, .ulpdu_len = 22, .hdr_len = 24 },
 	{ .name = "terminate_full_copy",
-	  .bytes = { UNTAGGED(22 + 46, DDP_UL, RDMAP(7), 0, 2, 1, 0),
-		     0x00, 0x01, 0xe0, 0x00 },
+	  .h = { .len = 22 + 48, .ddp = DDP_UL, .rdmap = RDMAP(7), .qn = 2,
+		 .msn = 1, .info = 0x0001e000 },
 	  .avail = 24, .opcode = IWARP_OP_TERMINATE, .last = true, .qn = 2,
-	  .msn = 1, .ulpdu_len = 68, .hdr_len = 24, .payload_len = 46 },
+	  .msn = 1, .ulpdu_len = 70, .hdr_len = 24, .payload_len = 48 },
 
 	/* not enough bytes yet */
-	{ .name = "incomplete_control", .bytes = { 0x00, 0x12, DDP_UL },
+	{ .name = "incomplete_control", .h = { .len = 18, .ddp = DDP_UL },
 	  .avail = 3, .err = SOFTRDMA_IWERR_INCOMPLETE, .hdr_len = 4 },
 	{ .name = "incomplete_tagged",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(0), 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(0), .stag = 1,
+		 .to = 2 },
 	  .avail = 15, .err = SOFTRDMA_IWERR_INCOMPLETE,
 	  .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .ulpdu_len = 14, .hdr_len = 16 },
 	{ .name = "incomplete_read_request",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 1, 0) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1,
+		 .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_INCOMPLETE,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .ulpdu_len = 46,
 	  .hdr_len = 48 },
 
 	/* malformed */
 	{ .name = "short_tagged",
-	  .bytes = { TAGGED(13, DDP_TL, RDMAP(0), 1, 2) },
+	  .h = { .len = 13, .ddp = DDP_TL, .rdmap = RDMAP(0), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_SHORT, .opcode = IWARP_OP_WRITE,
 	  .tagged = true, .last = true, .ulpdu_len = 13 },
 	{ .name = "short_found_before_waiting",
-	  .bytes = { UNTAGGED(45, DDP_UL, RDMAP(1), 0, 1, 1, 0) },
+	  .h = { .len = 45, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1,
+		 .msn = 1 },
 	  .avail = 4, .err = SOFTRDMA_IWERR_SHORT,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .ulpdu_len = 45 },
 	{ .name = "short_zero_ulpdu",
-	  .bytes = { UNTAGGED(0, DDP_UL, RDMAP(3), 0, 0, 1, 0) },
+	  .h = { .len = 0, .ddp = DDP_UL, .rdmap = RDMAP(3), .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_SHORT, .opcode = IWARP_OP_SEND,
 	  .last = true },
 	{ .name = "ddp_version_0_tagged",
-	  .bytes = { TAGGED(14, 0xc0, RDMAP(0), 1, 2) },
+	  .h = { .len = 14, .ddp = 0xc0, .rdmap = RDMAP(0), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_DDP_VERSION_T,
 	  .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .ulpdu_len = 14 },
 	{ .name = "ddp_version_2_untagged",
-	  .bytes = { UNTAGGED(18, 0x42, RDMAP(3), 0, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = 0x42, .rdmap = RDMAP(3), .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_DDP_VERSION_U,
 	  .opcode = IWARP_OP_SEND, .last = true, .ulpdu_len = 18 },
 	{ .name = "ddp_version_3_untagged",
-	  .bytes = { UNTAGGED(18, 0x43, RDMAP(3), 0, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = 0x43, .rdmap = RDMAP(3), .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_DDP_VERSION_U,
 	  .opcode = IWARP_OP_SEND, .last = true, .ulpdu_len = 18 },
 	{ .name = "rdmap_version_0",
-	  .bytes = { UNTAGGED(18, DDP_UL, 0x03, 0, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = 0x03, .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_RDMAP_VERSION,
 	  .opcode = IWARP_OP_SEND, .last = true, .ulpdu_len = 18 },
 	{ .name = "rdmap_version_2",
-	  .bytes = { TAGGED(14, DDP_TL, 0x80, 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = 0x80, .stag = 1, .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_RDMAP_VERSION,
 	  .opcode = IWARP_OP_WRITE, .tagged = true, .last = true,
 	  .ulpdu_len = 14 },
 	{ .name = "opcode_8",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(8), 0, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(8), .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_OPCODE, .opcode = 8,
 	  .last = true, .ulpdu_len = 18 },
 	{ .name = "opcode_15_tagged",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(15), 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(15), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_OPCODE, .opcode = 15,
 	  .tagged = true, .last = true, .ulpdu_len = 14 },
 	{ .name = "write_untagged",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(0), 0, 0, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(0), .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_OPCODE,
 	  .opcode = IWARP_OP_WRITE, .last = true, .ulpdu_len = 18 },
 	{ .name = "send_tagged",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(3), 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(3), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_OPCODE,
 	  .opcode = IWARP_OP_SEND, .tagged = true, .last = true,
 	  .ulpdu_len = 14 },
 	{ .name = "read_request_tagged",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(1), 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(1), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_OPCODE,
 	  .opcode = IWARP_OP_READ_REQ, .tagged = true, .last = true,
 	  .ulpdu_len = 14 },
 	{ .name = "terminate_tagged",
-	  .bytes = { TAGGED(14, DDP_TL, RDMAP(7), 1, 2) },
+	  .h = { .len = 14, .ddp = DDP_TL, .rdmap = RDMAP(7), .stag = 1,
+		 .to = 2 },
 	  .avail = 16, .err = SOFTRDMA_IWERR_OPCODE,
 	  .opcode = IWARP_OP_TERMINATE, .tagged = true, .last = true,
 	  .ulpdu_len = 14 },
 	{ .name = "send_on_queue_1",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(3), 0, 1, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(3), .qn = 1,
+		 .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_QN, .opcode = IWARP_OP_SEND,
 	  .last = true, .qn = 1, .msn = 1, .ulpdu_len = 18, .hdr_len = 20 },
 	{ .name = "send_on_queue_3",
-	  .bytes = { UNTAGGED(18, DDP_UL, RDMAP(3), 0, 3, 1, 0) },
+	  .h = { .len = 18, .ddp = DDP_UL, .rdmap = RDMAP(3), .qn = 3,
+		 .msn = 1 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_QN, .opcode = IWARP_OP_SEND,
 	  .last = true, .qn = 3, .msn = 1, .ulpdu_len = 18, .hdr_len = 20 },
 	{ .name = "read_request_on_queue_0",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 0, 1, 0),
-		     RREQ_BODY(1, 2, 3, 4, 5) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .msn = 1,
+		 .body = { 1, 2, 3, 4, 5 } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_QN,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .msn = 1,
 	  .ulpdu_len = 46, .hdr_len = 48 },
 	{ .name = "terminate_on_queue_1",
-	  .bytes = { UNTAGGED(22, DDP_UL, RDMAP(7), 0, 1, 1, 0), 0, 0, 0, 0 },
+	  .h = { .len = 22, .ddp = DDP_UL, .rdmap = RDMAP(7), .qn = 1,
+		 .msn = 1 },
 	  .avail = 24, .err = SOFTRDMA_IWERR_QN,
 	  .opcode = IWARP_OP_TERMINATE, .last = true, .qn = 1, .msn = 1,
 	  .ulpdu_len = 22, .hdr_len = 24 },
 	{ .name = "read_request_mo",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 1, 4),
-		     RREQ_BODY(1, 2, 3, 4, 5) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .mo = 4, .body = { 1, 2, 3, 4, 5 } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_MO,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1, .msn = 1,
 	  .mo = 4, .ulpdu_len = 46, .hdr_len = 48,
 	  .rreq = { 1, 2, 3, 4, 5 } },
 	{ .name = "send_mo_wraps",
-	  .bytes = { UNTAGGED(18 + 32, DDP_UL, RDMAP(3), 0, 0, 1,
-			      0xfffffff0) },
+	  .h = { .len = 18 + 32, .ddp = DDP_UL, .rdmap = RDMAP(3), .msn = 1,
+		 .mo = 0xfffffff0 },
 	  .avail = 20, .err = SOFTRDMA_IWERR_MO, .opcode = IWARP_OP_SEND,
 	  .last = true, .msn = 1, .mo = 0xfffffff0, .ulpdu_len = 50,
 	  .hdr_len = 20, .payload_len = 32 },
 	{ .name = "send_mo_ends_at_2_32",
-	  .bytes = { UNTAGGED(18 + 16, DDP_UL, RDMAP(3), 0, 0, 1,
-			      0xfffffff0) },
+	  .h = { .len = 18 + 16, .ddp = DDP_UL, .rdmap = RDMAP(3), .msn = 1,
+		 .mo = 0xfffffff0 },
 	  .avail = 20, .opcode = IWARP_OP_SEND, .last = true, .msn = 1,
 	  .mo = 0xfffffff0, .ulpdu_len = 34, .hdr_len = 20,
 	  .payload_len = 16 },
 	{ .name = "read_request_not_last",
-	  .bytes = { UNTAGGED(46, DDP_U, RDMAP(1), 0, 1, 1, 0),
-		     RREQ_BODY(1, 2, 3, 4, 5) },
+	  .h = { .len = 46, .ddp = DDP_U, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .body = { 1, 2, 3, 4, 5 } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_NOT_LAST,
 	  .opcode = IWARP_OP_READ_REQ, .qn = 1, .msn = 1, .ulpdu_len = 46,
 	  .hdr_len = 48, .rreq = { 1, 2, 3, 4, 5 } },
 	{ .name = "terminate_not_last",
-	  .bytes = { UNTAGGED(22, DDP_U, RDMAP(7), 0, 2, 1, 0), 0, 0, 0, 0 },
+	  .h = { .len = 22, .ddp = DDP_U, .rdmap = RDMAP(7), .qn = 2,
+		 .msn = 1 },
 	  .avail = 24, .err = SOFTRDMA_IWERR_NOT_LAST,
 	  .opcode = IWARP_OP_TERMINATE, .qn = 2, .msn = 1, .ulpdu_len = 22,
 	  .hdr_len = 24 },
 	{ .name = "read_request_with_payload",
-	  .bytes = { UNTAGGED(50, DDP_UL, RDMAP(1), 0, 1, 1, 0),
-		     RREQ_BODY(1, 2, 3, 4, 5) },
+	  .h = { .len = 50, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .body = { 1, 2, 3, 4, 5 } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_RREQ_PAYLOAD,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1, .msn = 1,
 	  .ulpdu_len = 50, .hdr_len = 48, .payload_len = 4,
 	  .rreq = { 1, 2, 3, 4, 5 } },
 	{ .name = "write_to_wraps",
-	  .bytes = { TAGGED(14 + 257, DDP_TL, RDMAP(0), 1,
-			    0xffffffffffffff00ULL) },
+	  .h = { .len = 14 + 257, .ddp = DDP_TL, .rdmap = RDMAP(0), .stag = 1,
+		 .to = 0xffffffffffffff00ULL },
 	  .avail = 16, .err = SOFTRDMA_IWERR_TO_WRAP,
 	  .opcode = IWARP_OP_WRITE, .tagged = true, .last = true, .stag = 1,
 	  .to = 0xffffffffffffff00ULL, .ulpdu_len = 271, .hdr_len = 16,
 	  .payload_len = 257 },
 	{ .name = "read_request_sink_wraps",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 1, 0),
-		     RREQ_BODY(1, U64_MAX, 2, 3, 0) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .body = { 1, U64_MAX, 2, 3, 0 } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_RREQ_TO_WRAP,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1, .msn = 1,
 	  .ulpdu_len = 46, .hdr_len = 48, .rreq = { 1, U64_MAX, 2, 3, 0 } },
 	{ .name = "read_request_source_wraps",
-	  .bytes = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 1, 0),
-		     RREQ_BODY(1, 0, 0x1000, 3, 0xfffffffffffff001ULL) },
+	  .h = { .len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 1,
+		 .body = { 1, 0, 0x1000, 3, 0xfffffffffffff001ULL } },
 	  .avail = 48, .err = SOFTRDMA_IWERR_RREQ_TO_WRAP,
 	  .opcode = IWARP_OP_READ_REQ, .last = true, .qn = 1, .msn = 1,
 	  .ulpdu_len = 46, .hdr_len = 48,
 	  .rreq = { 1, 0, 0x1000, 3, 0xfffffffffffff001ULL } },
 	{ .name = "terminate_too_long",
-	  .bytes = { UNTAGGED(22 + 47, DDP_UL, RDMAP(7), 0, 2, 1, 0),
-		     0x00, 0x01, 0xe0, 0x00 },
+	  .h = { .len = 22 + 49, .ddp = DDP_UL, .rdmap = RDMAP(7), .qn = 2,
+		 .msn = 1, .info = 0x0001e000 },
 	  .avail = 24, .err = SOFTRDMA_IWERR_TERM_LEN,
 	  .opcode = IWARP_OP_TERMINATE, .last = true, .qn = 2, .msn = 1,
-	  .ulpdu_len = 69, .hdr_len = 24, .payload_len = 47 },
+	  .ulpdu_len = 71, .hdr_len = 24, .payload_len = 49 },
 };
 
 static void parse_case_desc(const struct parse_case *c, char *desc)
@@ -455,9 +517,11 @@ static void softrdma_iwarp_pdu_parse_table(struct kunit *test)
 {
 	const struct parse_case *c = test->param_value;
 	struct softrdma_iwarp_pdu pdu;
+	u8 bytes[48];
 
+	raw_encode(&c->h, bytes);
 	memset(&pdu, 0xa5, sizeof(pdu));
-	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(c->bytes, c->avail, &pdu),
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(bytes, c->avail, &pdu),
 			c->err);
 	KUNIT_EXPECT_EQ(test, pdu.opcode, c->opcode);
 	KUNIT_EXPECT_EQ(test, pdu.tagged, c->tagged);
@@ -480,7 +544,7 @@ static void softrdma_iwarp_pdu_parse_table(struct kunit *test)
 
 	/* hdr_len() agrees with parse() on the control bytes */
 	if (c->avail >= 4) {
-		unsigned int n = softrdma_iwarp_hdr_len((const void *)c->bytes);
+		unsigned int n = softrdma_iwarp_hdr_len((const void *)bytes);
 
 		if (c->err == SOFTRDMA_IWERR_OPCODE ||
 		    c->err == SOFTRDMA_IWERR_DDP_VERSION_T ||
@@ -624,17 +688,20 @@ static void softrdma_iwarp_pdu_err_table(struct kunit *test)
 
 /* --- TERMINATE build and parse ------------------------------------------ */
 
-static const u8 bad_send[] = { UNTAGGED(18 + 4, DDP_UL, RDMAP(3), 0, 1, 5,
-					0), 1, 2, 3, 4 };
-static const u8 bad_write[] = { TAGGED(14 + 8, DDP_TL, RDMAP(0), 0x77,
-				       0x1000) };
-static const u8 bad_rreq[] = { UNTAGGED(46, DDP_UL, RDMAP(1), 0, 1, 3, 0),
-			       RREQ_BODY(9, U64_MAX, 8, 7, 6) };
+/* offending FPDUs: a Send on queue 1, a Write, a wrapping Read Request */
+static const struct raw_hdr bad_send = {
+	.len = 18 + 4, .ddp = DDP_UL, .rdmap = RDMAP(3), .qn = 1, .msn = 5 };
+static const struct raw_hdr bad_write = {
+	.len = 14 + 8, .ddp = DDP_TL, .rdmap = RDMAP(0), .stag = 0x77,
+	.to = 0x1000 };
+static const struct raw_hdr bad_rreq = {
+	.len = 46, .ddp = DDP_UL, .rdmap = RDMAP(1), .qn = 1, .msn = 3,
+	.body = { 9, U64_MAX, 8, 7, 6 } };
 
 struct term_case {
 	const char *name;
 	enum softrdma_iwarp_err err;
-	const u8 *fpdu;
+	const struct raw_hdr *fpdu;
 	unsigned int avail;
 	bool m, d, r;
 	unsigned int copy_len;
@@ -642,29 +709,25 @@ struct term_case {
 };
 
 static const struct term_case term_cases[] = {
-	{ "crc_no_copy", SOFTRDMA_IWERR_CRC, NULL, 0, false, false, false, 0,
-	  { 0x20, 0x02, 0x00, 0x00 } },
-	{ "qn_copies_untagged", SOFTRDMA_IWERR_QN, bad_send, sizeof(bad_send),
+	{ "crc_no_copy", SOFTRDMA_IWERR_CRC, NULL, 0,
+	  false, false, false, 0, { 0x20, 0x02, 0x00, 0x00 } },
+	{ "qn_copies_untagged", SOFTRDMA_IWERR_QN, &bad_send, 24,
 	  true, true, false, 20, { 0x12, 0x01, 0xc0, 0x00 } },
-	{ "tagged_stag_copies_tagged", SOFTRDMA_IWERR_T_INV_STAG, bad_write,
-	  16, true, true, false, 16, { 0x11, 0x00, 0xc0, 0x00 } },
-	{ "rreq_wrap_copies_rdmap", SOFTRDMA_IWERR_RREQ_TO_WRAP, bad_rreq,
-	  sizeof(bad_rreq), true, true, true, 48,
-	  { 0x01, 0x04, 0xe0, 0x00 } },
-	{ "rreq_rdmap_missing", SOFTRDMA_IWERR_RREQ_INV_STAG, bad_rreq, 40,
+	{ "tagged_stag_copies_tagged", SOFTRDMA_IWERR_T_INV_STAG, &bad_write, 16,
+	  true, true, false, 16, { 0x11, 0x00, 0xc0, 0x00 } },
+	{ "rreq_wrap_copies_rdmap", SOFTRDMA_IWERR_RREQ_TO_WRAP, &bad_rreq, 48,
+	  true, true, true, 48, { 0x01, 0x04, 0xe0, 0x00 } },
+	{ "rreq_rdmap_missing", SOFTRDMA_IWERR_RREQ_INV_STAG, &bad_rreq, 40,
 	  true, true, false, 20, { 0x01, 0x00, 0xc0, 0x00 } },
-	{ "rdmap_row_on_a_send", SOFTRDMA_IWERR_RREQ_ACCESS, bad_send,
-	  sizeof(bad_send), true, true, false, 20,
-	  { 0x01, 0x02, 0xc0, 0x00 } },
-	{ "ddp_header_missing", SOFTRDMA_IWERR_MO, bad_send, 19,
+	{ "rdmap_row_on_a_send", SOFTRDMA_IWERR_RREQ_ACCESS, &bad_send, 24,
+	  true, true, false, 20, { 0x01, 0x02, 0xc0, 0x00 } },
+	{ "ddp_header_missing", SOFTRDMA_IWERR_MO, &bad_send, 19,
 	  false, false, false, 0, { 0x12, 0x04, 0x00, 0x00 } },
-	{ "version_error_no_copy", SOFTRDMA_IWERR_DDP_VERSION_U, bad_send,
-	  sizeof(bad_send), false, false, false, 0,
-	  { 0x12, 0x06, 0x00, 0x00 } },
-	{ "catastrophic", SOFTRDMA_IWERR_CATASTROPHIC, bad_send,
-	  sizeof(bad_send), false, false, false, 0,
-	  { 0x00, 0x00, 0x00, 0x00 } },
-	{ "ird_overflow", SOFTRDMA_IWERR_IRD, bad_rreq, sizeof(bad_rreq),
+	{ "version_error_no_copy", SOFTRDMA_IWERR_DDP_VERSION_U, &bad_send, 24,
+	  false, false, false, 0, { 0x12, 0x06, 0x00, 0x00 } },
+	{ "catastrophic", SOFTRDMA_IWERR_CATASTROPHIC, &bad_send, 24,
+	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
+	{ "ird_overflow", SOFTRDMA_IWERR_IRD, &bad_rreq, 48,
 	  true, true, true, 48, { 0x02, 0x07, 0xe0, 0x00 } },
 };
 
@@ -680,10 +743,13 @@ static void softrdma_iwarp_pdu_terminate_round_trip(struct kunit *test)
 	const struct term_case *c = test->param_value;
 	struct softrdma_iwarp_term term, back;
 	struct softrdma_iwarp_pdu pdu;
-	u8 buf[80];
+	u8 buf[80], fpdu[48];
 	int n;
 
-	KUNIT_ASSERT_EQ(test, softrdma_iwarp_term_from_err(c->err, c->fpdu,
+	if (c->fpdu)
+		raw_encode(c->fpdu, fpdu);
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_term_from_err(c->err,
+							   c->fpdu ? fpdu : NULL,
 							   c->avail, &term),
 			0);
 	KUNIT_EXPECT_EQ(test, term.flag_m, c->m);
@@ -691,7 +757,7 @@ static void softrdma_iwarp_pdu_terminate_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, term.flag_r, c->r);
 	KUNIT_ASSERT_EQ(test, term.copy_len, c->copy_len);
 	if (c->copy_len)
-		expect_bytes(test, term.copy, c->fpdu, c->copy_len);
+		expect_bytes(test, term.copy, fpdu, c->copy_len);
 
 	memset(buf, 0xa5, sizeof(buf));
 	n = softrdma_iwarp_build_terminate(buf, sizeof(buf), 1, &term);
@@ -705,7 +771,7 @@ static void softrdma_iwarp_pdu_terminate_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + 12), 1);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + 16), 0);
 	expect_bytes(test, buf + 20, c->info, 4);
-	expect_bytes(test, buf + 24, c->fpdu, c->copy_len);
+	expect_bytes(test, buf + 24, fpdu, c->copy_len);
 	KUNIT_EXPECT_EQ(test, buf[n], 0xa5);
 
 	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(buf, n, &pdu),
@@ -733,8 +799,10 @@ static void softrdma_iwarp_pdu_terminate_invalid(struct kunit *test)
 {
 	struct softrdma_iwarp_term term;
 	struct softrdma_iwarp_pdu pdu;
-	u8 buf[80];
+	u8 buf[80], send[48], write[48];
 
+	raw_encode(&bad_send, send);
+	raw_encode(&bad_write, write);
 	KUNIT_EXPECT_EQ(test, softrdma_iwarp_term_from_err(SOFTRDMA_IWERR_NONE,
 							   NULL, 0, &term),
 			-EINVAL);
@@ -747,9 +815,8 @@ static void softrdma_iwarp_pdu_terminate_invalid(struct kunit *test)
 			-EINVAL);
 
 	KUNIT_ASSERT_EQ(test, softrdma_iwarp_term_from_err(SOFTRDMA_IWERR_QN,
-							   bad_send,
-							   sizeof(bad_send),
-							   &term), 0);
+							   send, 24, &term),
+			0);
 	KUNIT_EXPECT_EQ(test, softrdma_iwarp_build_terminate(buf, 43, 1, &term),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, softrdma_iwarp_build_terminate(buf, 44, 1, &term),
@@ -770,9 +837,9 @@ static void softrdma_iwarp_pdu_terminate_invalid(struct kunit *test)
 			-EINVAL);
 
 	/* parse_terminate only takes a TERMINATE */
-	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(bad_write, 16, &pdu),
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(write, 16, &pdu),
 			SOFTRDMA_IWERR_NONE);
-	KUNIT_EXPECT_EQ(test, softrdma_iwarp_parse_terminate(bad_write, 16,
+	KUNIT_EXPECT_EQ(test, softrdma_iwarp_parse_terminate(write, 16,
 							     &pdu, &term),
 			SOFTRDMA_IWERR_TERM_LEN);
 }
@@ -783,16 +850,22 @@ static void softrdma_iwarp_pdu_terminate_invalid(struct kunit *test)
  */
 static void softrdma_iwarp_pdu_terminate_from_siw(struct kunit *test)
 {
-	static const u8 wire[] = {
-		UNTAGGED(22 + 20, DDP_UL, RDMAP(7), 0, 2, 1, 0),
-		0x01, 0x00, 0xe0, 0x00,
-		UNTAGGED(18, DDP_UL, RDMAP(4), 0x1234, 0, 6, 0) };
+	static const struct raw_hdr term_hdr = {
+		.len = 22 + 20, .ddp = DDP_UL, .rdmap = RDMAP(7), .qn = 2,
+		.msn = 1, .info = 0x0100e000 };
+	static const struct raw_hdr send_inv = {
+		.len = 18, .ddp = DDP_UL, .rdmap = RDMAP(4), .stag = 0x1234,
+		.msn = 6 };
 	struct softrdma_iwarp_term term;
 	struct softrdma_iwarp_pdu pdu;
+	u8 wire[72];
 
-	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(wire, sizeof(wire), &pdu),
+	raw_encode(&term_hdr, wire);
+	raw_encode(&send_inv, wire + 24);
+
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse(wire, 44, &pdu),
 			SOFTRDMA_IWERR_NONE);
-	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse_terminate(wire, sizeof(wire),
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_parse_terminate(wire, 44,
 							     &pdu, &term),
 			SOFTRDMA_IWERR_NONE);
 	KUNIT_EXPECT_EQ(test, term.layer, IWARP_TERM_LAYER_RDMAP);

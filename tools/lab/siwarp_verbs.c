@@ -156,7 +156,7 @@ static void test_device(struct ibv_context *ctx)
 	check(ctx->device->node_type == IBV_NODE_RNIC, "node type is RNIC");
 	check(!ibv_query_device(ctx, &da), "query_device");
 	check(da.max_qp_wr == 16384, "max_qp_wr 16384 (got %d)", da.max_qp_wr);
-	check(da.max_cqe == 65536, "max_cqe 65536 (got %d)", da.max_cqe);
+	check(da.max_cqe == 32768, "max_cqe 32768 (got %d)", da.max_cqe);
 	check(da.max_sge == 6, "max_sge 6 (got %d)", da.max_sge);
 	check(da.max_sge_rd == 1, "max_sge_rd 1 (got %d)", da.max_sge_rd);
 	check(da.atomic_cap == IBV_ATOMIC_NONE, "no atomics");
@@ -166,7 +166,7 @@ static void test_device(struct ibv_context *ctx)
 
 static void test_cqs(struct ibv_context *ctx)
 {
-	static const int sizes[] = { 1, 2, 3, 100, 1000, 4096, 65536 };
+	static const int sizes[] = { 1, 2, 3, 100, 1000, 4096, 32768 };
 	struct ibv_wc wc;
 	struct ibv_cq *cq;
 	unsigned int i;
@@ -189,8 +189,8 @@ static void test_cqs(struct ibv_context *ctx)
 		check(!ibv_destroy_cq(cq), "destroy cq %d", sizes[i]);
 	}
 	errno = 0;
-	cq = ibv_create_cq(ctx, 65537, NULL, NULL, 0);
-	check(!cq && errno == EINVAL, "create_cq 65537 refused with EINVAL (%s)",
+	cq = ibv_create_cq(ctx, 32769, NULL, NULL, 0);
+	check(!cq && errno == EINVAL, "create_cq 32769 refused with EINVAL (%s)",
 	      cq ? "created" : strerror(errno));
 	if (cq)
 		ibv_destroy_cq(cq);

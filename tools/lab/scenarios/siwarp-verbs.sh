@@ -32,7 +32,7 @@ devinfo_clean() {
 lab_check "$dev: ibv_devinfo -v binds libsiw without warnings" devinfo_clean
 lab_check "$dev: transport iWARP" attr_is transport 'iWARP \(1\)'
 lab_check "$dev: max_qp_wr 16384" attr_is max_qp_wr 16384
-lab_check "$dev: max_cqe 65536" attr_is max_cqe 65536
+lab_check "$dev: max_cqe 32768" attr_is max_cqe 32768
 lab_check "$dev: max_sge 6" attr_is max_sge 6
 lab_check "$dev: max_sge_rd 1" attr_is max_sge_rd 1
 lab_check "$dev: atomic_cap ATOMIC_NONE" attr_is atomic_cap 'ATOMIC_NONE \(0\)'

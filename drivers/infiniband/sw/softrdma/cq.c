@@ -19,9 +19,13 @@
 /* cq_id for libsiw, which only prints it */
 static atomic_t softrdma_siw_cq_ids = ATOMIC_INIT(0);
 
-static int softrdma_cq_check_size(int cqe)
+/* What query_device advertises as max_cqe, for every CQ of the device. */
+static int softrdma_cq_check_size(const struct softrdma_dev *sdev, int cqe)
 {
-	return cqe < 1 || cqe > SOFTRDMA_MAX_CQE ? -EINVAL : 0;
+	int max = sdev->transport == SOFTRDMA_IWARP ? SOFTRDMA_IWARP_MAX_CQE :
+						      SOFTRDMA_MAX_CQE;
+
+	return cqe < 1 || cqe > max ? -EINVAL : 0;
 }
 
 /*
@@ -37,8 +41,6 @@ static int softrdma_create_siw_cq(struct softrdma_cq *cq, int cqe,
 	u32 num;
 	int err;
 
-	if (cqe < 1 || cqe > SOFTRDMA_IWARP_MAX_CQE)
-		return -EINVAL;
 	if (udata->outlen < sizeof(resp))
 		return -EINVAL;
 
@@ -81,12 +83,12 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
 
+	if (softrdma_cq_check_size(sdev, attr->cqe))
+		return -EINVAL;
 	spin_lock_init(&cq->lock);
 	if (udata && sdev->transport == SOFTRDMA_IWARP)
 		return softrdma_create_siw_cq(cq, attr->cqe, udata);
 
-	if (softrdma_cq_check_size(attr->cqe))
-		return -EINVAL;
 	elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
 	if (udata) {
 		if (udata->outlen < sizeof(resp))
@@ -140,7 +142,7 @@ static int softrdma_resize_cq(struct ib_cq *ibcq, int cqe,
 	/* libsiw never asks (it fails resize_cq itself); the ABI cannot */
 	if (softrdma_ring_is_siw(cq->ring))
 		return -EOPNOTSUPP;
-	if (softrdma_cq_check_size(cqe))
+	if (softrdma_cq_check_size(to_sdev(ibcq->device), cqe))
 		return -EINVAL;
 	if (udata) {
 		if (udata->outlen < sizeof(resp))

@@ -42,7 +42,7 @@
 #include "queue.h"
 #include "wqe.h"
 
-/* Largest ring: SOFTRDMA_IWARP_MAX_QP_WR / SOFTRDMA_IWARP_MAX_CQE. */
+/* Largest ring; the verbs hold to SOFTRDMA_IWARP_MAX_QP_WR and _CQE. */
 #define SOFTRDMA_SIW_RING_MAX_SLOTS	SZ_64K
 
 enum softrdma_siw_queue {

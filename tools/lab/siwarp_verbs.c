@@ -160,6 +160,7 @@ static void test_device(struct ibv_context *ctx)
 	check(da.max_sge == 6, "max_sge 6 (got %d)", da.max_sge);
 	check(da.max_sge_rd == 1, "max_sge_rd 1 (got %d)", da.max_sge_rd);
 	check(da.atomic_cap == IBV_ATOMIC_NONE, "no atomics");
+	check(da.max_srq == 0, "no SRQs advertised (got %d)", da.max_srq);
 	check(!ibv_query_port(ctx, 1, &pa), "query_port");
 	check(pa.gid_tbl_len == 1, "one GID (got %d)", pa.gid_tbl_len);
 }

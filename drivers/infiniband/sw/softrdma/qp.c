@@ -297,7 +297,7 @@ int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
 static void softrdma_qp_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_recv_wqe rwqe;
-	u32 slot;
+	u32 slot, n;
 	int pass;
 
 	spin_lock_bh(&qp->sq.lock);
@@ -322,13 +322,17 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 	if (!qp->rq.ring)
 		return;
 	spin_lock_bh(&qp->rq.lock);
-	while (softrdma_rq_take(qp, &rwqe) != -ENOENT) {
+	/* one ring's worth: a user refilling the RQ cannot keep us here */
+	for (n = softrdma_ring_num_slots(qp->rq.ring); n; n--) {
 		struct ib_wc wc = {
-			.wr_id = rwqe.wr_id,
 			.status = IB_WC_WR_FLUSH_ERR,
 			.opcode = IB_WC_RECV,
 		};
 
+		/* a refused WQE too: the fetch calls set wr_id first */
+		if (softrdma_rq_take(qp, &rwqe) == -ENOENT)
+			break;
+		wc.wr_id = rwqe.wr_id;
 		softrdma_qp_complete_recv(qp, &wc, false);
 	}
 	spin_unlock_bh(&qp->rq.lock);

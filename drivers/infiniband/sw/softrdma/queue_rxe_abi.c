@@ -456,11 +456,13 @@ int softrdma_rxe_fetch_recv_wqe(const void *slot,
 	memcpy(&wqe, uwqe, sizeof(wqe));
 	barrier();
 
+	/* wr_id first: a flush completes even a refused WQE by it */
+	memset(out, 0, sizeof(*out));
+	out->wr_id = wqe.wr_id;
+
 	if (wqe.dma.num_sge > max_sge)
 		return -EINVAL;
 
-	memset(out, 0, sizeof(*out));
-	out->wr_id = wqe.wr_id;
 	out->num_sge = wqe.dma.num_sge;
 	return softrdma_rxe_fetch_sges(uwqe->dma.sge, out->num_sge, out->sge,
 				       &out->length);

@@ -131,6 +131,7 @@ part lab-link-basic lab --guests 1 --stack none link-basic
 part lab-link-cycles lab --guests 1 --stack none --timeout 600 link-cycles
 part lab-guard lab --guests 1 --stack none guard
 part lab-link-two-guests lab --stack sroce link-two-guests
+part lab-siwarp-verbs lab --guests 1 --stack siwarp siwarp-verbs
 part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
 # RoCEv2 RC traffic, data checked: softrdma with itself, and with stock

@@ -9,7 +9,7 @@
 
 int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 {
-	return -EOPNOTSUPP;
+	return 0;
 }
 
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)

@@ -518,8 +518,10 @@ static int softrdma_iw_check_rtr(struct softrdma_iw_cep *cep)
 
 static void softrdma_iw_addrs(struct socket *sock, struct iw_cm_event *ev)
 {
-	kernel_getsockname(sock, (struct sockaddr *)&ev->local_addr);
-	kernel_getpeername(sock, (struct sockaddr *)&ev->remote_addr);
+	if (kernel_getsockname(sock, (struct sockaddr *)&ev->local_addr) < 0)
+		memset(&ev->local_addr, 0, sizeof(ev->local_addr));
+	if (kernel_getpeername(sock, (struct sockaddr *)&ev->remote_addr) < 0)
+		memset(&ev->remote_addr, 0, sizeof(ev->remote_addr));
 }
 
 static void softrdma_iw_upcall(struct softrdma_iw_cep *cep,
@@ -539,6 +541,11 @@ static void softrdma_iw_upcall(struct softrdma_iw_cep *cep,
 		softrdma_iw_addrs(cep->sock, &ev);
 	else if (cep->attached)
 		softrdma_iw_addrs(cep->attached, &ev);
+	/* a connect that failed has no peer: report what was asked for */
+	if (!ev.local_addr.ss_family)
+		ev.local_addr = cep->cm_id->m_local_addr;
+	if (!ev.remote_addr.ss_family)
+		ev.remote_addr = cep->cm_id->m_remote_addr;
 	if (info && info->pd_len) {
 		ev.private_data = (void *)info->pd;
 		ev.private_data_len = info->pd_len;
@@ -1439,7 +1446,8 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 				     &cep->mpa_res);
 	if (err) {
 		/* RFC 6581 4.2: no RTR message in common, say so */
-		softrdma_iw_send_mpa(cep, &rep);
+		if (err == -EOPNOTSUPP)
+			softrdma_iw_send_mpa(cep, &rep);
 		goto out_close;
 	}
 	rep.pd = param->private_data;
@@ -1507,9 +1515,10 @@ static int softrdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
 		rep = (struct softrdma_mpa_info) {
 			.reply = true,
 			.reject = true,
-			.rev = cep->mpa_req.rev,
+			.rev = min(cep->mpa_req.rev, cep->mpa_local.rev),
 			.crc = cep->mpa_req.crc,
-			.enhanced = cep->mpa_req.enhanced,
+			.enhanced = cep->mpa_req.enhanced &&
+				    cep->mpa_local.rev >= IWARP_MPA_REV2,
 			.ird = cep->mpa_res.ird,
 			.ord = cep->mpa_res.ord,
 			.pd = pdata,

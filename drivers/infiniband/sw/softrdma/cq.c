@@ -13,11 +13,54 @@
 #include "device.h"
 #include "param.h"
 #include "queue_rxe_abi.h"
+#include "queue_siw_abi.h"
 #include "verbs.h"
+
+/* cq_id for libsiw, which only prints it */
+static atomic_t softrdma_siw_cq_ids = ATOMIC_INIT(0);
 
 static int softrdma_cq_check_size(int cqe)
 {
 	return cqe < 1 || cqe > SOFTRDMA_MAX_CQE ? -EINVAL : 0;
+}
+
+/*
+ * A libsiw CQ: num_cqe = roundup_pow_of_two(cqe) slots, all usable, and
+ * that is also ibcq.cqe.
+ */
+static int softrdma_create_siw_cq(struct softrdma_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	struct siw_uresp_create_cq resp = {};
+	struct softrdma_ring *ring;
+	struct ib_ucontext *uctx;
+	u32 num;
+	int err;
+
+	if (cqe < 1 || cqe > SOFTRDMA_IWARP_MAX_CQE)
+		return -EINVAL;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	uctx = &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
+					  ibuc)->ibuc;
+	num = roundup_pow_of_two(cqe);
+	ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_CQ,
+					&resp.cq_key);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	softrdma_ring_set_locks(ring, &cq->lock, NULL);
+
+	resp.cq_id = atomic_inc_return(&softrdma_siw_cq_ids);
+	resp.num_cqe = num;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err) {
+		softrdma_ring_destroy(ring);
+		return err;
+	}
+	cq->ring = ring;
+	cq->ibcq.cqe = num;
+	return 0;
 }
 
 static int softrdma_create_cq(struct ib_cq *ibcq,
@@ -35,16 +78,17 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;	/* no completion timestamps */
-	if (softrdma_cq_check_size(attr->cqe))
-		return -EINVAL;
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
 
+	spin_lock_init(&cq->lock);
+	if (udata && sdev->transport == SOFTRDMA_IWARP)
+		return softrdma_create_siw_cq(cq, attr->cqe, udata);
+
+	if (softrdma_cq_check_size(attr->cqe))
+		return -EINVAL;
 	elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
 	if (udata) {
-		/* siw-ABI rings arrive with the iWARP transport (issue #4) */
-		if (sdev->transport != SOFTRDMA_ROCE)
-			return -EOPNOTSUPP;
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
 		uctx = &rdma_udata_to_drv_context(udata,
@@ -53,7 +97,6 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
 	}
 
-	spin_lock_init(&cq->lock);
 	ring = softrdma_ring_create(uctx, &num, elem_size,
 				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
 	if (IS_ERR(ring))
@@ -94,6 +137,9 @@ static int softrdma_resize_cq(struct ib_cq *ibcq, int cqe,
 	u32 num = cqe;
 	int err;
 
+	/* libsiw never asks (it fails resize_cq itself); the ABI cannot */
+	if (softrdma_ring_is_siw(cq->ring))
+		return -EOPNOTSUPP;
 	if (softrdma_cq_check_size(cqe))
 		return -EINVAL;
 	if (udata) {
@@ -129,7 +175,7 @@ out_destroy_spare:
 	return err;
 }
 
-/* Kernel CQs only: librxe polls user CQs in shared memory. */
+/* Kernel CQs only: librxe and libsiw poll user CQs in shared memory. */
 static int softrdma_poll_cq(struct ib_cq *ibcq, int num_entries,
 			    struct ib_wc *wc)
 {
@@ -162,6 +208,13 @@ static int softrdma_req_notify_cq(struct ib_cq *ibcq,
 	int missed = 0;
 
 	spin_lock_irqsave(&cq->lock, irqflags);
+	if (softrdma_ring_is_siw(cq->ring)) {
+		/* the arm lives in the shared notify word, as libsiw's */
+		softrdma_siw_cq_arm(cq->ring, (flags & IB_CQ_SOLICITED_MASK) ==
+					      IB_CQ_SOLICITED);
+		spin_unlock_irqrestore(&cq->lock, irqflags);
+		return 0;
+	}
 	if ((flags & IB_CQ_SOLICITED_MASK) == IB_CQ_NEXT_COMP ||
 	    cq->notify != IB_CQ_NEXT_COMP)
 		cq->notify = flags & IB_CQ_SOLICITED_MASK;
@@ -209,15 +262,20 @@ int softrdma_cq_post(struct softrdma_cq *cq, const struct ib_wc *wc,
 	}
 
 	slot = softrdma_ring_producer_slot(cq->ring);
-	if (softrdma_ring_is_user(cq->ring))
+	if (softrdma_ring_is_siw(cq->ring))
+		softrdma_siw_write_cqe(slot, wc);
+	else if (softrdma_ring_is_user(cq->ring))
 		softrdma_rxe_write_cqe(slot, wc);
 	else
 		memcpy(slot, wc, sizeof(*wc));
 	softrdma_ring_advance_producer(cq->ring);
 
-	if (cq->notify == IB_CQ_NEXT_COMP ||
-	    (cq->notify == IB_CQ_SOLICITED &&
-	     (solicited || wc->status != IB_WC_SUCCESS))) {
+	/* IBA 11.4.2.2: a solicited-only arm also fires on an error */
+	solicited |= wc->status != IB_WC_SUCCESS;
+	if (softrdma_ring_is_siw(cq->ring)) {
+		fire = softrdma_siw_cq_notify(cq->ring, solicited);
+	} else if (cq->notify == IB_CQ_NEXT_COMP ||
+		   (cq->notify == IB_CQ_SOLICITED && solicited)) {
 		cq->notify = 0;
 		fire = true;
 	}

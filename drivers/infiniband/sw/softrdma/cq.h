@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Completion queues.  A user CQ is an rxe-ABI ring librxe polls in shared
- * memory; a kernel CQ is the same ring holding struct ib_wc, polled
- * through poll_cq.  Either way the transport posts completions with
- * softrdma_cq_post().
+ * Completion queues.  A user CQ is a ring its provider polls in shared
+ * memory: rxe-ABI on RoCE devices (librxe), siw-ABI on iWARP devices
+ * (libsiw, which also arms it in shared memory, so @notify is unused).
+ * A kernel CQ, on either device type, is an rxe-layout ring holding
+ * struct ib_wc, polled through poll_cq.  Whichever, the transport posts
+ * completions with softrdma_cq_post().
  */
 #ifndef SOFTRDMA_CQ_H
 #define SOFTRDMA_CQ_H
@@ -18,7 +20,10 @@ struct softrdma_cq {
 	/* protects ring (both of the kernel's sides), notify, overflowed */
 	spinlock_t lock;
 	struct softrdma_ring *ring;
-	/* armed event: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP (one-shot) */
+	/*
+	 * armed event: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP (one-shot);
+	 * siw-ABI CQs keep it in the ring's notify word instead
+	 */
 	u8 notify;
 	bool overflowed;
 };

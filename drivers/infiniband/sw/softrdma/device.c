@@ -54,7 +54,7 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = SOFTRDMA_VENDOR_ID;
 	attr->max_qp = SOFTRDMA_MAX_QP;
-	attr->max_qp_wr = SOFTRDMA_MAX_QP_WR;
+	attr->max_qp_wr = roce ? SOFTRDMA_MAX_QP_WR : SOFTRDMA_IWARP_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID;
 	if (roce)
 		attr->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
@@ -65,7 +65,7 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->max_sge_rd = roce ? SOFTRDMA_ROCE_MAX_SGE_RD :
 				  SOFTRDMA_IWARP_MAX_SGE_RD;
 	attr->max_cq = SOFTRDMA_MAX_CQ;
-	attr->max_cqe = SOFTRDMA_MAX_CQE;
+	attr->max_cqe = roce ? SOFTRDMA_MAX_CQE : SOFTRDMA_IWARP_MAX_CQE;
 	attr->max_mr = SOFTRDMA_MAX_MR;
 	attr->max_pd = SOFTRDMA_MAX_PD;
 	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;

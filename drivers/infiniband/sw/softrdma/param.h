@@ -40,5 +40,8 @@
 #define SOFTRDMA_IWARP_MAX_SGE_RD	1
 #define SOFTRDMA_IWARP_MAX_INLINE	80
 #define SOFTRDMA_IWARP_MAX_MSG_SZ	(~0U)
+/* siw rings have power-of-two sizes, every slot usable */
+#define SOFTRDMA_IWARP_MAX_QP_WR	SZ_16K
+#define SOFTRDMA_IWARP_MAX_CQE		SZ_64K
 
 #endif /* SOFTRDMA_PARAM_H */

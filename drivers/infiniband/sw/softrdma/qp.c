@@ -9,12 +9,70 @@
 
 #include "cq.h"
 #include "device.h"
+#include "iwarp_qp.h"
 #include "param.h"
 #include "qp.h"
 #include "qp_state.h"
 #include "queue_rxe_abi.h"
+#include "queue_siw_abi.h"
 #include "roce_net.h"
 #include "verbs.h"
+
+/*
+ * The transport under a QP: the RoCEv2 RC engines (rc.h) on sroce
+ * devices, the iWARP data path (iwarp_qp.h) on siwarp devices.  Same
+ * calls, same contexts.
+ */
+static bool softrdma_qp_is_iwarp(const struct softrdma_qp *qp)
+{
+	return qp->sdev->transport == SOFTRDMA_IWARP;
+}
+
+static int softrdma_qp_transport_init(struct softrdma_qp *qp)
+{
+	return softrdma_qp_is_iwarp(qp) ? softrdma_iwarp_qp_init(qp) :
+					  softrdma_rc_init(qp);
+}
+
+static void softrdma_qp_transport_destroy(struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		softrdma_iwarp_qp_destroy(qp);
+	else
+		softrdma_rc_destroy(qp);
+}
+
+static void softrdma_qp_transport_reset(struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		softrdma_iwarp_qp_reset(qp);
+	else
+		softrdma_rc_reset(qp);
+}
+
+static void softrdma_qp_transport_start(struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		softrdma_iwarp_qp_start(qp);
+	else
+		softrdma_rc_start(qp);
+}
+
+static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		softrdma_iwarp_qp_kick(qp);
+	else
+		softrdma_rc_kick(qp);
+}
+
+static void softrdma_qp_transport_stop(struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		softrdma_iwarp_qp_stop(qp);
+	else
+		softrdma_rc_stop(qp);
+}
 
 /**
  * softrdma_qp_get() - find a published QP by number, for the data path
@@ -69,9 +127,13 @@ static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
  * @status: how it ended
  *
  * Posts a completion when the WQE asked for one or failed, then hands
- * the slot back to the producer (librxe or post_send).
+ * the slot back to the producer (librxe, libsiw or post_send).
+ *
+ * Return: softrdma_sq_more_posted() after the slot went back: whether a
+ * posted WQE awaits softrdma_sq_fetch().  An engine that goes idle when
+ * this is true can strand it (libsiw rings no doorbell then, qp.h).
  */
-void softrdma_qp_complete_send(struct softrdma_qp *qp,
+bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status)
 {
@@ -93,6 +155,7 @@ void softrdma_qp_complete_send(struct softrdma_qp *qp,
 	}
 	qp->sq.fetched--;
 	softrdma_ring_advance_consumer(qp->sq.ring);
+	return softrdma_sq_more_posted(qp);
 }
 
 /**
@@ -109,25 +172,43 @@ void softrdma_qp_complete_recv(struct softrdma_qp *qp, struct ib_wc *wc,
 	softrdma_cq_post(qp->rcq, wc, solicited);
 }
 
-/* The send WQE at @slot, snapshotted and validated; the SQ lock is held. */
-static int softrdma_sq_snapshot(struct softrdma_qp *qp, u32 slot_offset)
+/* Snapshot the posted WQE at the fetch position into sq->wqe[fetch]. */
+static int softrdma_sq_snapshot(struct softrdma_qp *qp,
+				struct softrdma_send_wqe *wqe)
 {
 	struct softrdma_sq *sq = &qp->sq;
-	u32 slot = sq->fetch;
 	void *src;
 
 	lockdep_assert_held(&sq->lock);
 
-	src = softrdma_ring_consumer_slot_at(sq->ring, slot_offset);
+	src = softrdma_ring_consumer_slot_at(sq->ring, sq->fetched);
+	if (softrdma_ring_is_siw(sq->ring))
+		return softrdma_siw_fetch_send_wqe(src, wqe);
 	if (softrdma_ring_is_user(sq->ring))
-		return softrdma_rxe_fetch_send_wqe(src, &sq->lim, &sq->wqe[slot]);
-	memcpy(&sq->wqe[slot], src, sizeof(sq->wqe[slot]));
+		return softrdma_rxe_fetch_send_wqe(src, &sq->lim, wqe);
+	memcpy(wqe, src, sizeof(*wqe));
 	return 0;
+}
+
+/**
+ * softrdma_sq_more_posted() - is a posted send WQE waiting to be fetched?
+ * @qp: the QP; the caller holds qp->sq.lock
+ *
+ * With acquire semantics: a true answer makes the WQE readable.
+ */
+bool softrdma_sq_more_posted(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->sq.lock);
+
+	return softrdma_ring_posted(qp->sq.ring, qp->sq.fetched);
 }
 
 /**
  * softrdma_sq_fetch() - snapshot the next posted send WQE
  * @qp: the QP; the caller holds qp->sq.lock
+ *
+ * The WQE's ring slot stays the kernel's until softrdma_qp_complete_send()
+ * retires it, on both user ABIs (qp.h says why).
  *
  * Return: the snapshot, NULL when nothing more is posted, or an ERR_PTR
  * of -EINVAL for a WQE that must not run (the caller fails the QP).
@@ -140,13 +221,40 @@ struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&sq->lock);
 
-	if (sq->fetched >= softrdma_ring_count(sq->ring))
+	if (!softrdma_sq_more_posted(qp))
 		return NULL;
-	err = softrdma_sq_snapshot(qp, sq->fetched);
+	wqe = &sq->wqe[sq->fetch];
+	err = softrdma_sq_snapshot(qp, wqe);
 	if (err)
 		return ERR_PTR(err);
+	sq->fetch = (sq->fetch + 1) & softrdma_ring_slot_mask(sq->ring);
+	sq->fetched++;
+	return wqe;
+}
+
+/*
+ * Fetch for a flush: a WQE that fails validation is still taken, as an
+ * empty signalled SEND with the posted wr_id (both ABIs' fetch calls set
+ * wr_id first), so that it completes with the flush error like the rest
+ * and its slot goes back to the user.
+ */
+static struct softrdma_send_wqe *softrdma_sq_fetch_flush(struct softrdma_qp *qp)
+{
+	struct softrdma_sq *sq = &qp->sq;
+	struct softrdma_send_wqe *wqe;
+	u64 wr_id;
+
+	wqe = softrdma_sq_fetch(qp);
+	if (!IS_ERR(wqe))
+		return wqe;
+
 	wqe = &sq->wqe[sq->fetch];
-	sq->fetch = (sq->fetch + 1) & softrdma_ring_capacity(sq->ring);
+	wr_id = wqe->wr_id;
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr_id;
+	wqe->opcode = IB_WR_SEND;
+	wqe->send_flags = IB_SEND_SIGNALED;
+	sq->fetch = (sq->fetch + 1) & softrdma_ring_slot_mask(sq->ring);
 	sq->fetched++;
 	return wqe;
 }
@@ -172,7 +280,9 @@ int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
 	if (softrdma_ring_empty(rq->ring))
 		return -ENOENT;
 	slot = softrdma_ring_consumer_slot(rq->ring);
-	if (softrdma_ring_is_user(rq->ring))
+	if (softrdma_ring_is_siw(rq->ring))
+		err = softrdma_siw_fetch_recv_wqe(slot, wqe);
+	else if (softrdma_ring_is_user(rq->ring))
 		err = softrdma_rxe_fetch_recv_wqe(slot, &rq->lim, wqe);
 	else
 		memcpy(wqe, slot, sizeof(*wqe));
@@ -187,21 +297,25 @@ int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
 static void softrdma_qp_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_recv_wqe rwqe;
-	struct softrdma_send_wqe *wqe;
 	u32 slot;
+	int pass;
 
 	spin_lock_bh(&qp->sq.lock);
-	for (;;) {
+	/*
+	 * Two passes: a full siw SQ may be refilled by the user as the
+	 * first one frees it; anything posted later is flushed by the next
+	 * doorbell (post_send in ERR), never in a loop the user can feed.
+	 */
+	for (pass = 0; pass < 2; pass++) {
 		/* fetch what is posted, so that it is flushed in order */
-		wqe = softrdma_sq_fetch(qp);
-		if (IS_ERR_OR_NULL(wqe))
-			break;
-	}
-	while (qp->sq.fetched) {
-		slot = (qp->sq.fetch - qp->sq.fetched) &
-		       softrdma_ring_capacity(qp->sq.ring);
-		softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
-					  IB_WC_WR_FLUSH_ERR);
+		while (softrdma_sq_fetch_flush(qp))
+			;
+		while (qp->sq.fetched) {
+			slot = (qp->sq.fetch - qp->sq.fetched) &
+			       softrdma_ring_slot_mask(qp->sq.ring);
+			softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
+						  IB_WC_WR_FLUSH_ERR);
+		}
 	}
 	spin_unlock_bh(&qp->sq.lock);
 
@@ -237,7 +351,7 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
 	lockdep_assert_held(&qp->state_mutex);
 
 	softrdma_qp_set_state(qp, IB_QPS_ERR);
-	softrdma_rc_stop(qp);
+	softrdma_qp_transport_stop(qp);
 	softrdma_qp_flush(qp);
 }
 
@@ -280,6 +394,28 @@ void softrdma_qp_error(struct softrdma_qp *qp)
 		softrdma_qp_put(qp);
 }
 
+/*
+ * iWARP QPs (RFC 5040 is reliable connected only): the siw ABI's bounds,
+ * and, as stock siw, no QP without a send queue.
+ */
+static int softrdma_qp_check_init_iwarp(const struct ib_qp_init_attr *init)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (!cap->max_send_wr || cap->max_send_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
+	    cap->max_recv_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
+	    cap->max_send_sge > SOFTRDMA_IWARP_MAX_SGE ||
+	    cap->max_recv_sge > SOFTRDMA_IWARP_MAX_SGE ||
+	    cap->max_inline_data > SOFTRDMA_IWARP_MAX_INLINE)
+		return -EINVAL;
+	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
+	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
 static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 				  const struct ib_qp_init_attr *init)
 {
@@ -289,8 +425,8 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 		return -EOPNOTSUPP;	/* UD and the GSI QP: issue #3 */
 	if (init->srq || init->create_flags)
 		return -EOPNOTSUPP;
-	if (sdev->transport != SOFTRDMA_ROCE)
-		return -EOPNOTSUPP;	/* the iWARP transport: issue #4 */
+	if (sdev->transport == SOFTRDMA_IWARP)
+		return softrdma_qp_check_init_iwarp(init);
 	if (cap->max_send_wr > SOFTRDMA_MAX_QP_WR ||
 	    cap->max_recv_wr > SOFTRDMA_MAX_QP_WR ||
 	    cap->max_send_sge > SOFTRDMA_MAX_SGE ||
@@ -302,6 +438,74 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 	return 0;
 }
 
+/*
+ * libsiw's rings: every slot usable, so the rounded sizes are the
+ * capacities; an RQ even when none was asked for (libsiw maps it
+ * whenever there is no SRQ, and a zero-length mapping fails).  The caps
+ * reported are what the snapshot accepts: any SGE count up to the ABI's
+ * six (libsiw checks no other bound) and 80 inline bytes.
+ */
+static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
+					 struct ib_qp_init_attr *init,
+					 struct ib_ucontext *uctx,
+					 struct siw_uresp_create_qp *resp)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	u32 nsend = roundup_pow_of_two(cap->max_send_wr);
+	u32 nrecv = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
+	u64 key;
+	int err;
+
+	qp->sq.ring = softrdma_siw_ring_create(uctx, nsend, SOFTRDMA_SIW_SQ,
+					       &key);
+	if (IS_ERR(qp->sq.ring))
+		return PTR_ERR(qp->sq.ring);
+	resp->sq_key = key;
+	softrdma_ring_set_locks(qp->sq.ring, NULL, &qp->sq.lock);
+	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe), GFP_KERNEL);
+	if (!qp->sq.wqe) {
+		err = -ENOMEM;
+		goto out_destroy_sq;
+	}
+
+	qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv, SOFTRDMA_SIW_RQ,
+					       &key);
+	if (IS_ERR(qp->rq.ring)) {
+		err = PTR_ERR(qp->rq.ring);
+		goto out_free_wqe;
+	}
+	resp->rq_key = key;
+	softrdma_ring_set_locks(qp->rq.ring, NULL, &qp->rq.lock);
+
+	qp->sq.lim = (struct softrdma_wqe_limits){
+		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
+		.max_inline = SOFTRDMA_IWARP_MAX_INLINE,
+		.rc = true,
+	};
+	qp->rq.lim = (struct softrdma_wqe_limits){
+		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
+		.rc = true,
+	};
+	cap->max_send_wr = nsend;
+	cap->max_recv_wr = nrecv;
+	cap->max_send_sge = SOFTRDMA_IWARP_MAX_SGE;
+	cap->max_recv_sge = SOFTRDMA_IWARP_MAX_SGE;
+	cap->max_inline_data = SOFTRDMA_IWARP_MAX_INLINE;
+	resp->num_sqe = nsend;
+	resp->num_rqe = nrecv;
+	return 0;
+
+out_free_wqe:
+	kvfree(qp->sq.wqe);
+out_destroy_sq:
+	softrdma_ring_destroy(qp->sq.ring);
+	return err;
+}
+
+/*
+ * Kernel QPs of both transports and librxe's QPs: rxe-layout rings
+ * (queue_rxe_abi.h), one slot of each left empty.
+ */
 static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 				     struct ib_qp_init_attr *init,
 				     struct ib_ucontext *uctx,
@@ -319,7 +523,8 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 			return size;
 	} else {
 		size = sizeof(struct softrdma_send_wqe);
-		max_inline = SOFTRDMA_MAX_INLINE;
+		max_inline = softrdma_qp_is_iwarp(qp) ?
+			     SOFTRDMA_IWARP_MAX_INLINE : SOFTRDMA_MAX_INLINE;
 	}
 	qp->sq.ring = softrdma_ring_create(uctx, &nsend, size,
 					   SOFTRDMA_RING_USER_PRODUCES,
@@ -328,7 +533,8 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 		return PTR_ERR(qp->sq.ring);
 	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
 				&qp->sq.lock);
-	qp->sq.wqe = kvcalloc(nsend + 1, sizeof(*qp->sq.wqe), GFP_KERNEL);
+	qp->sq.wqe = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
+			      sizeof(*qp->sq.wqe), GFP_KERNEL);
 	if (!qp->sq.wqe)
 		goto out_destroy_sq;
 	qp->sq.lim = (struct softrdma_wqe_limits){
@@ -381,16 +587,23 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 {
 	struct softrdma_dev *sdev = to_sdev(ibqp->device);
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct rxe_create_qp_resp resp = {};
 	struct ib_ucontext *uctx = NULL;
+	union {
+		struct rxe_create_qp_resp rxe;
+		struct siw_uresp_create_qp siw;
+	} resp = {};
+	size_t resp_len;
+	bool siw_abi;
 	u32 qpn;
 	int err;
 
 	err = softrdma_qp_check_init(sdev, init);
 	if (err)
 		return err;
+	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
 	if (udata) {
-		if (udata->outlen < sizeof(resp))
+		if (udata->outlen < resp_len)
 			return -EINVAL;
 		uctx = &rdma_udata_to_drv_context(udata,
 						  struct softrdma_ucontext,
@@ -412,7 +625,10 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	spin_lock_init(&qp->rq.post_lock);
 	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
 
-	err = softrdma_qp_create_queues(qp, init, uctx, &resp);
+	if (siw_abi)
+		err = softrdma_qp_create_siw_queues(qp, init, uctx, &resp.siw);
+	else
+		err = softrdma_qp_create_queues(qp, init, uctx, &resp.rxe);
 	if (err)
 		return err;
 
@@ -425,20 +641,22 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	ibqp->qp_num = qpn;
 	qp->src_port = softrdma_roce_src_port(qpn, 0);
 	qp->attr.cap = init->cap;
-	err = softrdma_rc_init(qp);
+	if (siw_abi)
+		resp.siw.qp_id = qpn;	/* what libsiw reports as wc.qp_num */
+	err = softrdma_qp_transport_init(qp);
 	if (err)
 		goto out_erase;
 
 	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		err = ib_copy_to_udata(udata, &resp, resp_len);
 		if (err)
-			goto out_rc_destroy;
+			goto out_transport_destroy;
 	}
 	xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL);
 	return 0;
 
-out_rc_destroy:
-	softrdma_rc_destroy(qp);
+out_transport_destroy:
+	softrdma_qp_transport_destroy(qp);
 out_erase:
 	xa_erase(&sdev->qp_xa, qpn);
 out_destroy_queues:
@@ -454,7 +672,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	mutex_lock(&qp->state_mutex);
 	softrdma_qp_set_state(qp, IB_QPS_ERR);
-	softrdma_rc_stop(qp);
+	softrdma_qp_transport_stop(qp);
 	mutex_unlock(&qp->state_mutex);
 	/* a queued error work holds a reference it can no longer drop */
 	if (cancel_work_sync(&qp->error_work))
@@ -463,7 +681,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	softrdma_qp_put(qp);
 	wait_for_completion(&qp->released);
 
-	softrdma_rc_destroy(qp);
+	softrdma_qp_transport_destroy(qp);
 	softrdma_qp_destroy_queues(qp);
 	/* the source GID reference rdma_replace_ah_attr() took */
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
@@ -515,6 +733,85 @@ static void softrdma_qp_store_attr(struct softrdma_qp *qp,
 		a->en_sqd_async_notify = attr->en_sqd_async_notify;
 }
 
+/*
+ * iWARP modify_qp (qp_state.c has the transitions): only the state, the
+ * access flags, the port and the RDMA Read depths; the QP reaches RTS
+ * through softrdma_qp_iwarp_connected().
+ */
+static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
+				    struct ib_qp_attr *attr, int mask)
+{
+	static const struct softrdma_qp_limits limits = {
+		.max_path_mtu = IB_MTU_4096,
+		.max_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+		.max_dest_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+	};
+	enum ib_qp_state cur, next;
+	unsigned int actions;
+	int err;
+
+	mutex_lock(&qp->state_mutex);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (cur != qp->state) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	err = softrdma_iwarp_qp_transition(cur, next, mask, &actions);
+	if (!err)
+		err = softrdma_qp_check_attr(attr, mask, &limits);
+	if (err)
+		goto out_unlock;
+	/* iWARP has no atomics to allow (RFC 7306 is not implemented) */
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_stop(qp);
+	softrdma_qp_store_attr(qp, attr, mask);
+	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
+		softrdma_qp_enter_error(qp);
+		goto out_unlock;
+	}
+	if (next != qp->state)
+		softrdma_qp_set_state(qp, next);
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_reset(qp);
+	if (actions & SOFTRDMA_QP_ACT_RECV)
+		softrdma_qp_transport_start(qp);
+
+out_unlock:
+	mutex_unlock(&qp->state_mutex);
+	return err;
+}
+
+/**
+ * softrdma_qp_iwarp_connected() - the connection manager made an iWARP
+ * QP operational
+ * @qp: an iWARP QP in INIT or RTR; the caller holds qp->state_mutex
+ *
+ * For softrdma_iwarp_qp_attach(), once the data path owns the socket: the
+ * QP enters RTS.  libsiw may already have posted (post_send before RTS
+ * fails with -ENOTCONN but leaves the WQE VALID in the ring, and its next
+ * post then rings no doorbell): the caller must run its transmit side
+ * over the SQ after this, as if a doorbell had rung.
+ *
+ * Return: 0, or -EINVAL if the QP is in any other state.
+ */
+int softrdma_qp_iwarp_connected(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!softrdma_qp_is_iwarp(qp) ||
+	    (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR))
+		return -EINVAL;
+	softrdma_qp_set_state(qp, IB_QPS_RTS);
+	return 0;
+}
+
 static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			      int mask, struct ib_udata *udata)
 {
@@ -528,6 +825,8 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	if (softrdma_qp_is_iwarp(qp))
+		return softrdma_modify_qp_iwarp(qp, attr, mask);
 
 	err = ib_query_port(ibqp->device, 1, &port);
 	if (err)
@@ -550,7 +849,7 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		goto out_unlock;
 
 	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_rc_stop(qp);
+		softrdma_qp_transport_stop(qp);
 
 	softrdma_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_AV)
@@ -563,10 +862,10 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (next != qp->state)
 		softrdma_qp_set_state(qp, next);
 	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_rc_reset(qp);
+		softrdma_qp_transport_reset(qp);
 	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
 		       SOFTRDMA_QP_ACT_RESUME))
-		softrdma_rc_start(qp);
+		softrdma_qp_transport_start(qp);
 
 out_unlock:
 	mutex_unlock(&qp->state_mutex);
@@ -620,6 +919,26 @@ static int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 	return 0;
 }
 
+/*
+ * What RFC 5040 carries for a kernel WR on an iWARP QP: Send (with
+ * Invalidate), RDMA Write, RDMA Read with one local SGE (max_sge_rd),
+ * and the local invalidate.  Immediate data and atomics are IB-only.
+ */
+static bool softrdma_iwarp_wr_ok(const struct ib_send_wr *wr)
+{
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_LOCAL_INV:
+		return true;
+	case IB_WR_RDMA_READ:
+		return wr->num_sge == SOFTRDMA_IWARP_MAX_SGE_RD;
+	default:
+		return false;
+	}
+}
+
 /* One kernel send WR into the SQ ring; the post lock is held. */
 static int softrdma_post_one_send(struct softrdma_qp *qp,
 				  const struct ib_send_wr *wr)
@@ -629,6 +948,8 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	int i;
 
 	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
+		return -EINVAL;
+	if (softrdma_qp_is_iwarp(qp) && !softrdma_iwarp_wr_ok(wr))
 		return -EINVAL;
 	if (softrdma_ring_full(sq->ring))
 		return -ENOMEM;
@@ -702,9 +1023,11 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 }
 
 /*
- * post_send: a kernel WR list, or (NULL) librxe's doorbell saying that
- * its SQ ring has new WQEs.  Send WRs are an immediate error before RTS
- * (IBA 10.3.1); in ERR they complete with a flush error.
+ * post_send: a kernel WR list, or (NULL) librxe's or libsiw's doorbell
+ * saying that its SQ ring has new WQEs.  Send WRs are an immediate error
+ * before RTS (IBA 10.3.1: -EINVAL; an iWARP QP answers -ENOTCONN outside
+ * RTS, as stock siw, and SQD, its Closing state, takes no new work); in
+ * ERR they complete with a flush error.
  */
 static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			      const struct ib_send_wr **bad_wr)
@@ -714,6 +1037,11 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	if (softrdma_qp_is_iwarp(qp) && state != IB_QPS_RTS &&
+	    state != IB_QPS_ERR) {
+		*bad_wr = wr;
+		return -ENOTCONN;
+	}
 	if (state < IB_QPS_RTS) {
 		*bad_wr = wr;
 		return -EINVAL;
@@ -739,7 +1067,7 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	if (state == IB_QPS_ERR)
 		softrdma_qp_error(qp);	/* flushes what was posted */
 	else
-		softrdma_rc_kick(qp);
+		softrdma_qp_transport_kick(qp);
 	return err;
 }
 

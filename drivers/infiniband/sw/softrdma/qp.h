@@ -47,9 +47,9 @@ struct softrdma_sq {
 	struct softrdma_ring *ring;
 	/*
 	 * Kernel snapshots of the WQEs between the ring's consumer index
-	 * (oldest not yet completed) and @fetch, indexed by slot.  A user
-	 * slot is released to librxe only when its WQE completes, as stock
-	 * rxe does, so max_send_wr bounds what is outstanding.
+	 * (oldest not yet completed) and @fetch, indexed by slot
+	 * (softrdma_ring_num_slots() entries).  A user slot is released
+	 * only when its WQE completes, on both ABIs (see "SQ slots" below).
 	 */
 	struct softrdma_send_wqe *wqe;
 	u32 fetch;		/* slot of the next WQE to snapshot */
@@ -116,14 +116,45 @@ void softrdma_qp_put(struct softrdma_qp *qp);
 
 void softrdma_qp_error(struct softrdma_qp *qp);
 
+/*
+ * SQ slots and the transmit engines (RC requester, iWARP transmit side).
+ *
+ * softrdma_sq_fetch() snapshots the next posted WQE; the slot stays the
+ * kernel's until softrdma_qp_complete_send() retires the oldest fetched
+ * WQE, on both user ABIs.  Stock siw frees a slot at fetch; softrdma
+ * does not, so that (a) at most num_sqe WQEs are ever outstanding, the
+ * bound max_send_wr promises and that a CQ sized for it relies on,
+ * (b) the snapshots stay indexed by slot (sq.wqe, rc.wqe) whatever the
+ * ABI, and (c) one engine interface serves both transports.  libsiw only
+ * sees its SQ full (-ENOMEM) for as long as WQEs are outstanding.
+ *
+ * The doorbell rule (libsiw): libsiw rings the doorbell only if the slot
+ * before its first new WQE is free; while that slot is VALID (posted and
+ * not fetched, or fetched and not completed) it relies on the kernel to
+ * find the new WQE by itself.  So an engine must never go idle while
+ * softrdma_sq_more_posted() is true:
+ *  - after each softrdma_qp_complete_send(), whose return value is
+ *    softrdma_sq_more_posted() taken after the slot was freed (the slot
+ *    store and this check are ordered by a full barrier against libsiw's
+ *    VALID store and its check of the previous slot: one of the two sides
+ *    sees the other), schedule the transmit side if it returned true;
+ *  - the transmit side stops fetching only when softrdma_sq_fetch()
+ *    returns NULL, or on a limit (ORD, window) whose release is itself a
+ *    completion or an event that re-runs it.
+ * For the iWARP transport this guarantee lives in its transmit engine
+ * (iwarp_qp.c); the RC engines keep the same rule.
+ */
 struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp);
+bool softrdma_sq_more_posted(struct softrdma_qp *qp);
 int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe);
 
-void softrdma_qp_complete_send(struct softrdma_qp *qp,
+bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status);
 void softrdma_qp_complete_recv(struct softrdma_qp *qp, struct ib_wc *wc,
 			       bool solicited);
+
+int softrdma_qp_iwarp_connected(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
 

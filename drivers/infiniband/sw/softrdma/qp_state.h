@@ -27,6 +27,20 @@ int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 			   enum ib_qp_type type, int mask,
 			   unsigned int *actions);
 
+int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask, unsigned int *actions);
+
+/*
+ * modify_qp attributes an iWARP QP takes: the state, what the iw_cm and
+ * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD).
+ * The rest is IB path and reliability state that iWARP leaves to TCP.
+ */
+#define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
+				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
+				 IB_QP_MAX_QP_RD_ATOMIC | \
+				 IB_QP_MAX_DEST_RD_ATOMIC | \
+				 IB_QP_EN_SQD_ASYNC_NOTIFY)
+
 struct softrdma_qp_limits {
 	enum ib_mtu max_path_mtu;	/* the port's active MTU */
 	u8 max_rd_atomic;

@@ -46,13 +46,6 @@ static_assert(sizeof(struct rxe_send_wqe) + sizeof(u64) <= 256);
 
 /* ---------------------------------------------------------------- rings */
 
-static void *softrdma_ring_slot(const struct softrdma_ring *ring, u32 index)
-{
-	size_t off = (size_t)(index & ring->index_mask) << ring->log2_elem_size;
-
-	return ring->hdr->data + off;
-}
-
 /*
  * The user's or the other kernel side's index: acquire, then mask.  The
  * acquire pairs with the other side's release after it finished the
@@ -68,18 +61,6 @@ static u32 softrdma_ring_load_consumer(const struct softrdma_ring *ring)
 {
 	/* pairs with the consumer's release in advance_consumer */
 	return smp_load_acquire(&ring->hdr->consumer_index) & ring->index_mask;
-}
-
-static void softrdma_ring_assert_producer(const struct softrdma_ring *ring)
-{
-	if (ring->producer_lock)
-		lockdep_assert_held(ring->producer_lock);
-}
-
-static void softrdma_ring_assert_consumer(const struct softrdma_ring *ring)
-{
-	if (ring->consumer_lock)
-		lockdep_assert_held(ring->consumer_lock);
 }
 
 struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
@@ -115,6 +96,9 @@ struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
 	ring->hdr = mem->buf;
 	ring->index_mask = num_slots - 1;
 	ring->log2_elem_size = log2_elem;
+	ring->elem_size = 1U << log2_elem;
+	ring->slots = ring->hdr->data;
+	ring->abi = SOFTRDMA_RING_ABI_RXE;
 	ring->user = !!uctx;
 	ring->kind = kind;
 	/* for librxe; the buffer is zeroed, so both indices start at 0 */
@@ -141,22 +125,6 @@ out_free_ring:
 	return ERR_PTR(err);
 }
 
-void softrdma_ring_destroy(struct softrdma_ring *ring)
-{
-	if (!ring)
-		return;
-	softrdma_mmap_release(ring->mem);
-	kfree(ring);
-}
-
-void softrdma_ring_set_locks(struct softrdma_ring *ring,
-			     spinlock_t *producer_lock,
-			     spinlock_t *consumer_lock)
-{
-	ring->producer_lock = producer_lock;
-	ring->consumer_lock = consumer_lock;
-}
-
 int softrdma_ring_resize(struct softrdma_ring *ring,
 			 struct softrdma_ring *spare)
 {
@@ -165,7 +133,8 @@ int softrdma_ring_resize(struct softrdma_ring *ring,
 	softrdma_ring_assert_producer(ring);
 	softrdma_ring_assert_consumer(ring);
 
-	if (spare->user != ring->user || spare->kind != ring->kind ||
+	if (softrdma_ring_is_siw(ring) || softrdma_ring_is_siw(spare) ||
+	    spare->user != ring->user || spare->kind != ring->kind ||
 	    spare->log2_elem_size != ring->log2_elem_size)
 		return -EINVAL;
 
@@ -197,6 +166,7 @@ int softrdma_ring_resize(struct softrdma_ring *ring,
 
 	swap(ring->mem, spare->mem);
 	swap(ring->hdr, spare->hdr);
+	swap(ring->slots, spare->slots);
 	swap(ring->index_mask, spare->index_mask);
 	swap(ring->prod, spare->prod);
 	swap(ring->cons, spare->cons);
@@ -211,32 +181,8 @@ u32 softrdma_ring_count(struct softrdma_ring *ring)
 	       ring->index_mask;
 }
 
-bool softrdma_ring_empty(struct softrdma_ring *ring)
-{
-	return softrdma_ring_count(ring) == 0;
-}
-
-/* The slot at the consumer index; only meaningful when not empty. */
-void *softrdma_ring_consumer_slot(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	return softrdma_ring_slot(ring, ring->cons);
-}
-
-/*
- * The slot @offset entries after the consumer index; only meaningful for
- * @offset below softrdma_ring_count().
- */
-void *softrdma_ring_consumer_slot_at(struct softrdma_ring *ring, u32 offset)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	return softrdma_ring_slot(ring, ring->cons + offset);
-}
-
 /* Release the consumed slot to the producer; the slot is done with. */
-void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
+void softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring)
 {
 	softrdma_ring_assert_consumer(ring);
 
@@ -245,7 +191,7 @@ void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
 	smp_store_release(&ring->hdr->consumer_index, ring->cons);
 }
 
-bool softrdma_ring_full(struct softrdma_ring *ring)
+bool softrdma_rxe_ring_full(struct softrdma_ring *ring)
 {
 	softrdma_ring_assert_producer(ring);
 
@@ -253,16 +199,8 @@ bool softrdma_ring_full(struct softrdma_ring *ring)
 	       softrdma_ring_load_consumer(ring);
 }
 
-/* The slot at the producer index; only meaningful when not full. */
-void *softrdma_ring_producer_slot(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_producer(ring);
-
-	return softrdma_ring_slot(ring, ring->prod);
-}
-
 /* Publish the filled slot: everything written to it is visible first. */
-void softrdma_ring_advance_producer(struct softrdma_ring *ring)
+void softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
 {
 	softrdma_ring_assert_producer(ring);
 
@@ -469,12 +407,14 @@ int softrdma_rxe_fetch_send_wqe(const void *slot,
 	memcpy(&wqe, uwqe, sizeof(wqe));
 	barrier();
 
+	/* wr_id first: a flush completes even a refused WQE by it */
+	memset(out, 0, sizeof(*out));
+	out->wr_id = wqe.wr.wr_id;
+
 	op = softrdma_rxe_send_op(wqe.wr.opcode, lim);
 	if (!op || (wqe.wr.send_flags & ~SOFTRDMA_RXE_SEND_FLAGS))
 		return -EINVAL;
 
-	memset(out, 0, sizeof(*out));
-	out->wr_id = wqe.wr.wr_id;
 	out->opcode = wqe.wr.opcode;
 	out->send_flags = wqe.wr.send_flags;
 

@@ -46,6 +46,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "param.h"
+#include "queue.h"
 #include "wqe.h"
 
 struct softrdma_mmap_entry;
@@ -72,25 +73,6 @@ struct softrdma_mmap_entry;
 #define SOFTRDMA_UVERBS_WC_IP_CSUM_OK	BIT(2)
 #define SOFTRDMA_UVERBS_WC_WITH_INV	BIT(3)
 
-enum softrdma_ring_kind {
-	SOFTRDMA_RING_USER_PRODUCES,	/* SQ, RQ, SRQ */
-	SOFTRDMA_RING_USER_CONSUMES,	/* CQ */
-};
-
-struct softrdma_ring {
-	struct softrdma_mmap_entry *mem;
-	struct rxe_queue_buf *hdr;	/* == mem->buf */
-	/* private copies, never read back from hdr */
-	u32 index_mask;			/* num_slots - 1 == capacity */
-	u32 log2_elem_size;
-	u32 prod;			/* producer side's own index */
-	u32 cons;			/* consumer side's own index */
-	bool user;			/* mapped by a ucontext */
-	enum softrdma_ring_kind kind;
-	spinlock_t *producer_lock;	/* for lockdep, may be NULL */
-	spinlock_t *consumer_lock;	/* for lockdep, may be NULL */
-};
-
 /*
  * softrdma_ring_create() - allocate and initialise a ring.
  * @uctx:	the user context that maps it, or NULL for a kernel ring
@@ -111,21 +93,6 @@ struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
 					   struct mminfo *mi);
 
 /*
- * softrdma_ring_destroy() - release the ring.  A user mapping stays valid
- * until munmap; the kernel never touches the memory again.  May sleep:
- * no spinlocks held.  Safe with NULL.
- */
-void softrdma_ring_destroy(struct softrdma_ring *ring);
-
-/*
- * Declare the locks serialising each side, for lockdep_assert_held() in
- * every call of that side; NULL leaves a side unchecked.
- */
-void softrdma_ring_set_locks(struct softrdma_ring *ring,
-			     spinlock_t *producer_lock /* or NULL */,
-			     spinlock_t *consumer_lock /* or NULL */);
-
-/*
  * softrdma_ring_resize() - move @ring's queued entries, in order, into
  * @spare (a fresh ring from softrdma_ring_create() with the same
  * ucontext, kind and elem_size) and exchange their buffers.
@@ -144,32 +111,14 @@ void softrdma_ring_set_locks(struct softrdma_ring *ring,
 int softrdma_ring_resize(struct softrdma_ring *ring,
 			 struct softrdma_ring *spare);
 
-static inline bool softrdma_ring_is_user(const struct softrdma_ring *ring)
-{
-	return ring->user;
-}
-
-static inline u32 softrdma_ring_capacity(const struct softrdma_ring *ring)
-{
-	return ring->index_mask;
-}
-
-static inline u32 softrdma_ring_elem_size(const struct softrdma_ring *ring)
-{
-	return 1U << ring->log2_elem_size;
-}
-
-/* Consumer side (kernel consumes SQ/RQ/SRQ; either side of kernel rings) */
-bool softrdma_ring_empty(struct softrdma_ring *ring);
+/*
+ * The RXE layout's side of the ring calls (queue.h dispatches to them).
+ * softrdma_ring_count() is the number of posted entries; RXE rings only.
+ */
 u32 softrdma_ring_count(struct softrdma_ring *ring);
-void *softrdma_ring_consumer_slot(struct softrdma_ring *ring);
-void *softrdma_ring_consumer_slot_at(struct softrdma_ring *ring, u32 offset);
-void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
-
-/* Producer side (kernel produces CQEs; either side of kernel rings) */
-bool softrdma_ring_full(struct softrdma_ring *ring);
-void *softrdma_ring_producer_slot(struct softrdma_ring *ring);
-void softrdma_ring_advance_producer(struct softrdma_ring *ring);
+void softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring);
+bool softrdma_rxe_ring_full(struct softrdma_ring *ring);
+void softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring);
 
 /*
  * Slot sizes for user rings.  softrdma_rxe_sq_elem_size() turns the

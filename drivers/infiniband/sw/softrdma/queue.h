@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Rings: the queues (SQ, RQ, SRQ, CQ) the kernel shares with a producer
+ * or consumer on the other side, whatever the layout.  Three layouts, one
+ * API; each layout's rules are in its own file:
+ *
+ *	SOFTRDMA_RING_ABI_RXE	librxe's struct rxe_queue_buf header with
+ *				producer/consumer indices, one slot always
+ *				empty (queue_rxe_abi.h).  Kernel rings
+ *				(no ucontext) use this layout too, holding
+ *				kernel structures.
+ *	SOFTRDMA_RING_ABI_SIW	libsiw's header-less array of slots, each
+ *				owned by whoever its VALID flag says, every
+ *				slot usable; a CQ ends in the notify word
+ *				(queue_siw_abi.h).
+ *
+ * The kernel plays one side of a user ring (the consumer of SQ/RQ/SRQ, the
+ * producer of a CQ) and both sides of a kernel ring.  Calls of one side
+ * are serialised by one lock of the owner (softrdma_ring_set_locks(),
+ * checked by lockdep); the two sides may run concurrently.
+ *
+ * Whatever user space writes into a user ring, every slot address the
+ * kernel computes stays inside it: indices are private and masked, and a
+ * slot is copied and validated before use (the ABI files' fetch calls).
+ */
+#ifndef SOFTRDMA_QUEUE_H
+#define SOFTRDMA_QUEUE_H
+
+#include <linux/lockdep.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct rxe_queue_buf;
+struct siw_cq_ctrl;
+struct softrdma_mmap_entry;
+
+enum softrdma_ring_abi {
+	SOFTRDMA_RING_ABI_RXE,		/* librxe layout, and kernel rings */
+	SOFTRDMA_RING_ABI_SIW,		/* libsiw layout, user rings only */
+};
+
+enum softrdma_ring_kind {
+	SOFTRDMA_RING_USER_PRODUCES,	/* SQ, RQ, SRQ */
+	SOFTRDMA_RING_USER_CONSUMES,	/* CQ */
+};
+
+struct softrdma_ring {
+	struct softrdma_mmap_entry *mem;
+	enum softrdma_ring_abi abi;
+	void *slots;			/* slot 0, inside mem->buf */
+	struct rxe_queue_buf *hdr;	/* RXE: == mem->buf; SIW: NULL */
+	struct siw_cq_ctrl *ctrl;	/* SIW CQ: the notify word; or NULL */
+	/* private copies, never read back from user memory */
+	u32 index_mask;			/* num_slots - 1 */
+	u32 elem_size;			/* bytes per slot */
+	u32 log2_elem_size;		/* RXE: elem_size == 1 << this */
+	u32 prod;			/* producer side's own index */
+	u32 cons;			/* consumer side's own index */
+	bool user;			/* mapped by a ucontext */
+	enum softrdma_ring_kind kind;
+	spinlock_t *producer_lock;	/* for lockdep, may be NULL */
+	spinlock_t *consumer_lock;	/* for lockdep, may be NULL */
+};
+
+/*
+ * softrdma_ring_destroy() - release the ring.  A user mapping stays valid
+ * until munmap; the kernel never touches the memory again.  May sleep:
+ * no spinlocks held.  Safe with NULL.
+ */
+void softrdma_ring_destroy(struct softrdma_ring *ring);
+
+/*
+ * Declare the locks serialising each side, for lockdep_assert_held() in
+ * every call of that side; NULL leaves a side unchecked.
+ */
+void softrdma_ring_set_locks(struct softrdma_ring *ring,
+			     spinlock_t *producer_lock /* or NULL */,
+			     spinlock_t *consumer_lock /* or NULL */);
+
+static inline bool softrdma_ring_is_user(const struct softrdma_ring *ring)
+{
+	return ring->user;
+}
+
+static inline bool softrdma_ring_is_siw(const struct softrdma_ring *ring)
+{
+	return ring->abi == SOFTRDMA_RING_ABI_SIW;
+}
+
+static inline u32 softrdma_ring_num_slots(const struct softrdma_ring *ring)
+{
+	return ring->index_mask + 1;
+}
+
+/*
+ * Mask for the slot numbers of this ring: arrays the owner keeps per slot
+ * (e.g. the SQ's snapshots) have softrdma_ring_num_slots() entries.
+ */
+static inline u32 softrdma_ring_slot_mask(const struct softrdma_ring *ring)
+{
+	return ring->index_mask;
+}
+
+/* Entries the ring holds at once: RXE leaves one slot empty, SIW not. */
+static inline u32 softrdma_ring_capacity(const struct softrdma_ring *ring)
+{
+	return softrdma_ring_is_siw(ring) ? ring->index_mask + 1 :
+					    ring->index_mask;
+}
+
+static inline u32 softrdma_ring_elem_size(const struct softrdma_ring *ring)
+{
+	return ring->elem_size;
+}
+
+/* The slot of free-running index @index (masked here). */
+static inline void *softrdma_ring_slot(const struct softrdma_ring *ring,
+				       u32 index)
+{
+	return ring->slots + (size_t)(index & ring->index_mask) *
+			     ring->elem_size;
+}
+
+static inline void softrdma_ring_assert_producer(const struct softrdma_ring *ring)
+{
+	if (ring->producer_lock)
+		lockdep_assert_held(ring->producer_lock);
+}
+
+static inline void softrdma_ring_assert_consumer(const struct softrdma_ring *ring)
+{
+	if (ring->consumer_lock)
+		lockdep_assert_held(ring->consumer_lock);
+}
+
+/*
+ * Consumer side (kernel consumes SQ/RQ/SRQ; either side of kernel rings).
+ *
+ * softrdma_ring_posted(): is the entry @offset places after the consumer
+ * index posted (RXE: below the producer index; SIW: VALID)?  An entry the
+ * producer has made visible this way is readable: the check has acquire
+ * semantics.  softrdma_ring_advance_consumer() hands the slot at the
+ * consumer index back to the producer (RXE: consumer index release;
+ * SIW: flags cleared, followed by a full barrier, so that a check of a
+ * later slot afterwards cannot miss a producer that saw the slot still
+ * busy; this is what libsiw's doorbell suppression relies on).
+ */
+bool softrdma_ring_posted(struct softrdma_ring *ring, u32 offset);
+bool softrdma_ring_empty(struct softrdma_ring *ring);
+void *softrdma_ring_consumer_slot(struct softrdma_ring *ring);
+void *softrdma_ring_consumer_slot_at(struct softrdma_ring *ring, u32 offset);
+void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
+
+/*
+ * Producer side (kernel produces CQEs; either side of kernel rings).
+ * softrdma_ring_full() reads the consumer's release with acquire;
+ * softrdma_ring_advance_producer() publishes the filled slot with release
+ * (RXE: producer index; SIW: the slot's VALID flag).
+ */
+bool softrdma_ring_full(struct softrdma_ring *ring);
+void *softrdma_ring_producer_slot(struct softrdma_ring *ring);
+void softrdma_ring_advance_producer(struct softrdma_ring *ring);
+
+#endif /* SOFTRDMA_QUEUE_H */

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * siw user ABI rings and slot formats; the rules are in queue_siw_abi.h.
+ */
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/nospec.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "mmap.h"
+#include "queue_siw_abi.h"
+
+static_assert(sizeof(struct siw_sqe) == 120);
+static_assert(sizeof(struct siw_rqe) == 112);
+static_assert(sizeof(struct siw_cqe) == 32);
+static_assert(sizeof(struct siw_cq_ctrl) == 8);
+static_assert(SIW_MAX_SGE == SOFTRDMA_IWARP_MAX_SGE);
+static_assert(SIW_MAX_INLINE == SOFTRDMA_IWARP_MAX_INLINE);
+static_assert(SIW_MAX_SGE <= SOFTRDMA_MAX_SGE);
+static_assert(SIW_MAX_INLINE <= SOFTRDMA_MAX_INLINE);
+/* SQ and RQ slots share where the flags sit: one posted-check for both */
+static_assert(offsetof(struct siw_sqe, flags) == 8);
+static_assert(offsetof(struct siw_rqe, flags) == 8);
+/* the inline payload starts at sge[1] and fills the slot */
+static_assert(offsetof(struct siw_sqe, sge[1]) + SIW_MAX_INLINE ==
+	      sizeof(struct siw_sqe));
+/* user SGEs are copied as an array into the snapshot */
+static_assert(sizeof(struct siw_sge) == sizeof(struct softrdma_sge));
+static_assert(offsetof(struct siw_sge, length) ==
+	      offsetof(struct softrdma_sge, length));
+static_assert(offsetof(struct siw_sge, lkey) ==
+	      offsetof(struct softrdma_sge, lkey));
+/* the notify word follows 32-byte slots: naturally aligned for cmpxchg */
+static_assert(sizeof(struct siw_cqe) % sizeof(u32) == 0);
+
+/* ---------------------------------------------------------------- rings */
+
+static const u32 softrdma_siw_elem_size[] = {
+	[SOFTRDMA_SIW_SQ] = sizeof(struct siw_sqe),
+	[SOFTRDMA_SIW_RQ] = sizeof(struct siw_rqe),
+	[SOFTRDMA_SIW_CQ] = sizeof(struct siw_cqe),
+};
+
+size_t softrdma_siw_ring_len(enum softrdma_siw_queue queue, u32 num_slots)
+{
+	size_t len = (size_t)num_slots * softrdma_siw_elem_size[queue];
+
+	if (queue == SOFTRDMA_SIW_CQ)
+		len += sizeof(struct siw_cq_ctrl);
+	return len;
+}
+
+struct softrdma_ring *softrdma_siw_ring_create(struct ib_ucontext *uctx,
+					       u32 num_slots,
+					       enum softrdma_siw_queue queue,
+					       u64 *key)
+{
+	struct softrdma_mmap_entry *mem;
+	struct softrdma_ring *ring;
+	int err;
+
+	if (!num_slots || !is_power_of_2(num_slots) ||
+	    num_slots > SOFTRDMA_SIW_RING_MAX_SLOTS ||
+	    (u32)queue >= ARRAY_SIZE(softrdma_siw_elem_size))
+		return ERR_PTR(-EINVAL);
+
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return ERR_PTR(-ENOMEM);
+
+	/* zeroed: every slot starts free, the CQ starts unarmed */
+	mem = softrdma_mmap_alloc(uctx, softrdma_siw_ring_len(queue,
+							      num_slots));
+	if (IS_ERR(mem)) {
+		err = PTR_ERR(mem);
+		goto out_free_ring;
+	}
+
+	ring->mem = mem;
+	ring->abi = SOFTRDMA_RING_ABI_SIW;
+	ring->slots = mem->buf;
+	ring->index_mask = num_slots - 1;
+	ring->elem_size = softrdma_siw_elem_size[queue];
+	ring->user = !!uctx;
+	if (queue == SOFTRDMA_SIW_CQ) {
+		ring->kind = SOFTRDMA_RING_USER_CONSUMES;
+		ring->ctrl = mem->buf + (size_t)num_slots * ring->elem_size;
+	} else {
+		ring->kind = SOFTRDMA_RING_USER_PRODUCES;
+	}
+
+	if (uctx) {
+		err = softrdma_mmap_publish(uctx, mem, key);
+		if (err)
+			goto out_release_mem;
+	}
+	return ring;
+
+out_release_mem:
+	softrdma_mmap_release(mem);
+out_free_ring:
+	kfree(ring);
+	return ERR_PTR(err);
+}
+
+/* SQ and RQ slots: the flags word both share (static_asserts above). */
+static u16 *softrdma_siw_wqe_flags(struct softrdma_ring *ring, u32 index)
+{
+	struct siw_sqe *sqe = softrdma_ring_slot(ring, index);
+
+	return &sqe->flags;
+}
+
+bool softrdma_siw_ring_posted(struct softrdma_ring *ring, u32 offset)
+{
+	u16 flags;
+
+	softrdma_ring_assert_consumer(ring);
+
+	if (offset > ring->index_mask)
+		return false;
+	/* pairs with libsiw's seq_cst store of flags after the slot */
+	flags = smp_load_acquire(softrdma_siw_wqe_flags(ring,
+							ring->cons + offset));
+	return flags & SIW_WQE_VALID;
+}
+
+void softrdma_siw_ring_advance_consumer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	/*
+	 * All reads of the slot happened (the snapshot) before libsiw may
+	 * reuse it; the full barrier orders this store before any later
+	 * check of the next slot (libsiw's doorbell rule, queue.h).
+	 */
+	smp_store_mb(*softrdma_siw_wqe_flags(ring, ring->cons), 0);
+	ring->cons = (ring->cons + 1) & ring->index_mask;
+}
+
+bool softrdma_siw_ring_full(struct softrdma_ring *ring)
+{
+	struct siw_cqe *cqe;
+
+	softrdma_ring_assert_producer(ring);
+
+	cqe = softrdma_ring_slot(ring, ring->prod);
+	/* pairs with libsiw clearing flags after it copied the CQE out */
+	return smp_load_acquire(&cqe->flags) != 0;
+}
+
+void softrdma_siw_ring_advance_producer(struct softrdma_ring *ring)
+{
+	struct siw_cqe *cqe;
+
+	softrdma_ring_assert_producer(ring);
+
+	cqe = softrdma_ring_slot(ring, ring->prod);
+	/* everything written to the CQE before libsiw may see it */
+	smp_store_release(&cqe->flags, SIW_WQE_VALID);
+	ring->prod = (ring->prod + 1) & ring->index_mask;
+}
+
+/* ----------------------------------------------------------- send WQEs */
+
+enum {
+	SOFTRDMA_SIW_OP_INLINE	= BIT(0),	/* payload may be inline */
+	SOFTRDMA_SIW_OP_RDMA	= BIT(1),	/* raddr/rkey name the target */
+	SOFTRDMA_SIW_OP_INV	= BIT(2),	/* rkey is the STag to invalidate */
+	SOFTRDMA_SIW_OP_ONE_SGE	= BIT(3),	/* exactly one SGE */
+};
+
+struct softrdma_siw_send_op {
+	bool valid;
+	u32 ib_opcode;		/* enum ib_wr_opcode */
+	u8 rules;		/* SOFTRDMA_SIW_OP_* */
+};
+
+/*
+ * What libsiw posts (its ibv_post_send opcode map) and RFC 5040 carries:
+ * RDMA Write, RDMA Read Request, Send, Send with Invalidate.  The other
+ * siw opcodes are for stock siw's kernel users or unsupported: refused.
+ */
+static const struct softrdma_siw_send_op softrdma_siw_send_ops[SIW_NUM_OPCODES] = {
+	[SIW_OP_WRITE] = { true, IB_WR_RDMA_WRITE,
+			   SOFTRDMA_SIW_OP_INLINE | SOFTRDMA_SIW_OP_RDMA },
+	[SIW_OP_READ] = { true, IB_WR_RDMA_READ,
+			  SOFTRDMA_SIW_OP_RDMA | SOFTRDMA_SIW_OP_ONE_SGE },
+	[SIW_OP_SEND] = { true, IB_WR_SEND, SOFTRDMA_SIW_OP_INLINE },
+	[SIW_OP_SEND_REMOTE_INV] = { true, IB_WR_SEND_WITH_INV,
+				     SOFTRDMA_SIW_OP_INV },
+};
+
+#define SOFTRDMA_SIW_SEND_FLAGS	(SIW_WQE_VALID | SIW_WQE_INLINE | \
+				 SIW_WQE_SIGNALLED | SIW_WQE_SOLICITED | \
+				 SIW_WQE_READ_FENCE)
+
+/* Copy and sum @num_sge SGEs (already bounded) of user slot memory. */
+static int softrdma_siw_fetch_sges(const struct siw_sge *usge, u32 num_sge,
+				   struct softrdma_sge *sge, u32 *length)
+{
+	u32 total = 0;
+	u32 i;
+
+	memcpy(sge, usge, num_sge * sizeof(*sge));
+	barrier();	/* from here on only the copy is read */
+
+	for (i = 0; i < num_sge; i++)
+		if (check_add_overflow(total, sge[i].length, &total))
+			return -EINVAL;
+	*length = total;
+	return 0;
+}
+
+int softrdma_siw_fetch_send_wqe(const void *slot,
+				struct softrdma_send_wqe *out)
+{
+	const struct softrdma_siw_send_op *op;
+	struct siw_sqe sqe;
+	u32 len;
+
+	/* one copy of the whole slot; the slot is not read again */
+	memcpy(&sqe, slot, sizeof(sqe));
+	barrier();
+
+	/* wr_id first: a flush completes even a refused WQE by it */
+	memset(out, 0, sizeof(*out));
+	out->wr_id = sqe.id;
+
+	if (!(sqe.flags & SIW_WQE_VALID) ||
+	    (sqe.flags & ~SOFTRDMA_SIW_SEND_FLAGS) ||
+	    sqe.opcode >= ARRAY_SIZE(softrdma_siw_send_ops))
+		return -EINVAL;
+	op = &softrdma_siw_send_ops[array_index_nospec(sqe.opcode,
+				    ARRAY_SIZE(softrdma_siw_send_ops))];
+	if (!op->valid)
+		return -EINVAL;
+
+	out->opcode = op->ib_opcode;
+	if (sqe.flags & SIW_WQE_SIGNALLED)
+		out->send_flags |= IB_SEND_SIGNALED;
+	if (sqe.flags & SIW_WQE_SOLICITED)
+		out->send_flags |= IB_SEND_SOLICITED;
+	if (sqe.flags & SIW_WQE_READ_FENCE)
+		out->send_flags |= IB_SEND_FENCE;
+	if (op->rules & SOFTRDMA_SIW_OP_RDMA) {
+		out->wr.rdma.remote_addr = sqe.raddr;
+		out->wr.rdma.rkey = sqe.rkey;
+	}
+	if (op->rules & SOFTRDMA_SIW_OP_INV)
+		out->ex.invalidate_rkey = sqe.rkey;	/* libsiw's quirk */
+
+	if (sqe.flags & SIW_WQE_INLINE) {
+		len = sqe.sge[0].length;
+		if (!(op->rules & SOFTRDMA_SIW_OP_INLINE) ||
+		    len > SIW_MAX_INLINE)
+			return -EINVAL;
+		/* num_sge counts libsiw's source SGEs: ignored */
+		memcpy(out->inline_data, &sqe.sge[1], len);
+		out->send_flags |= IB_SEND_INLINE;
+		out->length = len;
+		return 0;
+	}
+
+	if (sqe.num_sge > SIW_MAX_SGE)
+		return -EINVAL;
+	if ((op->rules & SOFTRDMA_SIW_OP_ONE_SGE) && sqe.num_sge != 1)
+		return -EINVAL;
+	out->num_sge = sqe.num_sge;
+	return softrdma_siw_fetch_sges(sqe.sge, sqe.num_sge, out->sge,
+				       &out->length);
+}
+
+/* -------------------------------------------------------- receive WQEs */
+
+int softrdma_siw_fetch_recv_wqe(const void *slot,
+				struct softrdma_recv_wqe *out)
+{
+	struct siw_rqe rqe;
+
+	memcpy(&rqe, slot, sizeof(rqe));
+	barrier();
+
+	memset(out, 0, sizeof(*out));
+	out->wr_id = rqe.id;
+
+	/* libsiw stores exactly VALID; the opcode byte is ignored */
+	if (rqe.flags != SIW_WQE_VALID || rqe.num_sge > SIW_MAX_SGE)
+		return -EINVAL;
+
+	out->num_sge = rqe.num_sge;
+	return softrdma_siw_fetch_sges(rqe.sge, rqe.num_sge, out->sge,
+				       &out->length);
+}
+
+/* -------------------------------------------------------------- CQEs */
+
+/*
+ * ib_wc opcode to the siw opcode libsiw maps back (its table: WRITE ->
+ * RDMA_WRITE, READ -> RDMA_READ, SEND -> SEND, RECEIVE -> RECV, the two
+ * atomics).  A completion users cannot cause (LOCAL_INV, REG_MR, ...)
+ * reads as a SEND rather than as anything out of libsiw's table.
+ */
+u8 softrdma_siw_wc_opcode(enum ib_wc_opcode opcode)
+{
+	switch (opcode) {
+	case IB_WC_RDMA_WRITE:
+		return SIW_OP_WRITE;
+	case IB_WC_RDMA_READ:
+		return SIW_OP_READ;
+	case IB_WC_COMP_SWAP:
+		return SIW_OP_COMP_AND_SWAP;
+	case IB_WC_FETCH_ADD:
+		return SIW_OP_FETCH_AND_ADD;
+	case IB_WC_RECV:
+	case IB_WC_RECV_RDMA_WITH_IMM:
+		return SIW_OP_RECEIVE;
+	default:
+		return SIW_OP_SEND;
+	}
+}
+
+/* ib_wc status to siw_wc_status; what siw has no code for is GENERAL_ERR */
+u16 softrdma_siw_wc_status(enum ib_wc_status status)
+{
+	switch (status) {
+	case IB_WC_SUCCESS:
+		return SIW_WC_SUCCESS;
+	case IB_WC_LOC_LEN_ERR:
+		return SIW_WC_LOC_LEN_ERR;
+	case IB_WC_LOC_PROT_ERR:
+		return SIW_WC_LOC_PROT_ERR;
+	case IB_WC_LOC_QP_OP_ERR:
+		return SIW_WC_LOC_QP_OP_ERR;
+	case IB_WC_WR_FLUSH_ERR:
+		return SIW_WC_WR_FLUSH_ERR;
+	case IB_WC_BAD_RESP_ERR:
+		return SIW_WC_BAD_RESP_ERR;
+	case IB_WC_LOC_ACCESS_ERR:
+		return SIW_WC_LOC_ACCESS_ERR;
+	case IB_WC_REM_ACCESS_ERR:
+		return SIW_WC_REM_ACCESS_ERR;
+	case IB_WC_REM_INV_REQ_ERR:
+		return SIW_WC_REM_INV_REQ_ERR;
+	default:
+		return SIW_WC_GENERAL_ERR;
+	}
+}
+
+void softrdma_siw_write_cqe(void *slot, const struct ib_wc *wc)
+{
+	struct siw_cqe *cqe = slot;
+
+	/* flags stay 0 (free) until advance_producer publishes the slot */
+	cqe->id = wc->wr_id;
+	cqe->opcode = softrdma_siw_wc_opcode(wc->opcode);
+	cqe->status = softrdma_siw_wc_status(wc->status);
+	cqe->bytes = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
+	cqe->imm_data = 0;	/* no immediate data in iWARP */
+	cqe->qp_id = wc->qp ? wc->qp->qp_num : 0;
+}
+
+/* ------------------------------------------------------- notification */
+
+/* cmpxchg attempts before giving up on a word user space keeps changing */
+#define SOFTRDMA_SIW_NOTIFY_TRIES	4
+
+static bool softrdma_siw_notify_fires(u32 arm, bool solicited)
+{
+	return (arm & SIW_NOTIFY_NEXT_COMPLETION) ||
+	       ((arm & SIW_NOTIFY_SOLICITED) && solicited);
+}
+
+bool softrdma_siw_cq_notify(struct softrdma_ring *ring, bool solicited)
+{
+	u32 *word = &ring->ctrl->flags;
+	u32 arm = READ_ONCE(*word);
+	int i;
+
+	softrdma_ring_assert_producer(ring);
+
+	for (i = 0; i < SOFTRDMA_SIW_NOTIFY_TRIES; i++) {
+		if (!softrdma_siw_notify_fires(arm, solicited))
+			return false;
+		/* consume exactly the arm that fires; a re-arm stays */
+		if (try_cmpxchg(word, &arm, SIW_NOTIFY_NOT))
+			return true;
+	}
+	/* only a process hammering its own notify word gets here */
+	return false;
+}
+
+void softrdma_siw_cq_arm(struct softrdma_ring *ring, bool solicited_only)
+{
+	WRITE_ONCE(ring->ctrl->flags,
+		   solicited_only ? SIW_NOTIFY_SOLICITED :
+				    SIW_NOTIFY_SOLICITED |
+				    SIW_NOTIFY_NEXT_COMPLETION);
+}

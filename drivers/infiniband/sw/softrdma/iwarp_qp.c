@@ -333,8 +333,12 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	/* RFC 5044 7.1: nothing above the 16-bit length, nothing silly */
 	p.max_ulpdu = clamp(p.max_ulpdu, SOFTRDMA_IW_MIN_ULPDU,
 			    SOFTRDMA_IW_MAX_ULPDU);
-	p.ird = min_t(u32, p.ird, SOFTRDMA_IW_MAX_RD);
-	p.ord = min_t(u32, p.ord, SOFTRDMA_IW_MAX_RD);
+	/*
+	 * MPA revision 1 exchanges no IRD/ORD (RFC 6581 adds them): allow
+	 * one READ each way rather than none, so a READ never waits forever.
+	 */
+	p.ird = clamp_t(u32, p.ird, 1, SOFTRDMA_IW_MAX_RD);
+	p.ord = clamp_t(u32, p.ord, 1, SOFTRDMA_IW_MAX_RD);
 
 	mutex_lock(&qp->state_mutex);
 	if (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR) {

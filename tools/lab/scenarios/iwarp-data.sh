@@ -18,17 +18,32 @@
 
 port=19515
 want() {
-	local a=${LAB_SCENARIO_ARGS//debug/}
+	local a=" $LAB_SCENARIO_ARGS " w
+	a=${a// debug / }
+	for w in $a; do
+		[[ $w == pings=* ]] && a=${a// $w / }
+	done
 	[ -z "${a// /}" ] || [[ " $a " == *" $1 "* ]]
 }
 lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
 # siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
 ulimit -l unlimited
+# "debug": softrdma's debug lines on the console, counters every 3 s in
+# $LAB_OUT/counters-live.txt; "pings=N": N pings per rping run
+RPING_COUNT=500
+for a in $LAB_SCENARIO_ARGS; do
+	case $a in pings=*) RPING_COUNT=${a#pings=} ;; esac
+done
 if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; then
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	echo 'module softrdma +p' >/sys/kernel/debug/dynamic_debug/control
+	echo 8 >/proc/sys/kernel/printk
+	(while sleep 3; do
+		date +%T
+		grep -H . "/sys/class/infiniband/$LAB_IBDEV/ports/1/hw_counters/"iw_* |
+			grep -v ':0$' | sed 's,.*/,,'
+	done) >"$LAB_OUT/counters-live.txt" 2>&1 &
 fi
-RPING_COUNT=${RPING_COUNT:-500}
 
 # pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
 # with the server's address appended; both must succeed.
@@ -89,7 +104,9 @@ rping_run() {
 		return
 	fi
 	local out rc n
-	out=$(run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1)
+	out=$(set -o pipefail
+		run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1 |
+			tee "$LAB_OUT/$CUR.live")
 	rc=$?
 	echo "$out" | tail -n 5
 	[ $rc -eq 0 ] || return $rc

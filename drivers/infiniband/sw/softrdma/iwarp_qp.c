@@ -304,6 +304,28 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	queue_work(system_wq, &iw->close_work);
 }
 
+/**
+ * softrdma_iwarp_qp_drain() - the QP entered SQD: close the connection
+ * @qp: the QP; state_mutex held
+ *
+ * RTS -> SQD is the RDMAC verbs' Closing state, where the iw_cm and
+ * rdma_disconnect() put a QP for a graceful close: as stock siw does, the
+ * connection is closed in order and the QP then enters ERR, which
+ * flushes what is still posted (consumers such as rping wait for those
+ * flushed completions).
+ */
+void softrdma_iwarp_qp_drain(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!qp->iw)
+		return;
+	spin_lock_bh(&qp->sq.lock);
+	if (qp->iw->sock)
+		softrdma_iwarp_qp_fatal(qp, 0);
+	spin_unlock_bh(&qp->sq.lock);
+}
+
 /* The FPDU buffer for @max_ulpdu, kept across connections if it fits */
 static int softrdma_iw_alloc_lin(struct softrdma_iwarp_qp *iw, u32 max_ulpdu)
 {

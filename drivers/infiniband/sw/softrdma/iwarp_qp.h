@@ -244,6 +244,7 @@ void softrdma_iwarp_qp_reset(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
+void softrdma_iwarp_qp_drain(struct softrdma_qp *qp);
 
 /*
  * softrdma_iwarp_qp_attach() - start RDMA mode on a connected socket

@@ -602,6 +602,10 @@ static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 
 	softrdma_iw_rx_put_mr(rx);
+	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
+			      "QP %u: rx opcode %u msn %u len %u last %d\n",
+			      softrdma_qpn(qp), pdu->opcode, pdu->msn,
+			      pdu->payload_len, pdu->last);
 	switch (pdu->opcode) {
 	case IWARP_OP_READ_RESP:
 		softrdma_iw_rx_read_done(qp);

@@ -649,6 +649,11 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp)
 	if (f->frags)
 		softrdma_counter_inc(qp->sdev,
 				     SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS);
+	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
+			      "QP %u: tx FPDU opcode %u %u bytes end %d\n",
+			      softrdma_qpn(qp),
+			      iwarp_rdmap_opcode((struct iwarp_ctrl *)f->lin),
+			      f->total, f->end);
 	switch (f->end) {
 	case SOFTRDMA_IW_END_WQE:
 		tx->st[f->slot].status = IB_WC_SUCCESS;

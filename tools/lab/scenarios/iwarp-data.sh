@@ -125,9 +125,9 @@ fi
 
 iters() {
 	case $1 in
-	1048576) echo 20 ;;
-	65536) echo 100 ;;
-	*) echo 200 ;;
+	1048576) echo 10 ;;
+	65536) echo 50 ;;
+	*) echo 100 ;;
 	esac
 }
 

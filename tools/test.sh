@@ -140,6 +140,12 @@ part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc
 part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc
 part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc
 
+# iWARP traffic through the data path, data checked: softrdma with itself,
+# and with stock siw as client and as server.
+part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data
+part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data
+part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data
+
 if [ "$full" -eq 1 ]; then
 	: # the full perftest matrices join here as the transports land
 fi

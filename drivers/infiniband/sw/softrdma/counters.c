@@ -50,6 +50,33 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR] = { .name = "rcv_remote_access_err" },
 	[SOFTRDMA_CNT_RCV_STALE_RESPONSE] = { .name = "rcv_stale_response" },
 	[SOFTRDMA_CNT_RCV_BACKLOG_DROP] = { .name = "rcv_backlog_drop" },
+	/* iWARP: traffic, FPDUs and their bytes (MPA length to CRC) */
+	[SOFTRDMA_CNT_IW_XMIT_FPDUS] = { .name = "iw_xmit_fpdus" },
+	[SOFTRDMA_CNT_IW_XMIT_BYTES] = { .name = "iw_xmit_bytes" },
+	[SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS] = { .name = "iw_xmit_zcopy_fpdus" },
+	[SOFTRDMA_CNT_IW_RCV_FPDUS] = { .name = "iw_rcv_fpdus" },
+	[SOFTRDMA_CNT_IW_RCV_BYTES] = { .name = "iw_rcv_bytes" },
+	/* iWARP transmit: socket full (resumed on write space), failures */
+	[SOFTRDMA_CNT_IW_XMIT_WAIT] = { .name = "iw_xmit_wait" },
+	[SOFTRDMA_CNT_IW_XMIT_ERR] = { .name = "iw_xmit_err" },
+	[SOFTRDMA_CNT_IW_LOCAL_ERR] = { .name = "iw_local_err" },
+	/* iWARP receive errors, each ending in a TERMINATE */
+	[SOFTRDMA_CNT_IW_RCV_CRC_ERR] = { .name = "iw_rcv_crc_err" },
+	[SOFTRDMA_CNT_IW_RCV_BAD_HDR] = { .name = "iw_rcv_bad_hdr" },
+	[SOFTRDMA_CNT_IW_RCV_NO_RQE] = { .name = "iw_rcv_no_rqe" },
+	[SOFTRDMA_CNT_IW_RCV_UNTAGGED_ERR] = { .name = "iw_rcv_untagged_err" },
+	[SOFTRDMA_CNT_IW_RCV_PROT_ERR] = { .name = "iw_rcv_prot_err" },
+	[SOFTRDMA_CNT_IW_RCV_IRD_EXCEEDED] = { .name = "iw_rcv_ird_exceeded" },
+	[SOFTRDMA_CNT_IW_RCV_UNEXPECTED] = { .name = "iw_rcv_unexpected" },
+	[SOFTRDMA_CNT_IW_RCV_LOCAL_ERR] = { .name = "iw_rcv_local_err" },
+	/* bytes received after an error or outside RTS, dropped */
+	[SOFTRDMA_CNT_IW_RCV_DISCARD_BYTES] = { .name = "iw_rcv_discard_bytes" },
+	/* iWARP connection ends */
+	[SOFTRDMA_CNT_IW_TERM_SENT] = { .name = "iw_term_sent" },
+	[SOFTRDMA_CNT_IW_TERM_UNSENT] = { .name = "iw_term_unsent" },
+	[SOFTRDMA_CNT_IW_TERM_RCVD] = { .name = "iw_term_rcvd" },
+	[SOFTRDMA_CNT_IW_PEER_CLOSED] = { .name = "iw_peer_closed" },
+	[SOFTRDMA_CNT_IW_PEER_RESET] = { .name = "iw_peer_reset" },
 };
 
 static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);

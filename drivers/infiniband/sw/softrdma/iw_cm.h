@@ -12,6 +12,10 @@ struct softrdma_iw_cep;
 
 extern const struct ib_device_ops softrdma_iw_cm_ops;
 
+/* module load and unload; exit after every device is unregistered */
+int softrdma_iw_cm_init(void);
+void softrdma_iw_cm_exit(void);
+
 /*
  * softrdma_iw_cm_conn_closed() - the data path gives a connection back
  * @cep:	the endpoint passed to softrdma_iwarp_qp_attach()

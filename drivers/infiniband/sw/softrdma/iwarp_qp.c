@@ -1,40 +1,413 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The iWARP transport of a queue pair.  Until the MPA/DDP/RDMAP data
- * path exists (issue #4), an iWARP QP cannot be created.
+ * The iWARP transport of a queue pair: its state (struct
+ * softrdma_iwarp_qp behind qp->iw), the connection's life from
+ * softrdma_iwarp_qp_attach() to softrdma_iw_cm_conn_closed(), and the
+ * TCP socket's callbacks, which feed the receive engine (iwarp_rx.c) and
+ * resume the transmit engine (iwarp_tx.c).
+ *
+ * The socket belongs to the data path from attach until stop: its
+ * sk_data_ready, sk_write_space and sk_state_change are ours, installed
+ * and restored under sk_callback_lock, which each callback holds (read)
+ * while it runs, so that once stop has restored them none of ours is
+ * running or can start.  Callbacks never sleep: what needs process
+ * context (sending, the QP's move to ERR) goes to work items.
+ *
+ * How a connection ends: the peer's FIN or RST, a TERMINATE either way,
+ * a socket error, or a local error all come to softrdma_iwarp_qp_fatal(),
+ * which records why and asks qp.c to move the QP to ERR.  qp.c then
+ * stops the transport (as it does for modify_qp to ERR and destroy):
+ * stop restores the callbacks, lets a pending TERMINATE go out, and
+ * hands the socket back to the CM from a work item, exactly once.
  */
-#include <linux/errno.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/sock.h>
+#include <net/tcp.h>
 
+#include "counters.h"
+#include "device.h"
+#include "iw_cm.h"
 #include "iwarp_qp.h"
+#include "iwarp_rx.h"
+#include "iwarp_tx.h"
+#include "qp.h"
+#include "queue.h"
 
+/**
+ * softrdma_iwarp_qp_fatal() - the connection must end; the QP goes to ERR
+ * @qp: an iWARP QP; sq.lock held
+ * @err: 0 for an orderly end, -ECONNRESET for a reset or protocol error
+ *
+ * Only the first call counts.  Context: any.
+ */
+void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	iw->tx.running = false;
+	if (iw->closing)
+		return;
+	iw->closing = true;
+	iw->close_err = err;
+	ibdev_dbg(&qp->sdev->ibdev, "QP %u: connection ends (%d)\n",
+		  softrdma_qpn(qp), err);
+	softrdma_qp_error(qp);
+}
+
+/* sk_data_ready: bytes arrived, read them now (softirq, socket locked) */
+static void softrdma_iw_sk_data_ready(struct sock *sk)
+{
+	struct softrdma_iwarp_qp *iw;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	iw = sk->sk_user_data;
+	if (iw)
+		softrdma_iw_rx_read(iw->qp, sk);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* sk_write_space: TCP freed send buffer; resume a parked transmitter */
+static void softrdma_iw_sk_write_space(struct sock *sk)
+{
+	struct softrdma_iwarp_qp *iw;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	iw = sk->sk_user_data;
+	if (iw && sk_stream_is_writeable(sk)) {
+		if (sk->sk_socket)
+			clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		softrdma_iw_tx_schedule(iw->qp);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* sk_state_change: the peer's FIN or RST, or a local failure */
+static void softrdma_iw_sk_state_change(struct sock *sk)
+{
+	struct softrdma_iwarp_qp *iw;
+	struct softrdma_qp *qp;
+	bool reset;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	iw = sk->sk_user_data;
+	if (!iw || sk->sk_state == TCP_ESTABLISHED)
+		goto out_unlock;
+	qp = iw->qp;
+	reset = sk->sk_err || sk->sk_state == TCP_CLOSE;
+	softrdma_counter_inc(qp->sdev, reset ? SOFTRDMA_CNT_IW_PEER_RESET :
+					       SOFTRDMA_CNT_IW_PEER_CLOSED);
+	spin_lock_bh(&qp->sq.lock);
+	softrdma_iwarp_qp_fatal(qp, reset ? -ECONNRESET : 0);
+	spin_unlock_bh(&qp->sq.lock);
+out_unlock:
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void softrdma_iw_sk_install(struct softrdma_iwarp_qp *iw,
+				   struct sock *sk)
+{
+	write_lock_bh(&sk->sk_callback_lock);
+	iw->saved_user_data = sk->sk_user_data;
+	iw->saved_data_ready = sk->sk_data_ready;
+	iw->saved_write_space = sk->sk_write_space;
+	iw->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = iw;
+	sk->sk_data_ready = softrdma_iw_sk_data_ready;
+	sk->sk_write_space = softrdma_iw_sk_write_space;
+	sk->sk_state_change = softrdma_iw_sk_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* After this returns no callback of ours runs on @sk, nor will */
+static void softrdma_iw_sk_restore(struct softrdma_iwarp_qp *iw,
+				   struct sock *sk)
+{
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = iw->saved_user_data;
+	sk->sk_data_ready = iw->saved_data_ready;
+	sk->sk_write_space = iw->saved_write_space;
+	sk->sk_state_change = iw->saved_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Hands the socket back to the CM, outside every QP lock */
+static void softrdma_iw_close_work(struct work_struct *work)
+{
+	struct softrdma_iwarp_qp *iw = container_of(work,
+						    struct softrdma_iwarp_qp,
+						    close_work);
+
+	softrdma_iw_cm_conn_closed(iw->closed_cep, iw->closed_sock,
+				   iw->closed_err);
+}
+
+/**
+ * softrdma_iwarp_qp_init() - the iWARP state of a new QP
+ * @qp: the QP, its queues created
+ *
+ * Context: process.  Return: 0 or -ENOMEM.
+ */
 int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 {
+	struct softrdma_iwarp_qp *iw;
+
+	iw = kvzalloc(sizeof(*iw), GFP_KERNEL);
+	if (!iw)
+		return -ENOMEM;
+	iw->tx.st = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
+			     sizeof(*iw->tx.st), GFP_KERNEL);
+	if (!iw->tx.st) {
+		kvfree(iw);
+		return -ENOMEM;
+	}
+	iw->qp = qp;
+	init_waitqueue_head(&iw->tx.idle);
+	INIT_WORK(&iw->tx.work, softrdma_iw_tx_work);
+	INIT_WORK(&iw->close_work, softrdma_iw_close_work);
+	softrdma_iw_rx_reset(&iw->rx, false);
+	qp->iw = iw;
 	return 0;
 }
 
+/**
+ * softrdma_iwarp_qp_destroy() - free the iWARP state
+ * @qp: the QP, stopped, no reference left but the caller's
+ *
+ * Waits for the hand-back of the socket to the CM, if one is pending.
+ */
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 {
+	struct softrdma_iwarp_qp *iw = qp->iw;
+
+	if (!iw)
+		return;
+	cancel_work_sync(&iw->tx.work);
+	flush_work(&iw->close_work);
+	softrdma_iw_fpdu_release(&iw->tx.fpdu);
+	kvfree(iw->tx.fpdu.lin);
+	kvfree(iw->tx.st);
+	kvfree(iw);
+	qp->iw = NULL;
 }
 
+/**
+ * softrdma_iwarp_qp_reset() - forget all protocol state (RESET)
+ * @qp: the QP, stopped; state_mutex held
+ */
 void softrdma_iwarp_qp_reset(struct softrdma_qp *qp)
 {
+	struct softrdma_iwarp_qp *iw = qp->iw;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!iw)
+		return;
+	softrdma_iw_tx_reset(qp);
+	softrdma_iw_rx_reset(&iw->rx, false);
 }
 
+/**
+ * softrdma_iwarp_qp_start() - the QP's new state lets data flow
+ * @qp: the QP; state_mutex held
+ *
+ * Nothing flows before attach; an attached QP back in RTS (SQD to RTS)
+ * sends again.
+ */
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
 {
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	bool kick = false;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!iw)
+		return;
+	spin_lock_bh(&qp->sq.lock);
+	if (iw->sock && !iw->closing && qp->state == IB_QPS_RTS) {
+		iw->tx.running = true;
+		kick = true;
+	}
+	spin_unlock_bh(&qp->sq.lock);
+	if (kick)
+		softrdma_iw_tx_schedule(qp);
 }
 
+/**
+ * softrdma_iwarp_qp_kick() - the doorbell: send what was posted
+ * @qp: the QP
+ *
+ * A user QP's doorbell is a write() system call: send right here.  Kernel
+ * consumers may post from any context, so their sends go to the work
+ * item.
+ */
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
 {
+	if (!qp->iw)
+		return;
+	if (qp->user && in_task())
+		softrdma_iw_tx_run(qp);
+	else
+		softrdma_iw_tx_schedule(qp);
 }
 
+/**
+ * softrdma_iwarp_qp_stop() - end the connection; nothing runs afterwards
+ * @qp: the QP; state_mutex held
+ *
+ * Restores the socket's callbacks, waits for a sender, lets a TERMINATE
+ * the receive side asked for go out, drops what the engines hold and
+ * hands the socket back to the CM (softrdma_iw_cm_conn_closed(), from a
+ * work item: the CM is called without QP locks).  Outstanding WQEs stay
+ * for qp.c to flush.  Idempotent.
+ */
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 {
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct socket *sock;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!iw)
+		return;
+	spin_lock_bh(&qp->sq.lock);
+	iw->tx.running = false;
+	sock = iw->sock;
+	spin_unlock_bh(&qp->sq.lock);
+	if (!sock)
+		return;
+
+	softrdma_iw_sk_restore(iw, sock->sk);
+	cancel_work_sync(&iw->tx.work);
+	wait_event(iw->tx.idle, softrdma_iw_tx_idle(qp));
+	/* only a TERMINATE (after the FPDU in flight) still goes out */
+	softrdma_iw_tx_run(qp);
+	softrdma_iw_rx_stop(qp);
+
+	spin_lock_bh(&qp->sq.lock);
+	if (iw->tx.term_pending)
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_UNSENT);
+	iw->tx.term_pending = false;
+	softrdma_iw_fpdu_release(&iw->tx.fpdu);
+	iw->tx.fpdu_active = false;
+	iw->tx.dead = true;
+	iw->closed_sock = sock;
+	iw->closed_cep = iw->cep;
+	iw->closed_err = iw->close_err;
+	iw->sock = NULL;
+	iw->cep = NULL;
+	iw->closing = true;
+	spin_unlock_bh(&qp->sq.lock);
+
+	queue_work(system_wq, &iw->close_work);
+}
+
+/**
+ * softrdma_iwarp_qp_drain() - the QP entered SQD: close the connection
+ * @qp: the QP; state_mutex held
+ *
+ * RTS -> SQD is the RDMAC verbs' Closing state, where the iw_cm and
+ * rdma_disconnect() put a QP for a graceful close: as stock siw does, the
+ * connection is closed in order and the QP then enters ERR, which
+ * flushes what is still posted (consumers such as rping wait for those
+ * flushed completions).
+ */
+void softrdma_iwarp_qp_drain(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!qp->iw)
+		return;
+	spin_lock_bh(&qp->sq.lock);
+	if (qp->iw->sock)
+		softrdma_iwarp_qp_fatal(qp, 0);
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+/* The FPDU buffer for @max_ulpdu, kept across connections if it fits */
+static int softrdma_iw_alloc_lin(struct softrdma_iwarp_qp *iw, u32 max_ulpdu)
+{
+	size_t size = SOFTRDMA_IW_LIN_SIZE(max_ulpdu);
+	u8 *lin;
+
+	if (iw->tx.fpdu.lin && iw->lin_size >= size)
+		return 0;
+	lin = kvmalloc(size, GFP_KERNEL);
+	if (!lin)
+		return -ENOMEM;
+	kvfree(iw->tx.fpdu.lin);
+	iw->tx.fpdu.lin = lin;
+	iw->lin_size = size;
+	return 0;
 }
 
 int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep)
 {
-	return -EOPNOTSUPP;
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct sock *sk = sock->sk;
+	struct softrdma_iwarp_params p = *params;
+	int err;
+
+	if (!iw)
+		return -EOPNOTSUPP;
+	/* RFC 5044 7.1: nothing above the 16-bit length, nothing silly */
+	p.max_ulpdu = clamp(p.max_ulpdu, SOFTRDMA_IW_MIN_ULPDU,
+			    SOFTRDMA_IW_MAX_ULPDU);
+	/*
+	 * MPA revision 1 exchanges no IRD/ORD (RFC 6581 adds them): allow
+	 * one READ each way rather than none, so a READ never waits forever.
+	 */
+	p.ird = clamp_t(u32, p.ird, 1, SOFTRDMA_IW_MAX_RD);
+	p.ord = clamp_t(u32, p.ord, 1, SOFTRDMA_IW_MAX_RD);
+
+	mutex_lock(&qp->state_mutex);
+	if (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	if (iw->sock || work_pending(&iw->close_work)) {
+		err = -EBUSY;
+		goto out_unlock;
+	}
+	err = softrdma_iw_alloc_lin(iw, p.max_ulpdu);
+	if (err)
+		goto out_unlock;
+
+	softrdma_iw_tx_reset(qp);
+	softrdma_iw_rx_reset(&iw->rx, p.crc);
+	spin_lock_bh(&qp->sq.lock);
+	iw->params = p;
+	iw->sock = sock;
+	iw->cep = cep;
+	iw->closing = false;
+	iw->close_err = 0;
+	iw->tx.running = true;
+	spin_unlock_bh(&qp->sq.lock);
+
+	tcp_sock_set_nodelay(sk);
+	softrdma_iw_sk_install(iw, sk);
+	/* cannot fail: the state was checked under the same mutex */
+	softrdma_qp_iwarp_connected(qp);
+
+	/*
+	 * Bytes that came before our callbacks did: read them now.  A peer
+	 * that closed meanwhile is caught the same way.
+	 */
+	lock_sock(sk);
+	softrdma_iw_rx_read(qp, sk);
+	release_sock(sk);
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED)
+		softrdma_iw_sk_state_change(sk);
+	mutex_unlock(&qp->state_mutex);
+
+	softrdma_iw_tx_schedule(qp);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&qp->state_mutex);
+	return err;
 }

@@ -7,14 +7,39 @@
  *
  * The per-QP iWARP state hangs off qp->iw, allocated by
  * softrdma_iwarp_qp_init() and freed by softrdma_iwarp_qp_destroy().
+ *
+ * Three stages share it: iwarp_qp.c (attach, detach, the socket's
+ * callbacks, life cycle), iwarp_tx.c (SQ WQEs, read responses and
+ * TERMINATE to FPDUs on the socket) and iwarp_rx.c (FPDUs from the
+ * socket to memory, receive WQEs and the inbound read queue).
+ *
+ * Locking, outermost first (see also qp.h):
+ *   qp->state_mutex	attach, stop, reset, destroy
+ *   sk_callback_lock	the socket's callbacks against (un)installing them
+ *   qp->sq.lock	everything in struct softrdma_iw_tx, the outbound
+ *			(ORQ) and inbound (IRQ) read queues, @conn
+ *   qp->rq.lock	the RQ ring, taken only around softrdma_rq_take()
+ * The receive state (struct softrdma_iw_rx) has no lock of its own: only
+ * the receive actor touches it, and TCP runs that under the socket's
+ * lock, one at a time; stop uninstalls the callbacks before it resets
+ * the state.  No lock of ours is held across a call into the socket.
  */
 #ifndef SOFTRDMA_IWARP_QP_H
 #define SOFTRDMA_IWARP_QP_H
 
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 
+#include "iwarp_pdu.h"
+#include "param.h"
+#include "wqe.h"
+
+struct sk_buff;
+struct sock;
 struct socket;
 struct softrdma_iw_cep;
+struct softrdma_mr;
 struct softrdma_qp;
 struct softrdma_iwarp_qp;
 
@@ -29,6 +54,189 @@ struct softrdma_iwarp_params {
 	u32 max_ulpdu;		/* largest ULPDU we send (MULPDU, or more) */
 };
 
+/* Reads open at once, either way; params->ird/ord are clamped to it */
+#define SOFTRDMA_IW_MAX_RD	SOFTRDMA_MAX_QP_RD_ATOM
+/* The MPA length field is 16 bits: no ULPDU is longer (RFC 5044 7.1) */
+#define SOFTRDMA_IW_MAX_ULPDU	65535U
+/* FPDUs are never made smaller than this, whatever the CM says */
+#define SOFTRDMA_IW_MIN_ULPDU	128U
+/* Payloads up to this size are copied next to the header */
+#define SOFTRDMA_IW_COPY_MAX	256U
+
+/* An RDMA READ on its way: ours (ORQ) or the peer's (IRQ) */
+struct softrdma_iw_read {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 len;
+	u32 src_stag;
+	u64 src_to;
+	u32 slot;		/* ORQ: the READ's SQ slot */
+	u32 done;		/* ORQ: bytes placed; IRQ: bytes framed */
+};
+
+/* A ring of READs, oldest first (iwarp_tx.c: softrdma_iw_rdq_*()) */
+struct softrdma_iw_rdq {
+	struct softrdma_iw_read e[SOFTRDMA_IW_MAX_RD];
+	u32 head;
+	u32 count;
+};
+
+/* Per SQ slot: where the transmit engine stands with the WQE */
+struct softrdma_iw_wqe_st {
+	u8 status;		/* enum ib_wc_status to complete with */
+	bool done;		/* may complete in its turn */
+};
+
+/* What finishing an FPDU's transmission means */
+enum softrdma_iw_fpdu_end {
+	SOFTRDMA_IW_END_NONE,	/* a middle FPDU */
+	SOFTRDMA_IW_END_WQE,	/* the last of a Send or Write: complete it */
+	SOFTRDMA_IW_END_TERM,	/* a TERMINATE: the stream ends here */
+};
+
+/*
+ * One FPDU being handed to TCP, in three pieces: @lin (MPA length,
+ * DDP/RDMAP header and any copied payload), the zero-copy payload pages
+ * held by @frags, and the trailer (pad and CRC).
+ */
+struct softrdma_iw_fpdu {
+	u8 *lin;		/* SOFTRDMA_IW_LIN_SIZE(max_ulpdu) bytes */
+	u32 lin_len;
+	struct sk_buff *frags;	/* page fragments with references, or NULL */
+	u8 trailer[8];
+	u32 trailer_len;
+	u32 total;		/* lin_len + frags->len + trailer_len */
+	u32 sent;		/* bytes handed to TCP */
+	bool more;		/* another FPDU of this message follows */
+	enum softrdma_iw_fpdu_end end;
+	u32 slot;		/* END_WQE: the SQ slot */
+};
+
+/* Room for the longest header (a TERMINATE) before copied payload */
+#define SOFTRDMA_IW_HDR_ROOM	128U
+#define SOFTRDMA_IW_LIN_SIZE(ulpdu)	(SOFTRDMA_IW_HDR_ROOM + (ulpdu) + 4)
+
+/* The message the transmit engine is cutting into FPDUs */
+enum softrdma_iw_tx_msg {
+	SOFTRDMA_IW_TX_IDLE,
+	SOFTRDMA_IW_TX_WQE,	/* an SQ WQE: Send*, Write, Read Request */
+	SOFTRDMA_IW_TX_RRESP,	/* the IRQ's head: a Read Response */
+};
+
+/* Untagged queues RDMAP uses (RFC 5040 5.1, enum iwarp_ddp_qn) */
+#define SOFTRDMA_IW_NUM_QN	(IWARP_QN_TERMINATE + 1)
+
+/* Transmit state; all under qp->sq.lock */
+struct softrdma_iw_tx {
+	bool running;		/* attached and RTS: may send */
+	bool busy;		/* one context sends at a time */
+	bool again;		/* work arrived while busy */
+	bool dead;		/* the socket failed: nothing more goes out */
+	bool term_sent;
+	struct softrdma_iw_fpdu fpdu;
+	bool fpdu_active;
+	enum softrdma_iw_tx_msg msg;
+	u32 slot;		/* TX_WQE: its SQ slot */
+	u32 msg_off;		/* bytes of the message already framed */
+	u32 msn[SOFTRDMA_IW_NUM_QN];	/* next MSN per queue (RFC 5041 5.1) */
+	struct softrdma_iw_wqe_st *st;	/* by SQ slot */
+	struct softrdma_iw_rdq orq;	/* our READs not fully answered */
+	struct softrdma_iw_rdq irq;	/* the peer's READs to answer */
+	/* a TERMINATE to send, built by the receive side */
+	bool term_pending;
+	u8 term[SOFTRDMA_IW_HDR_ROOM];
+	u32 term_len;
+	wait_queue_head_t idle;	/* busy cleared */
+	struct work_struct work;
+};
+
+/* Where the receive parser stands in the byte stream */
+enum softrdma_iw_rx_state {
+	SOFTRDMA_IW_RX_HDR,	/* MPA length and DDP/RDMAP header */
+	SOFTRDMA_IW_RX_DATA,	/* the segment's payload */
+	SOFTRDMA_IW_RX_TRAILER,	/* pad and CRC */
+	SOFTRDMA_IW_RX_DEAD,	/* after an error: discard everything */
+};
+
+/* What the parser found in the bytes it was given */
+enum softrdma_iw_ev_type {
+	SOFTRDMA_IW_EV_NONE,	/* nothing yet: give it more bytes */
+	SOFTRDMA_IW_EV_HDR,	/* rx->pdu holds a valid header */
+	SOFTRDMA_IW_EV_DATA,	/* payload bytes at @off, @len of the skb */
+	SOFTRDMA_IW_EV_END,	/* the FPDU is complete; @crc_ok */
+	SOFTRDMA_IW_EV_ERR,	/* a bad header (@err); the stream is dead */
+};
+
+struct softrdma_iw_ev {
+	enum softrdma_iw_ev_type type;
+	unsigned int off;	/* EV_DATA */
+	unsigned int len;	/* EV_DATA */
+	u32 mo;			/* EV_DATA: offset in the segment's payload */
+	bool crc_ok;		/* EV_END */
+	enum softrdma_iwarp_err err;	/* EV_ERR */
+};
+
+/* What one FPDU's payload is placed into */
+enum softrdma_iw_rx_sink {
+	SOFTRDMA_IW_SINK_NONE,	/* no payload, or discarded */
+	SOFTRDMA_IW_SINK_MR,	/* tagged: Write, Read Response */
+	SOFTRDMA_IW_SINK_RQE,	/* untagged QN 0: a Send */
+};
+
+/* Receive state; owned by the receive actor (see the top of this file) */
+struct softrdma_iw_rx {
+	/* the parser, softrdma_iw_rx_parse() */
+	enum softrdma_iw_rx_state state;
+	bool crc_on;		/* check the CRC field */
+	u8 hdr[SOFTRDMA_IW_HDR_ROOM];
+	u32 hdr_got;
+	u32 hdr_need;		/* 4, then the opcode's header length */
+	struct softrdma_iwarp_pdu pdu;
+	u32 data_len;		/* payload bytes of this FPDU */
+	u32 data_got;
+	u8 trailer[8];
+	u32 trailer_len;	/* pad + CRC */
+	u32 trailer_got;
+	u32 crc;		/* running CRC32c state */
+
+	/* placement of the current FPDU */
+	enum softrdma_iw_rx_sink sink;
+	struct softrdma_mr *mr;	/* SINK_MR: held for the segment */
+	u64 to;			/* SINK_MR: where the payload starts */
+	bool rresp;		/* a Read Response (else a Write) */
+	/* the untagged Send being received (QN 0) */
+	bool have_rqe;
+	struct softrdma_recv_wqe rqe;
+	u32 rcv_len;
+	u32 msn[SOFTRDMA_IW_NUM_QN];	/* next MSN expected per queue */
+};
+
+struct softrdma_iwarp_qp {
+	struct softrdma_qp *qp;
+
+	/* the connection; set by attach, cleared by stop, under sq.lock */
+	struct socket *sock;
+	struct softrdma_iw_cep *cep;
+	struct softrdma_iwarp_params params;
+	int close_err;		/* for softrdma_iw_cm_conn_closed() */
+	bool closing;		/* the connection is ending: QP to ERR */
+	/* what the socket had before attach */
+	void *saved_user_data;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+
+	struct softrdma_iw_tx tx;
+	struct softrdma_iw_rx rx;
+	size_t lin_size;	/* bytes at tx.fpdu.lin */
+
+	/* hands the socket back to the CM, without any QP lock held */
+	struct work_struct close_work;
+	struct socket *closed_sock;
+	struct softrdma_iw_cep *closed_cep;
+	int closed_err;
+};
+
 /* qp.c: lifecycle, the same calls and contexts as the RC engines */
 int softrdma_iwarp_qp_init(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp);
@@ -36,6 +244,7 @@ void softrdma_iwarp_qp_reset(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
+void softrdma_iwarp_qp_drain(struct softrdma_qp *qp);
 
 /*
  * softrdma_iwarp_qp_attach() - start RDMA mode on a connected socket
@@ -57,5 +266,8 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
 int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep);
+
+/* Between the stages (iwarp_tx.c, iwarp_rx.c) */
+void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err);
 
 #endif /* SOFTRDMA_IWARP_QP_H */

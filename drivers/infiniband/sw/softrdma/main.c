@@ -13,6 +13,7 @@
 
 #include "device.h"
 #include "guard.h"
+#include "iw_cm.h"
 #include "link.h"
 #include "roce_net.h"
 
@@ -28,13 +29,19 @@ static int __init softrdma_init(void)
 	if (err)
 		goto out_guard;
 
-	err = softrdma_netdev_notifier_register();
+	err = softrdma_iw_cm_init();
 	if (err)
 		goto out_roce_net;
+
+	err = softrdma_netdev_notifier_register();
+	if (err)
+		goto out_iw_cm;
 
 	softrdma_link_register();
 	return 0;
 
+out_iw_cm:
+	softrdma_iw_cm_exit();
 out_roce_net:
 	softrdma_roce_net_exit();
 out_guard:
@@ -47,6 +54,7 @@ static void __exit softrdma_exit(void)
 	softrdma_link_unregister();
 	softrdma_dev_remove_all();
 	softrdma_netdev_notifier_unregister();
+	softrdma_iw_cm_exit();
 	softrdma_roce_net_exit();
 	softrdma_guard_exit();
 }

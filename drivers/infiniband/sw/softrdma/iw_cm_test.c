@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the pure parts of iw_cm.c: the endpoint state machine's
+ * transition table, names and step table, and the CONNECT_REPLY status a
+ * failure is reported with.
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+
+#include "iw_cm_cep.h"
+
+#define ST(x)	SOFTRDMA_IW_CEP_##x
+
+struct move_case {
+	const char *name;
+	enum softrdma_iw_cep_state from;
+	enum softrdma_iw_cep_state to;
+	bool ok;
+};
+
+static const struct move_case move_cases[] = {
+	/* the active side */
+	{ "idle_to_connecting", ST(IDLE), ST(CONNECTING), true },
+	{ "connecting_to_await_rep", ST(CONNECTING), ST(AWAIT_MPA_REP), true },
+	{ "await_rep_to_rdma_mode", ST(AWAIT_MPA_REP), ST(RDMA_MODE), true },
+	{ "connecting_skips_mpa", ST(CONNECTING), ST(RDMA_MODE), false },
+	{ "await_rep_no_rtr_wait", ST(AWAIT_MPA_REP), ST(AWAIT_RTR), false },
+	/* the passive side */
+	{ "idle_to_listening", ST(IDLE), ST(LISTENING), true },
+	{ "idle_to_await_req", ST(IDLE), ST(AWAIT_MPA_REQ), true },
+	{ "await_req_to_recvd", ST(AWAIT_MPA_REQ), ST(RECVD_MPA_REQ), true },
+	{ "recvd_to_await_rtr", ST(RECVD_MPA_REQ), ST(AWAIT_RTR), true },
+	{ "recvd_to_rdma_mode", ST(RECVD_MPA_REQ), ST(RDMA_MODE), true },
+	{ "await_rtr_to_rdma_mode", ST(AWAIT_RTR), ST(RDMA_MODE), true },
+	{ "await_req_skips_accept", ST(AWAIT_MPA_REQ), ST(RDMA_MODE), false },
+	{ "listening_never_connects", ST(LISTENING), ST(AWAIT_MPA_REQ), false },
+	{ "listening_stays_listener", ST(LISTENING), ST(RDMA_MODE), false },
+	/* the end */
+	{ "rdma_mode_to_closing", ST(RDMA_MODE), ST(CLOSING), true },
+	{ "closing_to_closed", ST(CLOSING), ST(CLOSED), true },
+	{ "closing_not_back", ST(CLOSING), ST(RDMA_MODE), false },
+	{ "closed_is_final", ST(CLOSED), ST(IDLE), false },
+	{ "closed_not_to_closed", ST(CLOSED), ST(CLOSED), false },
+	{ "closed_not_to_listening", ST(CLOSED), ST(LISTENING), false },
+	{ "only_rdma_mode_closes", ST(AWAIT_RTR), ST(CLOSING), false },
+	{ "no_way_back_to_idle", ST(CONNECTING), ST(IDLE), false },
+	/* out of range */
+	{ "from_out_of_range", ST(NR_STATES), ST(CLOSED), false },
+	{ "to_out_of_range", ST(IDLE), ST(NR_STATES), false },
+};
+
+static void move_case_desc(const struct move_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(move, move_cases, move_case_desc);
+
+static void softrdma_iw_cm_move_table(struct kunit *test)
+{
+	const struct move_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, softrdma_iw_cep_may_move(c->from, c->to),
+			    c->ok, "%s -> %s",
+			    softrdma_iw_cep_state_name(c->from),
+			    softrdma_iw_cep_state_name(c->to));
+}
+
+/* Every state but CLOSED can end (abort, timeout, reset); CLOSED cannot. */
+static void softrdma_iw_cm_closed_from_anywhere(struct kunit *test)
+{
+	enum softrdma_iw_cep_state s;
+
+	for (s = 0; s < SOFTRDMA_IW_CEP_NR_STATES; s++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    softrdma_iw_cep_may_move(s, ST(CLOSED)),
+				    s != ST(CLOSED), "from %s",
+				    softrdma_iw_cep_state_name(s));
+}
+
+/*
+ * No state moves to itself through the table: a step returning its own
+ * state means "wait", never a transition.
+ */
+static void softrdma_iw_cm_no_self_moves(struct kunit *test)
+{
+	enum softrdma_iw_cep_state s;
+
+	for (s = 0; s < SOFTRDMA_IW_CEP_NR_STATES; s++)
+		KUNIT_EXPECT_FALSE_MSG(test, softrdma_iw_cep_may_move(s, s),
+				       "%s", softrdma_iw_cep_state_name(s));
+}
+
+/* Every state is reachable from IDLE through the table. */
+static void softrdma_iw_cm_all_reachable(struct kunit *test)
+{
+	unsigned long seen = BIT(ST(IDLE)), prev = 0;
+	enum softrdma_iw_cep_state s, t;
+
+	while (seen != prev) {
+		prev = seen;
+		for (s = 0; s < SOFTRDMA_IW_CEP_NR_STATES; s++) {
+			if (!(prev & BIT(s)))
+				continue;
+			for (t = 0; t < SOFTRDMA_IW_CEP_NR_STATES; t++)
+				if (softrdma_iw_cep_may_move(s, t))
+					seen |= BIT(t);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, seen, GENMASK(SOFTRDMA_IW_CEP_NR_STATES - 1, 0));
+}
+
+static void softrdma_iw_cm_names_and_steps(struct kunit *test)
+{
+	enum softrdma_iw_cep_state s, t;
+
+	for (s = 0; s < SOFTRDMA_IW_CEP_NR_STATES; s++) {
+		const char *name = softrdma_iw_cep_state_name(s);
+
+		KUNIT_ASSERT_NOT_NULL(test, name);
+		KUNIT_EXPECT_STRNEQ(test, name, "?");
+		KUNIT_EXPECT_TRUE_MSG(test, softrdma_iw_cep_has_step(s), "%s",
+				      name);
+		for (t = 0; t < s; t++)
+			KUNIT_EXPECT_STRNEQ(test, name,
+					    softrdma_iw_cep_state_name(t));
+	}
+	KUNIT_EXPECT_STREQ(test, "CLOSED", softrdma_iw_cep_state_name(ST(CLOSED)));
+	KUNIT_EXPECT_STREQ(test, "?",
+			   softrdma_iw_cep_state_name(ST(NR_STATES)));
+	KUNIT_EXPECT_FALSE(test, softrdma_iw_cep_has_step(ST(NR_STATES)));
+}
+
+struct status_case {
+	const char *name;
+	int err;
+	int status;
+};
+
+static const struct status_case status_cases[] = {
+	{ "success", 0, 0 },
+	/* REJECTED in the application */
+	{ "tcp_reset_to_syn", -ECONNREFUSED, -ECONNREFUSED },
+	{ "reset_during_mpa", -ECONNRESET, -ECONNRESET },
+	{ "aborted", -ECONNABORTED, -ECONNRESET },
+	{ "broken_pipe", -EPIPE, -ECONNRESET },
+	{ "bad_reply", -EPROTO, -ECONNRESET },
+	{ "malformed_reply", -EBADMSG, -ECONNRESET },
+	{ "oversized_reply", -EMSGSIZE, -ECONNRESET },
+	{ "markers_wanted", -EOPNOTSUPP, -ECONNRESET },
+	/* UNREACHABLE */
+	{ "mpa_timeout", -ETIMEDOUT, -ETIMEDOUT },
+	{ "no_route_to_host", -EHOSTUNREACH, -ETIMEDOUT },
+	{ "network_unreachable", -ENETUNREACH, -ETIMEDOUT },
+	{ "host_down", -EHOSTDOWN, -ETIMEDOUT },
+	{ "network_down", -ENETDOWN, -ETIMEDOUT },
+	/* local failures pass through as CONNECT_ERROR */
+	{ "no_memory", -ENOMEM, -ENOMEM },
+	{ "address_in_use", -EADDRINUSE, -EADDRINUSE },
+	{ "bad_qp", -EINVAL, -EINVAL },
+};
+
+static void status_case_desc(const struct status_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(status, status_cases, status_case_desc);
+
+static void softrdma_iw_cm_reply_status_map(struct kunit *test)
+{
+	const struct status_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_iw_cm_reply_status(c->err), c->status);
+}
+
+static struct kunit_case softrdma_iw_cm_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_iw_cm_move_table, move_gen_params),
+	KUNIT_CASE(softrdma_iw_cm_closed_from_anywhere),
+	KUNIT_CASE(softrdma_iw_cm_no_self_moves),
+	KUNIT_CASE(softrdma_iw_cm_all_reachable),
+	KUNIT_CASE(softrdma_iw_cm_names_and_steps),
+	KUNIT_CASE_PARAM(softrdma_iw_cm_reply_status_map, status_gen_params),
+	{}
+};
+
+static struct kunit_suite softrdma_iw_cm_suite = {
+	.name = "softrdma_iw_cm",
+	.test_cases = softrdma_iw_cm_cases,
+};
+
+kunit_test_suite(softrdma_iw_cm_suite);

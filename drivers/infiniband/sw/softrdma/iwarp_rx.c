@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The iWARP receive engine.  sk_data_ready reads the TCP stream with
+ * tcp_read_sock(); its actor feeds whatever bytes each skb holds to an
+ * incremental FPDU parser (MPA length, DDP/RDMAP header, payload, pad,
+ * CRC; any split of the stream into skbs), and places payload straight
+ * from the skb into the target pages: one copy, no staging buffer.
+ *
+ *  - tagged (RDMA Write, Read Response; RFC 5041 4.3): the STag names an
+ *    MR, checked for PD, bounds and rights (softrdma_mr_check()) once
+ *    per segment before any byte lands;
+ *  - untagged queue 0 (the Sends; RFC 5041 4.4): into the receive WQE of
+ *    the message, by MSN and MO; none posted is a TERMINATE (DDP, no
+ *    buffer), as RFC 5040 5.5 has no RNR;
+ *  - queue 1 (Read Request): checked and queued on the IRQ (at most IRD)
+ *    for the transmit engine;
+ *  - queue 2 (TERMINATE): the peer ends the stream, the QP goes to ERR.
+ *
+ * Each segment header carries where its payload goes, so segments of a
+ * tagged and an untagged message may interleave, as hardware sends them.
+ * Receive WQEs and Reads complete only after the CRC of their last FPDU
+ * has been checked.  Every error sends a TERMINATE (iwarp_tx.c), counts,
+ * and ends the stream: the parser then discards all that follows.
+ */
+#include <linux/skbuff.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <kunit/visibility.h>
+
+#include "counters.h"
+#include "device.h"
+#include "iwarp_qp.h"
+#include "iwarp_rx.h"
+#include "iwarp_tx.h"
+#include "mpa.h"
+#include "mr.h"
+#include "qp.h"
+#include "rc.h"
+
+/**
+ * softrdma_iw_rx_reset() - a parser at the start of a stream
+ * @rx: the receive state
+ * @crc_on: FPDUs carry a CRC to check
+ */
+void softrdma_iw_rx_reset(struct softrdma_iw_rx *rx, bool crc_on)
+{
+	int i;
+
+	memset(rx, 0, sizeof(*rx));
+	rx->state = SOFTRDMA_IW_RX_HDR;
+	rx->hdr_need = sizeof(struct iwarp_ctrl);
+	rx->crc_on = crc_on;
+	/* RFC 5041 5.1: the first message on each queue has MSN 1 */
+	for (i = 0; i < SOFTRDMA_IW_NUM_QN; i++)
+		rx->msn[i] = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rx_reset);
+
+static unsigned int softrdma_iw_rx_bad(struct softrdma_iw_rx *rx,
+				       struct softrdma_iw_ev *ev,
+				       enum softrdma_iwarp_err err,
+				       unsigned int n)
+{
+	rx->state = SOFTRDMA_IW_RX_DEAD;
+	ev->type = SOFTRDMA_IW_EV_ERR;
+	ev->err = err;
+	return n;
+}
+
+/*
+ * The first four bytes are in: check what they can show (versions,
+ * opcode, an MPA length too short for the header) before reading on, and
+ * set how many header bytes the FPDU has.  A TERMINATE is read whole:
+ * its header and the copies it carries.
+ */
+static enum softrdma_iwarp_err softrdma_iw_rx_ctrl(struct softrdma_iw_rx *rx)
+{
+	const struct iwarp_ctrl *c = (const struct iwarp_ctrl *)rx->hdr;
+	enum softrdma_iwarp_err err;
+	unsigned int need;
+
+	err = softrdma_iwarp_parse(rx->hdr, rx->hdr_got, &rx->pdu);
+	if (err != SOFTRDMA_IWERR_INCOMPLETE && err != SOFTRDMA_IWERR_NONE)
+		return err;
+	need = rx->pdu.hdr_len;
+	if (iwarp_rdmap_opcode(c) == IWARP_OP_TERMINATE)
+		need = max(need, IWARP_MPA_LEN_SIZE + iwarp_mpa_len(c));
+	if (need > sizeof(rx->hdr))
+		return SOFTRDMA_IWERR_TERM_LEN;
+	rx->hdr_need = max_t(u32, need, rx->hdr_got);
+	return SOFTRDMA_IWERR_NONE;
+}
+
+/* The header is in: validate it and set up payload and trailer */
+static unsigned int softrdma_iw_rx_hdr_done(struct softrdma_iw_rx *rx,
+					    struct softrdma_iw_ev *ev,
+					    unsigned int n)
+{
+	enum softrdma_iwarp_err err;
+
+	err = softrdma_iwarp_parse(rx->hdr, rx->hdr_got, &rx->pdu);
+	if (err == SOFTRDMA_IWERR_INCOMPLETE)
+		err = SOFTRDMA_IWERR_SHORT;
+	if (err != SOFTRDMA_IWERR_NONE)
+		return softrdma_iw_rx_bad(rx, ev, err, n);
+	if (rx->crc_on)
+		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
+						  rx->hdr, rx->hdr_got);
+	rx->data_len = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len - rx->hdr_got;
+	rx->data_got = 0;
+	rx->trailer_len = softrdma_mpa_pad(rx->pdu.ulpdu_len) +
+			  IWARP_MPA_CRC_SIZE;
+	rx->trailer_got = 0;
+	rx->state = rx->data_len ? SOFTRDMA_IW_RX_DATA :
+				   SOFTRDMA_IW_RX_TRAILER;
+	ev->type = SOFTRDMA_IW_EV_HDR;
+	return n;
+}
+
+/**
+ * softrdma_iw_rx_parse() - take in bytes of the stream
+ * @rx: the parser
+ * @skb: the bytes' skb
+ * @off: first byte in @skb
+ * @len: bytes available from @off (at least one)
+ * @ev: out: what was found
+ *
+ * Consumes bytes up to the next event: a complete header (EV_HDR), a run
+ * of payload to place (EV_DATA, pointing into @skb), a complete FPDU
+ * with its CRC verdict (EV_END), or a malformed header (EV_ERR, after
+ * which everything is discarded).  Never copies payload.
+ *
+ * Return: bytes consumed, at least one.
+ */
+unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
+				  const struct sk_buff *skb, unsigned int off,
+				  unsigned int len, struct softrdma_iw_ev *ev)
+{
+	enum softrdma_iwarp_err err;
+	unsigned int n, pad;
+	u32 crc;
+
+	ev->type = SOFTRDMA_IW_EV_NONE;
+	switch (rx->state) {
+	case SOFTRDMA_IW_RX_HDR:
+		n = min(len, rx->hdr_need - rx->hdr_got);
+		if (skb_copy_bits(skb, off, rx->hdr + rx->hdr_got, n))
+			return softrdma_iw_rx_bad(rx, ev,
+						  SOFTRDMA_IWERR_CATASTROPHIC,
+						  len);
+		rx->hdr_got += n;
+		if (rx->hdr_got < rx->hdr_need)
+			return n;
+		if (rx->hdr_need == sizeof(struct iwarp_ctrl)) {
+			err = softrdma_iw_rx_ctrl(rx);
+			if (err != SOFTRDMA_IWERR_NONE)
+				return softrdma_iw_rx_bad(rx, ev, err, n);
+			if (rx->hdr_need > rx->hdr_got)
+				return n;
+		}
+		return softrdma_iw_rx_hdr_done(rx, ev, n);
+
+	case SOFTRDMA_IW_RX_DATA:
+		n = min(len, rx->data_len - rx->data_got);
+		if (rx->crc_on)
+			rx->crc = softrdma_mpa_crc_update_skb(rx->crc, skb, off,
+							      n);
+		ev->type = SOFTRDMA_IW_EV_DATA;
+		ev->off = off;
+		ev->len = n;
+		ev->mo = rx->data_got;
+		rx->data_got += n;
+		if (rx->data_got == rx->data_len)
+			rx->state = SOFTRDMA_IW_RX_TRAILER;
+		return n;
+
+	case SOFTRDMA_IW_RX_TRAILER:
+		n = min(len, rx->trailer_len - rx->trailer_got);
+		if (skb_copy_bits(skb, off, rx->trailer + rx->trailer_got, n))
+			return softrdma_iw_rx_bad(rx, ev,
+						  SOFTRDMA_IWERR_CATASTROPHIC,
+						  len);
+		rx->trailer_got += n;
+		if (rx->trailer_got < rx->trailer_len)
+			return n;
+		pad = rx->trailer_len - IWARP_MPA_CRC_SIZE;
+		ev->type = SOFTRDMA_IW_EV_END;
+		ev->crc_ok = true;
+		if (rx->crc_on) {
+			crc = softrdma_mpa_crc_update(rx->crc, rx->trailer, pad);
+			ev->crc_ok = softrdma_mpa_crc_final(crc) ==
+				     softrdma_mpa_crc_get(rx->trailer + pad);
+		}
+		rx->state = SOFTRDMA_IW_RX_HDR;
+		rx->hdr_got = 0;
+		rx->hdr_need = sizeof(struct iwarp_ctrl);
+		return n;
+
+	default:
+		return len;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rx_parse);
+
+static void softrdma_iw_rx_put_mr(struct softrdma_iw_rx *rx)
+{
+	if (rx->mr)
+		softrdma_mr_put(rx->mr);
+	rx->mr = NULL;
+	rx->sink = SOFTRDMA_IW_SINK_NONE;
+}
+
+/* Complete the receive WQE the current Send uses */
+static void softrdma_iw_rx_complete_rqe(struct softrdma_qp *qp,
+					enum ib_wc_status status)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
+	const struct softrdma_iwarp_op *op = softrdma_iwarp_op(pdu->opcode);
+	struct ib_wc wc = {
+		.wr_id = rx->rqe.wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.byte_len = rx->rcv_len,
+	};
+
+	if (!rx->have_rqe)
+		return;
+	rx->have_rqe = false;
+	if (status == IB_WC_SUCCESS && op && op->inval) {
+		/*
+		 * RFC 5040 5.4 asks the receiver to invalidate the STag.
+		 * softrdma has no MRs or MWs that can be invalidated
+		 * remotely (no fast-register MRs, no MWs), so nothing is;
+		 * the consumer gets the key as received, as on RoCE.
+		 */
+		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+		wc.ex.invalidate_rkey = pdu->inval_stag;
+	}
+	softrdma_qp_complete_recv(qp, &wc, status == IB_WC_SUCCESS &&
+				  op && op->se);
+}
+
+static enum softrdma_counter softrdma_iw_err_counter(enum softrdma_iwarp_err err)
+{
+	switch (err) {
+	case SOFTRDMA_IWERR_CRC:
+		return SOFTRDMA_CNT_IW_RCV_CRC_ERR;
+	case SOFTRDMA_IWERR_U_MSN_NOBUF:
+		return SOFTRDMA_CNT_IW_RCV_NO_RQE;
+	case SOFTRDMA_IWERR_U_MSN_RANGE:
+	case SOFTRDMA_IWERR_U_TOO_LONG:
+	case SOFTRDMA_IWERR_MO:
+		return SOFTRDMA_CNT_IW_RCV_UNTAGGED_ERR;
+	case SOFTRDMA_IWERR_T_INV_STAG:
+	case SOFTRDMA_IWERR_T_BOUNDS:
+	case SOFTRDMA_IWERR_T_STAG_STREAM:
+	case SOFTRDMA_IWERR_RREQ_INV_STAG:
+	case SOFTRDMA_IWERR_RREQ_BOUNDS:
+	case SOFTRDMA_IWERR_RREQ_ACCESS:
+	case SOFTRDMA_IWERR_RREQ_STAG_STREAM:
+		return SOFTRDMA_CNT_IW_RCV_PROT_ERR;
+	case SOFTRDMA_IWERR_IRD:
+		return SOFTRDMA_CNT_IW_RCV_IRD_EXCEEDED;
+	case SOFTRDMA_IWERR_CATASTROPHIC:
+		return SOFTRDMA_CNT_IW_RCV_LOCAL_ERR;
+	default:
+		return SOFTRDMA_CNT_IW_RCV_BAD_HDR;
+	}
+}
+
+/*
+ * A protocol error in what the peer sent: the receive WQE in use (if
+ * any) completes with @status, the stream ends with a TERMINATE
+ * carrying the offending header, and the rest is discarded.
+ */
+static void softrdma_iw_rx_fail(struct softrdma_qp *qp,
+				enum softrdma_iwarp_err err,
+				enum ib_wc_status status)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+
+	softrdma_counter_inc(qp->sdev, softrdma_iw_err_counter(err));
+	ibdev_dbg_ratelimited(&qp->sdev->ibdev, "QP %u: receive error %d\n",
+			      softrdma_qpn(qp), err);
+	rx->state = SOFTRDMA_IW_RX_DEAD;
+	softrdma_iw_rx_put_mr(rx);
+	softrdma_iw_rx_complete_rqe(qp, status);
+	softrdma_iw_tx_terminate(qp, err, rx->hdr, rx->hdr_got);
+}
+
+/* Look up and check the MR a tagged segment names (RFC 5040 5.3, 5.4) */
+static enum softrdma_iwarp_err
+softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
+			 int access)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_mr *mr;
+	int err;
+
+	mr = softrdma_mr_get(qp->sdev, stag);
+	if (!mr)
+		return SOFTRDMA_IWERR_T_INV_STAG;
+	err = softrdma_mr_check(mr, qp->ibqp.pd, to, len, access);
+	if (err) {
+		softrdma_mr_put(mr);
+		if (err == -EINVAL)
+			return SOFTRDMA_IWERR_T_STAG_STREAM;
+		/* RFC 5040 7.2 has no tagged access code; rights are RDMAP */
+		if (err == -EACCES)
+			return SOFTRDMA_IWERR_RREQ_ACCESS;
+		return SOFTRDMA_IWERR_T_BOUNDS;
+	}
+	rx->mr = mr;
+	rx->to = to;
+	rx->sink = SOFTRDMA_IW_SINK_MR;
+	return SOFTRDMA_IWERR_NONE;
+}
+
+/*
+ * RDMA Write segment: into the MR its STag names (RFC 5040 4.3).
+ *
+ * Remote rights are the MR's (RFC 5040 5.3), not the QP's: the RDMA CM
+ * gives an iWARP QP created before rdma_connect() access flags 0
+ * (rdma_init_qp_attr() without an iw_cm id), and stock siw, like every
+ * iWARP peer it talks to, never checks them.  The same holds for Reads.
+ */
+static enum softrdma_iwarp_err softrdma_iw_rx_write(struct softrdma_qp *qp)
+{
+	const struct softrdma_iwarp_pdu *pdu = &qp->iw->rx.pdu;
+
+	if (!pdu->payload_len)
+		return SOFTRDMA_IWERR_NONE;
+	return softrdma_iw_rx_tagged_mr(qp, pdu->stag, pdu->to,
+					pdu->payload_len,
+					IB_ACCESS_REMOTE_WRITE);
+}
+
+/*
+ * Read Response segment (RFC 5040 4.5): it must answer our oldest READ,
+ * in order, inside the sink buffer that READ named.
+ */
+static enum softrdma_iwarp_err softrdma_iw_rx_rresp(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
+	struct softrdma_iw_read *rd, cur;
+
+	spin_lock_bh(&qp->sq.lock);
+	rd = softrdma_iw_rdq_peek(&qp->iw->tx.orq);
+	if (rd)
+		cur = *rd;
+	spin_unlock_bh(&qp->sq.lock);
+
+	if (!rd) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_UNEXPECTED);
+		return SOFTRDMA_IWERR_OPCODE;
+	}
+	rx->rresp = true;
+	if (!pdu->payload_len && !pdu->last)
+		return SOFTRDMA_IWERR_NONE;
+	if (pdu->payload_len && pdu->stag != cur.sink_stag)
+		return SOFTRDMA_IWERR_T_STAG_STREAM;
+	if (pdu->payload_len > cur.len - cur.done ||
+	    (pdu->payload_len && pdu->to != cur.sink_to + cur.done) ||
+	    (pdu->last && cur.done + pdu->payload_len != cur.len))
+		return SOFTRDMA_IWERR_T_BOUNDS;
+	if (!pdu->payload_len)
+		return SOFTRDMA_IWERR_NONE;
+	return softrdma_iw_rx_tagged_mr(qp, pdu->stag, pdu->to,
+					pdu->payload_len,
+					IB_ACCESS_LOCAL_WRITE);
+}
+
+/* A Send segment (RFC 5041 5.3): into the receive WQE of its message */
+static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
+						   enum ib_wc_status *status)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
+	int err;
+
+	if (pdu->msn != rx->msn[IWARP_QN_SEND])
+		return SOFTRDMA_IWERR_U_MSN_RANGE;
+	if (!rx->have_rqe) {
+		if (pdu->mo)
+			return SOFTRDMA_IWERR_MO;
+		spin_lock_bh(&qp->rq.lock);
+		err = qp->rq.ring ? softrdma_rq_take(qp, &rx->rqe) : -ENOENT;
+		spin_unlock_bh(&qp->rq.lock);
+		if (err == -ENOENT)
+			return SOFTRDMA_IWERR_U_MSN_NOBUF;
+		rx->have_rqe = true;
+		rx->rcv_len = 0;
+		if (err) {
+			*status = IB_WC_LOC_QP_OP_ERR;
+			return SOFTRDMA_IWERR_CATASTROPHIC;
+		}
+	} else if (pdu->mo != rx->rcv_len) {
+		return SOFTRDMA_IWERR_MO;
+	}
+	if (pdu->payload_len > rx->rqe.length - rx->rcv_len) {
+		*status = IB_WC_LOC_LEN_ERR;
+		return SOFTRDMA_IWERR_U_TOO_LONG;
+	}
+	rx->sink = pdu->payload_len ? SOFTRDMA_IW_SINK_RQE :
+				      SOFTRDMA_IW_SINK_NONE;
+	return SOFTRDMA_IWERR_NONE;
+}
+
+/* Read Request (RFC 5040 4.4): check the source now, answer later */
+static enum softrdma_iwarp_err softrdma_iw_rx_read_req(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	const struct softrdma_iwarp_rreq *rreq = &iw->rx.pdu.rreq;
+	struct softrdma_mr *mr;
+	bool full;
+	int err;
+
+	if (iw->rx.pdu.msn != iw->rx.msn[IWARP_QN_READ_REQ])
+		return SOFTRDMA_IWERR_U_MSN_RANGE;
+	spin_lock_bh(&qp->sq.lock);
+	full = iw->tx.irq.count >= min_t(u32, iw->params.ird,
+					 SOFTRDMA_IW_MAX_RD);
+	spin_unlock_bh(&qp->sq.lock);
+	if (full)
+		return SOFTRDMA_IWERR_IRD;
+	if (!rreq->size)
+		return SOFTRDMA_IWERR_NONE;
+	mr = softrdma_mr_get(qp->sdev, rreq->src_stag);
+	if (!mr)
+		return SOFTRDMA_IWERR_RREQ_INV_STAG;
+	err = softrdma_mr_check(mr, qp->ibqp.pd, rreq->src_to, rreq->size,
+				IB_ACCESS_REMOTE_READ);
+	softrdma_mr_put(mr);
+	switch (err) {
+	case 0:
+		return SOFTRDMA_IWERR_NONE;
+	case -EINVAL:
+		return SOFTRDMA_IWERR_RREQ_STAG_STREAM;
+	case -EACCES:
+		return SOFTRDMA_IWERR_RREQ_ACCESS;
+	default:
+		return SOFTRDMA_IWERR_RREQ_BOUNDS;
+	}
+}
+
+/* A valid header: find where its payload goes */
+static void softrdma_iw_rx_hdr(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum ib_wc_status status = IB_WC_WR_FLUSH_ERR;
+	enum softrdma_iwarp_err err = SOFTRDMA_IWERR_NONE;
+
+	rx->sink = SOFTRDMA_IW_SINK_NONE;
+	rx->rresp = false;
+	switch (rx->pdu.opcode) {
+	case IWARP_OP_WRITE:
+		err = softrdma_iw_rx_write(qp);
+		break;
+	case IWARP_OP_READ_RESP:
+		err = softrdma_iw_rx_rresp(qp);
+		break;
+	case IWARP_OP_SEND:
+	case IWARP_OP_SEND_INV:
+	case IWARP_OP_SEND_SE:
+	case IWARP_OP_SEND_SE_INV:
+		err = softrdma_iw_rx_send(qp, &status);
+		break;
+	case IWARP_OP_READ_REQ:
+		err = softrdma_iw_rx_read_req(qp);
+		break;
+	case IWARP_OP_TERMINATE:
+		break;		/* read whole; handled at its end */
+	default:
+		err = SOFTRDMA_IWERR_OPCODE;
+		break;
+	}
+	if (err != SOFTRDMA_IWERR_NONE)
+		softrdma_iw_rx_fail(qp, err, status);
+}
+
+struct softrdma_iw_scatter {
+	const struct sk_buff *skb;
+	unsigned int off;
+};
+
+static int softrdma_iw_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
+				   u32 done, void *ctx)
+{
+	struct softrdma_iw_scatter *sc = ctx;
+
+	return softrdma_mr_copy_from_skb(mr, addr, sc->skb, sc->off + done,
+					 len);
+}
+
+/* Payload bytes: from the skb into their place, the one copy */
+static void softrdma_iw_rx_data(struct softrdma_qp *qp,
+				const struct sk_buff *skb,
+				const struct softrdma_iw_ev *ev)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_scatter sc = { .skb = skb, .off = ev->off };
+	int err;
+
+	switch (rx->sink) {
+	case SOFTRDMA_IW_SINK_MR:
+		if (softrdma_mr_copy_from_skb(rx->mr, rx->to + ev->mo, skb,
+					      ev->off, ev->len))
+			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_T_BOUNDS,
+					    IB_WC_WR_FLUSH_ERR);
+		break;
+	case SOFTRDMA_IW_SINK_RQE:
+		err = softrdma_rc_sge_walk(qp, rx->rqe.sge, rx->rqe.num_sge,
+					   rx->rcv_len + ev->mo, ev->len,
+					   IB_ACCESS_LOCAL_WRITE,
+					   softrdma_iw_scatter_one, &sc);
+		if (err == -EMSGSIZE)
+			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_U_TOO_LONG,
+					    IB_WC_LOC_LEN_ERR);
+		else if (err)
+			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_CATASTROPHIC,
+					    IB_WC_LOC_PROT_ERR);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A Read Response's last byte is in: the READ completes in its turn */
+static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_read *rd;
+
+	spin_lock_bh(&qp->sq.lock);
+	rd = softrdma_iw_rdq_peek(&tx->orq);
+	if (rd) {
+		rd->done += qp->iw->rx.pdu.payload_len;
+		if (qp->iw->rx.pdu.last) {
+			tx->st[rd->slot].status = IB_WC_SUCCESS;
+			tx->st[rd->slot].done = true;
+			softrdma_iw_rdq_pop(&tx->orq);
+			softrdma_iw_tx_retire(qp);
+		}
+	}
+	spin_unlock_bh(&qp->sq.lock);
+	/* ORD and fences may let the SQ go on; the doorbell rule wants it */
+	if (qp->iw->rx.pdu.last)
+		softrdma_iw_tx_schedule(qp);
+}
+
+/* A Read Request checked and CRC-clean: to the IRQ, for the transmitter */
+static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	const struct softrdma_iwarp_rreq *rreq = &iw->rx.pdu.rreq;
+	struct softrdma_iw_read *rd;
+
+	spin_lock_bh(&qp->sq.lock);
+	rd = softrdma_iw_rdq_push(&iw->tx.irq, iw->params.ird);
+	if (rd) {
+		rd->sink_stag = rreq->sink_stag;
+		rd->sink_to = rreq->sink_to;
+		rd->len = rreq->size;
+		rd->src_stag = rreq->src_stag;
+		rd->src_to = rreq->src_to;
+	}
+	spin_unlock_bh(&qp->sq.lock);
+	if (!rd) {
+		softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_IRD, IB_WC_WR_FLUSH_ERR);
+		return;
+	}
+	iw->rx.msn[IWARP_QN_READ_REQ]++;
+	softrdma_iw_tx_schedule(qp);
+}
+
+/* The peer's TERMINATE (RFC 5040 5.2): the stream is over */
+static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iwarp_term term;
+
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_RCVD);
+	if (softrdma_iwarp_parse_terminate(rx->hdr, rx->hdr_got, &rx->pdu,
+					   &term) == SOFTRDMA_IWERR_NONE)
+		ibdev_dbg_ratelimited(&qp->sdev->ibdev,
+				      "QP %u: TERMINATE layer %u type %u code 0x%02x\n",
+				      softrdma_qpn(qp), term.layer, term.etype,
+				      term.ecode);
+	rx->state = SOFTRDMA_IW_RX_DEAD;
+	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
+	spin_lock_bh(&qp->sq.lock);
+	softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+/* An FPDU is complete and its CRC good: finish what it ends */
+static void softrdma_iw_rx_end(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
+
+	softrdma_iw_rx_put_mr(rx);
+	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
+			      "QP %u: rx opcode %u msn %u len %u last %d\n",
+			      softrdma_qpn(qp), pdu->opcode, pdu->msn,
+			      pdu->payload_len, pdu->last);
+	switch (pdu->opcode) {
+	case IWARP_OP_READ_RESP:
+		softrdma_iw_rx_read_done(qp);
+		break;
+	case IWARP_OP_SEND:
+	case IWARP_OP_SEND_INV:
+	case IWARP_OP_SEND_SE:
+	case IWARP_OP_SEND_SE_INV:
+		rx->rcv_len += pdu->payload_len;
+		if (pdu->last) {
+			softrdma_iw_rx_complete_rqe(qp, IB_WC_SUCCESS);
+			rx->msn[IWARP_QN_SEND]++;
+		}
+		break;
+	case IWARP_OP_READ_REQ:
+		softrdma_iw_rx_read_req_done(qp);
+		break;
+	case IWARP_OP_TERMINATE:
+		softrdma_iw_rx_terminate(qp);
+		break;
+	default:
+		break;
+	}
+}
+
+static void softrdma_iw_rx_event(struct softrdma_qp *qp,
+				 const struct sk_buff *skb,
+				 const struct softrdma_iw_ev *ev)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum ib_qp_state state;
+
+	switch (ev->type) {
+	case SOFTRDMA_IW_EV_ERR:
+		softrdma_iw_rx_fail(qp, ev->err, IB_WC_WR_FLUSH_ERR);
+		break;
+	case SOFTRDMA_IW_EV_HDR:
+		state = READ_ONCE(qp->state);
+		if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
+			/* the QP is in ERR: nothing more is placed */
+			rx->state = SOFTRDMA_IW_RX_DEAD;
+			break;
+		}
+		softrdma_iw_rx_hdr(qp);
+		break;
+	case SOFTRDMA_IW_EV_DATA:
+		softrdma_iw_rx_data(qp, skb, ev);
+		break;
+	case SOFTRDMA_IW_EV_END:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_FPDUS);
+		softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_RCV_BYTES,
+				     softrdma_mpa_fpdu_len(rx->pdu.ulpdu_len));
+		if (!ev->crc_ok)
+			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_CRC,
+					    IB_WC_WR_FLUSH_ERR);
+		else
+			softrdma_iw_rx_end(qp);
+		break;
+	default:
+		break;
+	}
+}
+
+/* tcp_read_sock() actor: everything offered is consumed */
+static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
+				unsigned int off, size_t len)
+{
+	struct softrdma_qp *qp = desc->arg.data;
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_ev ev;
+	size_t done = 0;
+
+	while (done < len) {
+		if (rx->state == SOFTRDMA_IW_RX_DEAD) {
+			softrdma_counter_add(qp->sdev,
+					     SOFTRDMA_CNT_IW_RCV_DISCARD_BYTES,
+					     len - done);
+			break;
+		}
+		done += softrdma_iw_rx_parse(rx, skb, off + done, len - done,
+					     &ev);
+		softrdma_iw_rx_event(qp, skb, &ev);
+	}
+	return len;
+}
+
+/**
+ * softrdma_iw_rx_read() - process what the socket has received
+ * @qp: the attached QP
+ * @sk: its socket, locked by TCP (sk_data_ready) or by the caller
+ */
+void softrdma_iw_rx_read(struct softrdma_qp *qp, struct sock *sk)
+{
+	read_descriptor_t desc = { .arg.data = qp, .count = 1 };
+
+	tcp_read_sock(sk, &desc, softrdma_iw_rx_actor);
+}
+
+/**
+ * softrdma_iw_rx_stop() - drop what the receive side holds
+ * @qp: the QP, its socket callbacks gone
+ *
+ * A receive WQE a Send was being placed into completes flushed.
+ */
+void softrdma_iw_rx_stop(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+
+	softrdma_iw_rx_put_mr(rx);
+	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
+	rx->state = SOFTRDMA_IW_RX_DEAD;
+}

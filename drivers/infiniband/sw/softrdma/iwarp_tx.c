@@ -1,0 +1,842 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The iWARP transmit engine: RDMAP messages (RFC 5040) as DDP segments
+ * (RFC 5041) in MPA FPDUs (RFC 5044) on the connection's TCP socket.
+ *
+ * It sends, in this order of preference: a TERMINATE the receive side
+ * asked for, the rest of the message being sent, a Read Response for the
+ * oldest inbound READ (IRQ), the next SQ WQE (Send, Send with Solicited
+ * Event, Send with Invalidate, RDMA Write, RDMA Read Request).  Messages
+ * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes; payload of
+ * more than SOFTRDMA_IW_COPY_MAX bytes goes to TCP as references to the
+ * pinned pages (kernel_sendpage()), never copied by us.
+ *
+ * It runs in the poster's context on the doorbell (user QPs), else from
+ * its work item: for kernel QPs, after receive-side events (a READ
+ * answered, a Read Request queued) and when the socket has room again.
+ * Sends never block (MSG_DONTWAIT): a full socket parks the engine until
+ * sk_write_space.  One context sends at a time (tx.busy); one that finds
+ * the engine busy leaves tx.again, and the owner goes round once more,
+ * so a posted WQE is never left behind (libsiw's doorbell rule).
+ *
+ * Completions: a Send or Write completes when its last byte is handed to
+ * TCP (as stock siw does), a Read when its last response byte is placed
+ * (iwarp_rx.c); all in SQ order (IBA 10.8.5), so a Write posted after a
+ * Read completes after it.
+ */
+#include <linux/net.h>
+#include <linux/skbuff.h>
+#include <linux/socket.h>
+#include <linux/uio.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#include "counters.h"
+#include "device.h"
+#include "iwarp_qp.h"
+#include "iwarp_tx.h"
+#include "mpa.h"
+#include "mr.h"
+#include "qp.h"
+#include "queue.h"
+#include "rc.h"
+
+static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
+				       enum softrdma_iwarp_err err,
+				       const void *fpdu, size_t avail);
+
+/**
+ * softrdma_iw_rdq_push() - append a READ to a read queue
+ * @q: the ORQ or IRQ
+ * @limit: ORD or IRD (clamped to SOFTRDMA_IW_MAX_RD)
+ *
+ * Return: the new entry, zeroed, or NULL when @limit READs are queued.
+ */
+struct softrdma_iw_read *softrdma_iw_rdq_push(struct softrdma_iw_rdq *q,
+					      u32 limit)
+{
+	struct softrdma_iw_read *e;
+
+	if (q->count >= min_t(u32, limit, SOFTRDMA_IW_MAX_RD))
+		return NULL;
+	e = &q->e[(q->head + q->count) % SOFTRDMA_IW_MAX_RD];
+	q->count++;
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rdq_push);
+
+/* the oldest READ of @q, or NULL */
+struct softrdma_iw_read *softrdma_iw_rdq_peek(struct softrdma_iw_rdq *q)
+{
+	return q->count ? &q->e[q->head] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rdq_peek);
+
+void softrdma_iw_rdq_pop(struct softrdma_iw_rdq *q)
+{
+	if (!q->count)
+		return;
+	q->head = (q->head + 1) % SOFTRDMA_IW_MAX_RD;
+	q->count--;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rdq_pop);
+
+/*
+ * Payload bytes one FPDU may carry when its header (from the MPA length
+ * field) is @hdr_len bytes: the ULPDU is the header after the length
+ * field, then the payload.
+ */
+u32 softrdma_iw_max_payload(u32 max_ulpdu, u32 hdr_len)
+{
+	return max_ulpdu - (hdr_len - IWARP_MPA_LEN_SIZE);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_max_payload);
+
+/**
+ * softrdma_iw_seg_len() - the payload of the next DDP segment
+ * @msg_len: bytes of the message
+ * @off: bytes already sent (the segment's MO or TO offset)
+ * @max_payload: the most one FPDU carries
+ * @last: out: the segment ends the message (DDP L bit)
+ *
+ * A zero-length message is one segment without payload.
+ */
+u32 softrdma_iw_seg_len(u32 msg_len, u32 off, u32 max_payload, bool *last)
+{
+	u32 n = min(msg_len - off, max_payload);
+
+	*last = off + n == msg_len;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_seg_len);
+
+/* Drop what an FPDU holds and forget it */
+void softrdma_iw_fpdu_release(struct softrdma_iw_fpdu *f)
+{
+	if (f->frags)
+		consume_skb(f->frags);	/* drops the page references */
+	f->frags = NULL;
+	f->lin_len = 0;
+	f->trailer_len = 0;
+	f->total = 0;
+	f->sent = 0;
+	f->more = false;
+	f->end = SOFTRDMA_IW_END_NONE;
+}
+
+/* The pad and CRC after the ULPDU (RFC 5044 4.1, 4.2) */
+static void softrdma_iw_fpdu_seal(struct softrdma_iwarp_qp *iw,
+				  struct softrdma_iw_fpdu *f)
+{
+	u32 frag_len = f->frags ? f->frags->len : 0;
+	u32 ulpdu = f->lin_len + frag_len - IWARP_MPA_LEN_SIZE;
+	u32 pad = softrdma_mpa_pad(ulpdu);
+	u32 crc = 0, st;
+
+	memset(f->trailer, 0, pad);
+	if (iw->params.crc) {
+		st = softrdma_mpa_crc_update(softrdma_mpa_crc_init(), f->lin,
+					     f->lin_len);
+		if (frag_len)
+			st = softrdma_mpa_crc_update_skb(st, f->frags, 0,
+							 frag_len);
+		st = softrdma_mpa_crc_update(st, f->trailer, pad);
+		crc = softrdma_mpa_crc_final(st);
+	}
+	/* RFC 5044 4.1: the CRC field is there, zero, without CRCs */
+	softrdma_mpa_crc_put(f->trailer + pad, crc);
+	f->trailer_len = pad + IWARP_MPA_CRC_SIZE;
+	f->total = f->lin_len + frag_len + f->trailer_len;
+	f->sent = 0;
+}
+
+struct softrdma_iw_gather {
+	struct sk_buff *skb;	/* zero copy: the page holder */
+	u8 *buf;		/* copy: where the payload goes */
+};
+
+static int softrdma_iw_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
+				  u32 done, void *ctx)
+{
+	struct softrdma_iw_gather *g = ctx;
+	int err;
+
+	if (g->skb) {
+		err = softrdma_mr_skb_add_frags(mr, addr, len, g->skb);
+		/* not a length error: too many pages, or unpinnable ones */
+		return err == -EMSGSIZE ? -EXDEV : err;
+	}
+	return softrdma_mr_copy(mr, addr, g->buf + done, len,
+				SOFTRDMA_COPY_FROM_MR);
+}
+
+/*
+ * Bytes [@off, @off + @len) of @wqe's payload into @f after its header:
+ * references to the pages when large, else a copy.
+ * Return: 0, -EMSGSIZE (a length error), -EACCES (a protection error).
+ */
+static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
+				  struct softrdma_iw_fpdu *f,
+				  const struct softrdma_send_wqe *wqe,
+				  u32 off, u32 len)
+{
+	struct softrdma_iw_gather g = { .buf = f->lin + f->lin_len };
+	int err;
+
+	if (!len)
+		return 0;
+	if (wqe->send_flags & IB_SEND_INLINE) {
+		if (wqe->length > sizeof(wqe->inline_data) ||
+		    off + len > wqe->length)
+			return -EMSGSIZE;
+		memcpy(g.buf, wqe->inline_data + off, len);
+		f->lin_len += len;
+		return 0;
+	}
+	if (len > SOFTRDMA_IW_COPY_MAX) {
+		g.skb = alloc_skb(0, GFP_ATOMIC);
+		if (g.skb) {
+			err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge,
+						   off, len, 0,
+						   softrdma_iw_gather_one, &g);
+			if (!err) {
+				f->frags = g.skb;
+				return 0;
+			}
+			consume_skb(g.skb);
+			g.skb = NULL;
+			if (err != -EXDEV)
+				return err == -EFAULT ? -EACCES : err;
+		}
+	}
+	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, off, len, 0,
+				   softrdma_iw_gather_one, &g);
+	if (err)
+		return err == -EFAULT ? -EACCES : err;
+	f->lin_len += len;
+	return 0;
+}
+
+/* The same from the MR an inbound READ names (checked at its arrival) */
+static int softrdma_iw_gather_mr(struct softrdma_qp *qp,
+				 struct softrdma_iw_fpdu *f, u32 stag, u64 to,
+				 u32 len)
+{
+	struct softrdma_mr *mr;
+	struct sk_buff *skb;
+	int err;
+
+	if (!len)
+		return 0;
+	mr = softrdma_mr_get(qp->sdev, stag);
+	if (!mr)
+		return -EACCES;
+	err = softrdma_mr_check(mr, qp->ibqp.pd, to, len,
+				IB_ACCESS_REMOTE_READ);
+	if (err)
+		goto out_put;
+	if (len > SOFTRDMA_IW_COPY_MAX) {
+		skb = alloc_skb(0, GFP_ATOMIC);
+		if (skb && !softrdma_mr_skb_add_frags(mr, to, len, skb)) {
+			f->frags = skb;
+			goto out_put;
+		}
+		if (skb)
+			consume_skb(skb);
+	}
+	err = softrdma_mr_copy(mr, to, f->lin + f->lin_len, len,
+			       SOFTRDMA_COPY_FROM_MR);
+	if (!err)
+		f->lin_len += len;
+out_put:
+	softrdma_mr_put(mr);
+	return err ? -EACCES : 0;
+}
+
+static u8 softrdma_iw_send_opcode(const struct softrdma_send_wqe *wqe)
+{
+	bool se = wqe->send_flags & IB_SEND_SOLICITED;
+
+	if (wqe->opcode == IB_WR_SEND_WITH_INV)
+		return se ? IWARP_OP_SEND_SE_INV : IWARP_OP_SEND_INV;
+	return se ? IWARP_OP_SEND_SE : IWARP_OP_SEND;
+}
+
+/* A WQE the engine cannot send: it completes with @status in its turn */
+static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
+				enum ib_wc_status status)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
+	ibdev_dbg(&qp->sdev->ibdev, "QP %u: WQE opcode %u fails (%d)\n",
+		  softrdma_qpn(qp), qp->sq.wqe[slot].opcode, status);
+	tx->st[slot].status = status;
+	tx->st[slot].done = true;
+	tx->msg = SOFTRDMA_IW_TX_IDLE;
+	softrdma_iw_tx_retire(qp);
+	/* a local error ends the QP (IBA 10.8.3.1), not the stream */
+	softrdma_iwarp_qp_fatal(qp, 0);
+}
+
+static enum ib_wc_status softrdma_iw_local_status(int err)
+{
+	return err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR : IB_WC_LOC_PROT_ERR;
+}
+
+/* An RDMA Read Request: one FPDU, then the READ waits in the ORQ */
+static int softrdma_iw_build_read_req(struct softrdma_qp *qp,
+				      const struct softrdma_send_wqe *wqe)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	struct softrdma_iw_fpdu *f = &tx->fpdu;
+	struct softrdma_iwarp_rreq rreq = {
+		.size = wqe->length,
+		.src_stag = wqe->wr.rdma.rkey,
+		.src_to = wqe->wr.rdma.remote_addr,
+	};
+	struct softrdma_iw_read *rd;
+	struct softrdma_mr *mr;
+	int len;
+
+	/* the sink is one local SGE (SOFTRDMA_IWARP_MAX_SGE_RD) */
+	if (wqe->num_sge > SOFTRDMA_IWARP_MAX_SGE_RD ||
+	    (wqe->length && (!wqe->num_sge || wqe->sge[0].length < wqe->length)))
+		return -EMSGSIZE;
+	if (wqe->length) {
+		rreq.sink_stag = wqe->sge[0].lkey;
+		rreq.sink_to = wqe->sge[0].addr;
+		mr = softrdma_mr_get(qp->sdev, rreq.sink_stag);
+		if (!mr)
+			return -EACCES;
+		len = softrdma_mr_check(mr, qp->ibqp.pd, rreq.sink_to,
+					wqe->length, IB_ACCESS_LOCAL_WRITE);
+		softrdma_mr_put(mr);
+		if (len)
+			return -EACCES;
+	}
+	len = softrdma_iwarp_build_read_req((struct iwarp_read_req *)f->lin,
+					    tx->msn[IWARP_QN_READ_REQ], &rreq);
+	if (len < 0)
+		return -EMSGSIZE;
+	rd = softrdma_iw_rdq_push(&tx->orq, iw->params.ord);
+	if (!rd)
+		return -EMSGSIZE;	/* the caller checked ORD */
+	tx->msn[IWARP_QN_READ_REQ]++;
+	rd->sink_stag = rreq.sink_stag;
+	rd->sink_to = rreq.sink_to;
+	rd->len = rreq.size;
+	rd->src_stag = rreq.src_stag;
+	rd->src_to = rreq.src_to;
+	rd->slot = tx->slot;
+	f->lin_len = len;
+	softrdma_iw_fpdu_seal(iw, f);
+	tx->msg = SOFTRDMA_IW_TX_IDLE;
+	return 0;
+}
+
+/* The next FPDU of the SQ WQE being sent */
+static int softrdma_iw_build_wqe(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	struct softrdma_send_wqe *wqe = &qp->sq.wqe[tx->slot];
+	struct softrdma_iw_fpdu *f = &tx->fpdu;
+	u32 hdr_len, n;
+	bool last;
+	int err;
+
+	switch (wqe->opcode) {
+	case IB_WR_RDMA_READ:
+		return softrdma_iw_build_read_req(qp, wqe);
+	case IB_WR_RDMA_WRITE:
+		hdr_len = sizeof(struct iwarp_tagged_hdr);
+		n = softrdma_iw_seg_len(wqe->length, tx->msg_off,
+					softrdma_iw_max_payload(iw->params.max_ulpdu,
+								hdr_len),
+					&last);
+		err = softrdma_iwarp_build_tagged((struct iwarp_tagged_hdr *)f->lin,
+						  IWARP_OP_WRITE, last,
+						  wqe->wr.rdma.rkey,
+						  wqe->wr.rdma.remote_addr +
+						  tx->msg_off, n);
+		break;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+		hdr_len = sizeof(struct iwarp_untagged_hdr);
+		n = softrdma_iw_seg_len(wqe->length, tx->msg_off,
+					softrdma_iw_max_payload(iw->params.max_ulpdu,
+								hdr_len),
+					&last);
+		err = softrdma_iwarp_build_untagged((struct iwarp_untagged_hdr *)f->lin,
+						    softrdma_iw_send_opcode(wqe),
+						    last,
+						    wqe->opcode == IB_WR_SEND_WITH_INV ?
+						    wqe->ex.invalidate_rkey : 0,
+						    tx->msn[IWARP_QN_SEND],
+						    tx->msg_off, n);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (err < 0)
+		return -EMSGSIZE;
+	f->lin_len = hdr_len;
+	err = softrdma_iw_gather_wqe(qp, f, wqe, tx->msg_off, n);
+	if (err) {
+		softrdma_iw_fpdu_release(f);
+		return err;
+	}
+	softrdma_iw_fpdu_seal(iw, f);
+	tx->msg_off += n;
+	f->more = !last;
+	if (last) {
+		f->end = SOFTRDMA_IW_END_WQE;
+		f->slot = tx->slot;
+		tx->msg = SOFTRDMA_IW_TX_IDLE;
+		if (wqe->opcode != IB_WR_RDMA_WRITE)
+			tx->msn[IWARP_QN_SEND]++;
+	}
+	return 0;
+}
+
+/* The next FPDU of the Read Response for the IRQ's head (RFC 5040 4.5) */
+static int softrdma_iw_build_rresp(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	struct softrdma_iw_fpdu *f = &tx->fpdu;
+	struct softrdma_iw_read *rd = softrdma_iw_rdq_peek(&tx->irq);
+	u32 hdr_len = sizeof(struct iwarp_tagged_hdr), n;
+	bool last;
+	int err;
+
+	if (!rd)
+		return -EINVAL;
+	n = softrdma_iw_seg_len(rd->len, rd->done,
+				softrdma_iw_max_payload(iw->params.max_ulpdu,
+							hdr_len), &last);
+	err = softrdma_iwarp_build_tagged((struct iwarp_tagged_hdr *)f->lin,
+					  IWARP_OP_READ_RESP, last,
+					  rd->sink_stag, rd->sink_to + rd->done,
+					  n);
+	if (err < 0)
+		return -EINVAL;
+	f->lin_len = hdr_len;
+	err = softrdma_iw_gather_mr(qp, f, rd->src_stag, rd->src_to + rd->done,
+				    n);
+	if (err) {
+		softrdma_iw_fpdu_release(f);
+		return err;
+	}
+	softrdma_iw_fpdu_seal(iw, f);
+	rd->done += n;
+	f->more = !last;
+	if (last) {
+		/* the peer counts it open until it has the last byte */
+		softrdma_iw_rdq_pop(&tx->irq);
+		tx->msg = SOFTRDMA_IW_TX_IDLE;
+	}
+	return 0;
+}
+
+/* Fetch the next SQ WQE; false when there is none (or it is bad) */
+static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_send_wqe *wqe;
+
+	wqe = softrdma_sq_fetch(qp);
+	if (!wqe)
+		return false;
+	if (IS_ERR(wqe)) {
+		/* a WQE that must not run: the QP fails (qp.c flushes) */
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
+		softrdma_iwarp_qp_fatal(qp, 0);
+		return false;
+	}
+	tx->slot = wqe - qp->sq.wqe;
+	tx->st[tx->slot].done = false;
+	tx->st[tx->slot].status = IB_WC_SUCCESS;
+	tx->msg = SOFTRDMA_IW_TX_WQE;
+	tx->msg_off = 0;
+	return true;
+}
+
+/* May the WQE about to start go now?  ORD (RFC 5040 5.3) and fences */
+static bool softrdma_iw_tx_may_start(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	const struct softrdma_send_wqe *wqe = &qp->sq.wqe[tx->slot];
+
+	if ((wqe->send_flags & IB_SEND_FENCE) && tx->orq.count)
+		return false;
+	if (wqe->opcode == IB_WR_RDMA_READ &&
+	    tx->orq.count >= min_t(u32, iw->params.ord, SOFTRDMA_IW_MAX_RD))
+		return false;
+	return true;
+}
+
+/*
+ * Build the next FPDU into tx.fpdu.  Returns false when there is nothing
+ * to send now; a READ limit or fence holds the SQ back until a Read
+ * Response completes (which runs the engine again).
+ */
+static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	struct softrdma_iw_fpdu *f = &tx->fpdu;
+	int err;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (tx->term_pending) {
+		/* RFC 5040 5.2: the TERMINATE is the last message sent */
+		tx->term_pending = false;
+		memcpy(f->lin, tx->term, tx->term_len);
+		f->lin_len = tx->term_len;
+		softrdma_iw_fpdu_seal(iw, f);
+		f->end = SOFTRDMA_IW_END_TERM;
+		return true;
+	}
+	if (!tx->running)
+		return false;
+
+	for (;;) {
+		if (tx->msg == SOFTRDMA_IW_TX_IDLE) {
+			if (tx->irq.count)
+				tx->msg = SOFTRDMA_IW_TX_RRESP;
+			else if (!softrdma_iw_tx_fetch(qp))
+				return false;
+		}
+		if (tx->msg == SOFTRDMA_IW_TX_RRESP) {
+			err = softrdma_iw_build_rresp(qp);
+			if (!err)
+				return true;
+			/* the source MR went away after the request came */
+			tx->msg = SOFTRDMA_IW_TX_IDLE;
+			__softrdma_iw_tx_terminate(qp, SOFTRDMA_IWERR_CATASTROPHIC,
+						   NULL, 0);
+			return tx->term_pending && softrdma_iw_tx_next(qp);
+		}
+		if (tx->msg_off == 0 && !softrdma_iw_tx_may_start(qp))
+			return false;
+		err = softrdma_iw_build_wqe(qp);
+		if (!err)
+			return true;
+		if (err == -EOPNOTSUPP)
+			softrdma_iw_tx_fail(qp, tx->slot, IB_WC_LOC_QP_OP_ERR);
+		else
+			softrdma_iw_tx_fail(qp, tx->slot,
+					    softrdma_iw_local_status(err));
+		return false;
+	}
+}
+
+/*
+ * Hand the rest of @f to TCP.  Return: 0 when all of it is, -EAGAIN
+ * when the socket is full, another -errno when the connection failed.
+ */
+static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
+{
+	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
+	u32 frag_len = f->frags ? f->frags->len : 0;
+
+	while (f->sent < f->total) {
+		struct msghdr msg = { .msg_flags = base };
+		struct kvec iov[2];
+		int n, cnt = 1;
+		size_t size;
+
+		if (f->sent < f->lin_len) {
+			iov[0].iov_base = f->lin + f->sent;
+			iov[0].iov_len = f->lin_len - f->sent;
+			size = iov[0].iov_len;
+			if (!frag_len) {
+				iov[1].iov_base = f->trailer;
+				iov[1].iov_len = f->trailer_len;
+				size += f->trailer_len;
+				cnt = 2;
+			}
+			if (frag_len || f->more)
+				msg.msg_flags |= MSG_MORE;
+			n = kernel_sendmsg(sock, &msg, iov, cnt, size);
+		} else if (f->sent < f->lin_len + frag_len) {
+			u32 pos = f->sent - f->lin_len;
+			const skb_frag_t *frag;
+			int i;
+
+			for (i = 0; i < skb_shinfo(f->frags)->nr_frags; i++) {
+				frag = &skb_shinfo(f->frags)->frags[i];
+				if (pos < skb_frag_size(frag))
+					break;
+				pos -= skb_frag_size(frag);
+			}
+			if (i == skb_shinfo(f->frags)->nr_frags)
+				return -EFAULT;
+			n = kernel_sendpage(sock, skb_frag_page(frag),
+					    skb_frag_off(frag) + pos,
+					    skb_frag_size(frag) - pos,
+					    base | MSG_MORE |
+					    MSG_SENDPAGE_NOTLAST);
+		} else {
+			u32 done = f->sent - f->lin_len - frag_len;
+
+			iov[0].iov_base = f->trailer + done;
+			iov[0].iov_len = f->trailer_len - done;
+			if (f->more)
+				msg.msg_flags |= MSG_MORE;
+			n = kernel_sendmsg(sock, &msg, iov, 1, iov[0].iov_len);
+		}
+		if (n < 0)
+			return n;
+		if (!n)
+			return -EAGAIN;
+		f->sent += n;
+	}
+	return 0;
+}
+
+/**
+ * softrdma_iw_tx_retire() - complete the SQ WQEs that are done, in order
+ * @qp: the QP; sq.lock held
+ *
+ * When a completion finds another WQE posted and not fetched, the engine
+ * must go on by itself (libsiw rings no doorbell then, qp.h): tx.again
+ * makes a running engine go round once more, else it is scheduled.
+ */
+void softrdma_iw_tx_retire(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_wqe_st *st;
+	bool more = false;
+	u32 slot;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	while (qp->sq.fetched) {
+		slot = (qp->sq.fetch - qp->sq.fetched) &
+		       softrdma_ring_slot_mask(qp->sq.ring);
+		st = &tx->st[slot];
+		if (!st->done)
+			break;
+		st->done = false;
+		more = softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
+						 st->status);
+	}
+	if (!more || !tx->running)
+		return;
+	if (tx->busy)
+		tx->again = true;
+	else
+		softrdma_iw_tx_schedule(qp);
+}
+
+/* An FPDU is all with TCP: account for it, complete what it ends */
+static void softrdma_iw_tx_sent(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_fpdu *f = &tx->fpdu;
+
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_FPDUS);
+	softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_XMIT_BYTES, f->total);
+	if (f->frags)
+		softrdma_counter_inc(qp->sdev,
+				     SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS);
+	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
+			      "QP %u: tx FPDU opcode %u %u bytes end %d\n",
+			      softrdma_qpn(qp),
+			      iwarp_rdmap_opcode((struct iwarp_ctrl *)f->lin),
+			      f->total, f->end);
+	switch (f->end) {
+	case SOFTRDMA_IW_END_WQE:
+		tx->st[f->slot].status = IB_WC_SUCCESS;
+		tx->st[f->slot].done = true;
+		break;
+	case SOFTRDMA_IW_END_TERM:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_SENT);
+		tx->term_sent = true;
+		tx->dead = true;
+		break;
+	default:
+		break;
+	}
+	softrdma_iw_fpdu_release(f);
+	tx->fpdu_active = false;
+	softrdma_iw_tx_retire(qp);
+}
+
+/**
+ * softrdma_iw_tx_run() - send what can be sent now
+ * @qp: an iWARP QP
+ *
+ * Context: process (it calls into the socket); no QP lock held.
+ */
+void softrdma_iw_tx_run(struct softrdma_qp *qp)
+{
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_tx *tx = &iw->tx;
+	struct socket *sock;
+	int err;
+
+	spin_lock_bh(&qp->sq.lock);
+	if (tx->busy) {
+		tx->again = true;
+		goto out_unlock;
+	}
+	tx->busy = true;
+	for (;;) {
+		tx->again = false;
+		if (tx->dead || !iw->sock)
+			break;
+		if (!tx->fpdu_active) {
+			if (!softrdma_iw_tx_next(qp)) {
+				if (tx->again)
+					continue;
+				break;
+			}
+			tx->fpdu_active = true;
+		}
+		sock = iw->sock;
+		spin_unlock_bh(&qp->sq.lock);
+		err = softrdma_iw_tx_push(sock, &tx->fpdu);
+		spin_lock_bh(&qp->sq.lock);
+		if (err == -EAGAIN) {
+			/* sk_write_space runs the engine again */
+			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_WAIT);
+			if (tx->again)
+				softrdma_iw_tx_schedule(qp);
+			break;
+		}
+		if (err) {
+			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_ERR);
+			ibdev_dbg(&qp->sdev->ibdev, "QP %u: send failed (%d)\n",
+				  softrdma_qpn(qp), err);
+			tx->dead = true;
+			softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+			break;
+		}
+		softrdma_iw_tx_sent(qp);
+	}
+	tx->busy = false;
+	wake_up_all(&tx->idle);
+out_unlock:
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
+ * softrdma_iw_tx_schedule() - run the engine from its work item
+ * @qp: an iWARP QP
+ *
+ * Context: any.
+ */
+void softrdma_iw_tx_schedule(struct softrdma_qp *qp)
+{
+	queue_work(system_highpri_wq, &qp->iw->tx.work);
+}
+
+void softrdma_iw_tx_work(struct work_struct *work)
+{
+	struct softrdma_iw_tx *tx = container_of(work, struct softrdma_iw_tx,
+						 work);
+	struct softrdma_iwarp_qp *iw = container_of(tx, struct softrdma_iwarp_qp,
+						    tx);
+
+	softrdma_iw_tx_run(iw->qp);
+}
+
+/* No context is sending (for stop) */
+bool softrdma_iw_tx_idle(struct softrdma_qp *qp)
+{
+	bool idle;
+
+	spin_lock_bh(&qp->sq.lock);
+	idle = !qp->iw->tx.busy;
+	spin_unlock_bh(&qp->sq.lock);
+	return idle;
+}
+
+/* softrdma_iw_tx_terminate() with sq.lock held, without the schedule */
+static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
+				       enum softrdma_iwarp_err err,
+				       const void *fpdu, size_t avail)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iwarp_term term;
+	int len = -EINVAL;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (tx->term_pending || tx->term_sent || tx->dead)
+		goto out_fatal;
+	if (!softrdma_iwarp_term_from_err(err, fpdu, avail, &term))
+		len = softrdma_iwarp_build_terminate(tx->term, sizeof(tx->term),
+						     tx->msn[IWARP_QN_TERMINATE],
+						     &term);
+	if (len > 0) {
+		tx->term_len = len;
+		tx->term_pending = true;
+		tx->msn[IWARP_QN_TERMINATE]++;
+	} else {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_UNSENT);
+	}
+out_fatal:
+	softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+}
+
+/**
+ * softrdma_iw_tx_terminate() - end the stream with a TERMINATE
+ * @qp: the QP
+ * @err: why (iwarp_pdu.h maps it to layer, type and code)
+ * @fpdu: the offending FPDU from its MPA length field, or NULL
+ * @avail: bytes of it at @fpdu
+ *
+ * Queues the TERMINATE behind the FPDU being sent (RFC 5040 5.2: it is
+ * the last message on the stream), moves the QP to ERR and closes the
+ * connection as reset.  Only the first error of a stream is reported.
+ * Context: any; sq.lock not held.
+ */
+void softrdma_iw_tx_terminate(struct softrdma_qp *qp,
+			      enum softrdma_iwarp_err err,
+			      const void *fpdu, size_t avail)
+{
+	spin_lock_bh(&qp->sq.lock);
+	__softrdma_iw_tx_terminate(qp, err, fpdu, avail);
+	spin_unlock_bh(&qp->sq.lock);
+	softrdma_iw_tx_schedule(qp);
+}
+
+/**
+ * softrdma_iw_tx_reset() - forget all transmit state (RESET, or attach)
+ * @qp: the QP, stopped
+ */
+void softrdma_iw_tx_reset(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	int i;
+
+	spin_lock_bh(&qp->sq.lock);
+	softrdma_iw_fpdu_release(&tx->fpdu);
+	tx->fpdu_active = false;
+	tx->running = false;
+	tx->again = false;
+	tx->dead = false;
+	tx->term_sent = false;
+	tx->term_pending = false;
+	tx->msg = SOFTRDMA_IW_TX_IDLE;
+	tx->msg_off = 0;
+	/* RFC 5041 5.1: the first message on each queue has MSN 1 */
+	for (i = 0; i < SOFTRDMA_IW_NUM_QN; i++)
+		tx->msn[i] = 1;
+	memset(&tx->orq, 0, sizeof(tx->orq));
+	memset(&tx->irq, 0, sizeof(tx->irq));
+	memset(tx->st, 0, softrdma_ring_num_slots(qp->sq.ring) *
+			  sizeof(*tx->st));
+	spin_unlock_bh(&qp->sq.lock);
+}

@@ -387,11 +387,13 @@ static_assert(sizeof(struct iwarp_terminate_hdr) == 24);
 #define IWARP_TERM_FLAG_R		BIT(13)
 #define IWARP_TERM_RSVD			GENMASK(12, 0)
 
-/* the most a TERMINATE carries after its header: length, DDP, RDMAP */
-#define IWARP_TERM_COPY_MAX \
-	(sizeof(struct iwarp_read_req) - sizeof(struct iwarp_ctrl) + \
-	 IWARP_MPA_LEN_SIZE)
-static_assert(IWARP_TERM_COPY_MAX == 46);
+/*
+ * The most a TERMINATE carries after its header: the DDP Segment Length
+ * (2), an untagged DDP header (18) and a Read Request's RDMAP header (28),
+ * which is the layout of struct iwarp_read_req.
+ */
+#define IWARP_TERM_COPY_MAX		sizeof(struct iwarp_read_req)
+static_assert(IWARP_TERM_COPY_MAX == 48);
 
 static inline u8 iwarp_term_layer(const struct iwarp_terminate_hdr *t)
 {

@@ -6,8 +6,10 @@
  * and parse TERMINATE messages.
  *
  * Pure functions: no sockets, no memory registrations.  Buffers start at
- * the FPDU's MPA length field (see iwarp_hdr.h for why); pad and CRC are
- * mpa.h's business.
+ * the FPDU's MPA length field (see iwarp_hdr.h for why) and are read
+ * through the header structs, so they must be 8-byte aligned: copy a
+ * header out of an skb (skb_copy_bits()) into a local union of the
+ * structs before parsing it.  Pad and CRC are mpa.h's business.
  */
 #ifndef SOFTRDMA_IWARP_PDU_H
 #define SOFTRDMA_IWARP_PDU_H

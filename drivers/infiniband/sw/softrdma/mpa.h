@@ -7,7 +7,9 @@
  * Everything here is pure: no sockets, no allocation, no locks.  The
  * connection manager (iw_cm.c) reads and writes the frames; the data path
  * frames FPDUs.  Wire layout and the softrdma larger-FPDU extension are
- * described in iwarp_hdr.h.
+ * described in iwarp_hdr.h.  Frame buffers are read through struct
+ * iwarp_mpa_rr and must be 2-byte aligned; the CRC functions take any
+ * alignment.
  */
 #ifndef SOFTRDMA_MPA_H
 #define SOFTRDMA_MPA_H

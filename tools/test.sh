@@ -142,6 +142,12 @@ part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-cm
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-cm
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-cm
 
+# iWARP traffic through the data path, data checked: softrdma with itself,
+# and with stock siw as client and as server.
+part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data
+part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data
+part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data
+
 if [ "$full" -eq 1 ]; then
 	: # the full perftest matrices join here as the transports land
 fi

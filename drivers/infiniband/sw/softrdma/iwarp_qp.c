@@ -32,7 +32,7 @@
 #include "iwarp_rx.h"
 #include "iwarp_tx.h"
 #include "qp.h"
-#include "queue_rxe_abi.h"
+#include "queue.h"
 
 /**
  * softrdma_iwarp_qp_fatal() - the connection must end; the QP goes to ERR
@@ -155,7 +155,7 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 	iw = kvzalloc(sizeof(*iw), GFP_KERNEL);
 	if (!iw)
 		return -ENOMEM;
-	iw->tx.st = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
+	iw->tx.st = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
 			     sizeof(*iw->tx.st), GFP_KERNEL);
 	if (!iw->tx.st) {
 		kvfree(iw);
@@ -302,18 +302,6 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	queue_work(system_wq, &iw->close_work);
 }
 
-/* Set the QP's state as qp.c does: under both queue locks */
-static void softrdma_iw_set_rts(struct softrdma_qp *qp)
-{
-	lockdep_assert_held(&qp->state_mutex);
-
-	spin_lock_bh(&qp->sq.lock);
-	spin_lock(&qp->rq.lock);
-	WRITE_ONCE(qp->state, IB_QPS_RTS);
-	spin_unlock(&qp->rq.lock);
-	spin_unlock_bh(&qp->sq.lock);
-}
-
 /* The FPDU buffer for @max_ulpdu, kept across connections if it fits */
 static int softrdma_iw_alloc_lin(struct softrdma_iwarp_qp *iw, u32 max_ulpdu)
 {
@@ -345,8 +333,12 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	/* RFC 5044 7.1: nothing above the 16-bit length, nothing silly */
 	p.max_ulpdu = clamp(p.max_ulpdu, SOFTRDMA_IW_MIN_ULPDU,
 			    SOFTRDMA_IW_MAX_ULPDU);
-	p.ird = min_t(u32, p.ird, SOFTRDMA_IW_MAX_RD);
-	p.ord = min_t(u32, p.ord, SOFTRDMA_IW_MAX_RD);
+	/*
+	 * MPA revision 1 exchanges no IRD/ORD (RFC 6581 adds them): allow
+	 * one READ each way rather than none, so a READ never waits forever.
+	 */
+	p.ird = clamp_t(u32, p.ird, 1, SOFTRDMA_IW_MAX_RD);
+	p.ord = clamp_t(u32, p.ord, 1, SOFTRDMA_IW_MAX_RD);
 
 	mutex_lock(&qp->state_mutex);
 	if (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR) {
@@ -374,7 +366,8 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 
 	tcp_sock_set_nodelay(sk);
 	softrdma_iw_sk_install(iw, sk);
-	softrdma_iw_set_rts(qp);
+	/* cannot fail: the state was checked under the same mutex */
+	softrdma_qp_iwarp_connected(qp);
 
 	/*
 	 * Bytes that came before our callbacks did: read them now.  A peer

@@ -67,16 +67,28 @@ static unsigned int softrdma_iw_rx_bad(struct softrdma_iw_rx *rx,
 	return n;
 }
 
-/* The header bytes the FPDU needs, once its first four are in */
-static unsigned int softrdma_iw_rx_hdr_need(const struct softrdma_iw_rx *rx)
+/*
+ * The first four bytes are in: check what they can show (versions,
+ * opcode, an MPA length too short for the header) before reading on, and
+ * set how many header bytes the FPDU has.  A TERMINATE is read whole:
+ * its header and the copies it carries.
+ */
+static enum softrdma_iwarp_err softrdma_iw_rx_ctrl(struct softrdma_iw_rx *rx)
 {
 	const struct iwarp_ctrl *c = (const struct iwarp_ctrl *)rx->hdr;
-	unsigned int need = softrdma_iwarp_hdr_len(c);
+	enum softrdma_iwarp_err err;
+	unsigned int need;
 
-	/* a TERMINATE is read whole: header and the copies it carries */
-	if (need && iwarp_rdmap_opcode(c) == IWARP_OP_TERMINATE)
+	err = softrdma_iwarp_parse(rx->hdr, rx->hdr_got, &rx->pdu);
+	if (err != SOFTRDMA_IWERR_INCOMPLETE && err != SOFTRDMA_IWERR_NONE)
+		return err;
+	need = rx->pdu.hdr_len;
+	if (iwarp_rdmap_opcode(c) == IWARP_OP_TERMINATE)
 		need = max(need, IWARP_MPA_LEN_SIZE + iwarp_mpa_len(c));
-	return need;
+	if (need > sizeof(rx->hdr))
+		return SOFTRDMA_IWERR_TERM_LEN;
+	rx->hdr_need = max_t(u32, need, rx->hdr_got);
+	return SOFTRDMA_IWERR_NONE;
 }
 
 /* The header is in: validate it and set up payload and trailer */
@@ -124,7 +136,8 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 				  const struct sk_buff *skb, unsigned int off,
 				  unsigned int len, struct softrdma_iw_ev *ev)
 {
-	unsigned int n, need, pad;
+	enum softrdma_iwarp_err err;
+	unsigned int n, pad;
 	u32 crc;
 
 	ev->type = SOFTRDMA_IW_EV_NONE;
@@ -139,15 +152,11 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 		if (rx->hdr_got < rx->hdr_need)
 			return n;
 		if (rx->hdr_need == sizeof(struct iwarp_ctrl)) {
-			need = softrdma_iw_rx_hdr_need(rx);
-			if (need > sizeof(rx->hdr))
-				return softrdma_iw_rx_bad(rx, ev,
-							  SOFTRDMA_IWERR_TERM_LEN,
-							  n);
-			if (need > rx->hdr_got) {
-				rx->hdr_need = need;
+			err = softrdma_iw_rx_ctrl(rx);
+			if (err != SOFTRDMA_IWERR_NONE)
+				return softrdma_iw_rx_bad(rx, ev, err, n);
+			if (rx->hdr_need > rx->hdr_got)
 				return n;
-			}
 		}
 		return softrdma_iw_rx_hdr_done(rx, ev, n);
 
@@ -620,14 +629,16 @@ static void softrdma_iw_rx_event(struct softrdma_qp *qp,
 				 const struct softrdma_iw_ev *ev)
 {
 	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum ib_qp_state state;
 
 	switch (ev->type) {
 	case SOFTRDMA_IW_EV_ERR:
 		softrdma_iw_rx_fail(qp, ev->err, IB_WC_WR_FLUSH_ERR);
 		break;
 	case SOFTRDMA_IW_EV_HDR:
-		if (READ_ONCE(qp->state) != IB_QPS_RTS) {
-			/* the QP is leaving RTS: nothing more is placed */
+		state = READ_ONCE(qp->state);
+		if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
+			/* the QP is in ERR: nothing more is placed */
 			rx->state = SOFTRDMA_IW_RX_DEAD;
 			break;
 		}

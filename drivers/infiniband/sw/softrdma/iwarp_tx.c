@@ -38,7 +38,7 @@
 #include "mpa.h"
 #include "mr.h"
 #include "qp.h"
-#include "queue_rxe_abi.h"
+#include "queue.h"
 #include "rc.h"
 
 static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
@@ -604,24 +604,36 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 /**
  * softrdma_iw_tx_retire() - complete the SQ WQEs that are done, in order
  * @qp: the QP; sq.lock held
+ *
+ * When a completion finds another WQE posted and not fetched, the engine
+ * must go on by itself (libsiw rings no doorbell then, qp.h): tx.again
+ * makes a running engine go round once more, else it is scheduled.
  */
 void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &qp->iw->tx;
 	struct softrdma_iw_wqe_st *st;
+	bool more = false;
 	u32 slot;
 
 	lockdep_assert_held(&qp->sq.lock);
 
 	while (qp->sq.fetched) {
 		slot = (qp->sq.fetch - qp->sq.fetched) &
-		       softrdma_ring_capacity(qp->sq.ring);
+		       softrdma_ring_slot_mask(qp->sq.ring);
 		st = &tx->st[slot];
 		if (!st->done)
 			break;
 		st->done = false;
-		softrdma_qp_complete_send(qp, &qp->sq.wqe[slot], st->status);
+		more = softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
+						 st->status);
 	}
+	if (!more || !tx->running)
+		return;
+	if (tx->busy)
+		tx->again = true;
+	else
+		softrdma_iw_tx_schedule(qp);
 }
 
 /* An FPDU is all with TCP: account for it, complete what it ends */
@@ -815,7 +827,7 @@ void softrdma_iw_tx_reset(struct softrdma_qp *qp)
 		tx->msn[i] = 1;
 	memset(&tx->orq, 0, sizeof(tx->orq));
 	memset(&tx->irq, 0, sizeof(tx->irq));
-	memset(tx->st, 0, (softrdma_ring_capacity(qp->sq.ring) + 1) *
+	memset(tx->st, 0, softrdma_ring_num_slots(qp->sq.ring) *
 			  sizeof(*tx->st));
 	spin_unlock_bh(&qp->sq.lock);
 }

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the iWARP receive engine's FPDU parser (iwarp_rx.c):
+ * a stream of FPDUs of every kind (RFC 5040 4, RFC 5041 4, RFC 5044 4)
+ * fed in pieces of every size, linear and paged, must come out as the
+ * same headers, the same payload bytes and good CRCs; a corrupted byte,
+ * a bad header or a short MPA length must be caught.
+ */
+#include <kunit/test.h>
+#include <linux/skbuff.h>
+
+#include "iwarp_hdr.h"
+#include "iwarp_pdu.h"
+#include "iwarp_qp.h"
+#include "iwarp_rx.h"
+#include "mpa.h"
+
+#define IW_STREAM_MAX	8192
+#define IW_MAX_FPDUS	8
+#define IW_PAYLOAD_MAX	2048
+
+struct iw_stream {
+	u8 buf[IW_STREAM_MAX];
+	size_t len;
+	unsigned int nfpdu;
+	/* what each FPDU carries */
+	u8 opcode[IW_MAX_FPDUS];
+	u32 plen[IW_MAX_FPDUS];
+	const u8 *payload[IW_MAX_FPDUS];
+	size_t start[IW_MAX_FPDUS];
+};
+
+/* What the parser reported */
+struct iw_seen {
+	unsigned int nhdr;
+	unsigned int nend;
+	unsigned int nerr;
+	unsigned int crc_bad;
+	enum softrdma_iwarp_err err;
+	struct softrdma_iwarp_pdu pdu[IW_MAX_FPDUS];
+	bool crc_ok[IW_MAX_FPDUS];
+	u8 data[IW_MAX_FPDUS][IW_PAYLOAD_MAX];
+	u32 data_len[IW_MAX_FPDUS];
+};
+
+static u8 iw_pattern[IW_PAYLOAD_MAX];
+
+/* Append header + payload + pad + CRC (or a zero CRC field) */
+static void iw_put(struct kunit *test, struct iw_stream *s, const void *hdr,
+		   size_t hdr_len, const u8 *payload, u32 plen, bool crc)
+{
+	u8 *p = s->buf + s->len;
+	u32 ulpdu = hdr_len - IWARP_MPA_LEN_SIZE + plen;
+	u32 pad = softrdma_mpa_pad(ulpdu);
+
+	KUNIT_ASSERT_LT(test, s->nfpdu, (unsigned int)IW_MAX_FPDUS);
+	KUNIT_ASSERT_LE(test, s->len + softrdma_mpa_fpdu_len(ulpdu),
+			(size_t)IW_STREAM_MAX);
+	memcpy(p, hdr, hdr_len);
+	memcpy(p + hdr_len, payload, plen);
+	memset(p + hdr_len + plen, 0, pad);
+	softrdma_mpa_crc_put(p + hdr_len + plen + pad,
+			     crc ? softrdma_mpa_crc_buf(p, hdr_len + plen + pad) :
+				   0);
+	s->opcode[s->nfpdu] = iwarp_rdmap_opcode(hdr);
+	s->plen[s->nfpdu] = plen;
+	s->payload[s->nfpdu] = payload;
+	s->start[s->nfpdu] = s->len;
+	s->nfpdu++;
+	s->len += softrdma_mpa_fpdu_len(ulpdu);
+}
+
+/* Send, Write, Send SE+Inv (empty), Read Request, Read Response, TERMINATE */
+static void iw_build_stream(struct kunit *test, struct iw_stream *s, bool crc)
+{
+	struct softrdma_iwarp_rreq rreq = {
+		.sink_stag = 0x11223344, .sink_to = 0x1000, .size = 4095,
+		.src_stag = 0x55667788, .src_to = 0x7fff0000,
+	};
+	struct softrdma_iwarp_term term;
+	struct iwarp_untagged_hdr uh;
+	struct iwarp_tagged_hdr th;
+	struct iwarp_read_req rr;
+	u8 tbuf[128];
+	int len;
+
+	KUNIT_ASSERT_GT(test, softrdma_iwarp_build_untagged(&uh, IWARP_OP_SEND,
+							    true, 0, 1, 0, 5),
+			0);
+	iw_put(test, s, &uh, sizeof(uh), iw_pattern, 5, crc);
+
+	KUNIT_ASSERT_GT(test, softrdma_iwarp_build_tagged(&th, IWARP_OP_WRITE,
+							  true, 0x1234, 0x1000,
+							  1001), 0);
+	iw_put(test, s, &th, sizeof(th), iw_pattern + 7, 1001, crc);
+
+	KUNIT_ASSERT_GT(test,
+			softrdma_iwarp_build_untagged(&uh, IWARP_OP_SEND_SE_INV,
+						      true, 0xabcd, 2, 0, 0), 0);
+	iw_put(test, s, &uh, sizeof(uh), iw_pattern, 0, crc);
+
+	KUNIT_ASSERT_GT(test, softrdma_iwarp_build_read_req(&rr, 1, &rreq), 0);
+	iw_put(test, s, &rr, sizeof(rr), iw_pattern, 0, crc);
+
+	KUNIT_ASSERT_GT(test,
+			softrdma_iwarp_build_tagged(&th, IWARP_OP_READ_RESP,
+						    false, 0x11223344, 0x1000,
+						    3), 0);
+	iw_put(test, s, &th, sizeof(th), iw_pattern + 100, 3, crc);
+
+	KUNIT_ASSERT_EQ(test, softrdma_iwarp_term_from_err(SOFTRDMA_IWERR_CRC,
+							   s->buf, 20, &term),
+			0);
+	len = softrdma_iwarp_build_terminate(tbuf, sizeof(tbuf), 1, &term);
+	KUNIT_ASSERT_GT(test, len, (int)sizeof(struct iwarp_terminate_hdr) - 1);
+	iw_put(test, s, tbuf, len, iw_pattern, 0, crc);
+}
+
+static void iw_record(struct kunit *test, struct iw_seen *seen,
+		      const struct softrdma_iw_rx *rx, const struct sk_buff *skb,
+		      const struct softrdma_iw_ev *ev)
+{
+	unsigned int i = seen->nend;
+
+	switch (ev->type) {
+	case SOFTRDMA_IW_EV_HDR:
+		KUNIT_ASSERT_LT(test, i, (unsigned int)IW_MAX_FPDUS);
+		KUNIT_EXPECT_EQ(test, seen->nhdr, seen->nend);
+		seen->pdu[i] = rx->pdu;
+		seen->nhdr++;
+		break;
+	case SOFTRDMA_IW_EV_DATA:
+		KUNIT_ASSERT_LE(test, ev->mo + ev->len, (u32)IW_PAYLOAD_MAX);
+		/* in order, no gap, no overlap */
+		KUNIT_EXPECT_EQ(test, ev->mo, seen->data_len[i]);
+		KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, ev->off,
+						    seen->data[i] + ev->mo,
+						    ev->len), 0);
+		seen->data_len[i] += ev->len;
+		break;
+	case SOFTRDMA_IW_EV_END:
+		KUNIT_ASSERT_LT(test, i, (unsigned int)IW_MAX_FPDUS);
+		seen->crc_ok[i] = ev->crc_ok;
+		seen->crc_bad += !ev->crc_ok;
+		seen->nend++;
+		break;
+	case SOFTRDMA_IW_EV_ERR:
+		seen->nerr++;
+		seen->err = ev->err;
+		break;
+	default:
+		break;
+	}
+}
+
+/* An skb holding @len bytes of @data, in its head or in page frags */
+static struct sk_buff *iw_skb(struct kunit *test, const u8 *data, size_t len,
+			      bool paged)
+{
+	struct sk_buff *skb;
+	size_t off = 0;
+
+	if (!paged) {
+		skb = alloc_skb(len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_put_data(skb, data, len);
+		return skb;
+	}
+	/* two bytes of head, the rest in frags of at most 700 bytes */
+	skb = alloc_skb(2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	off = min_t(size_t, len, 2);
+	skb_put_data(skb, data, off);
+	while (off < len) {
+		size_t n = min_t(size_t, len - off, 700);
+		struct page *page = alloc_page(GFP_KERNEL);
+		int i = skb_shinfo(skb)->nr_frags;
+
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		KUNIT_ASSERT_LT(test, i, MAX_SKB_FRAGS);
+		memcpy(page_address(page) + 100, data + off, n);
+		skb_fill_page_desc(skb, i, page, 100, n);
+		skb->len += n;
+		skb->data_len += n;
+		skb->truesize += PAGE_SIZE;
+		off += n;
+	}
+	return skb;
+}
+
+/* Feed @s to a parser in pieces of @chunk bytes */
+static void iw_feed(struct kunit *test, struct softrdma_iw_rx *rx,
+		    struct iw_seen *seen, const u8 *buf, size_t len,
+		    size_t chunk, bool paged)
+{
+	struct softrdma_iw_ev ev;
+	size_t pos, off, n;
+	struct sk_buff *skb;
+
+	for (pos = 0; pos < len; pos += n) {
+		n = min(chunk, len - pos);
+		skb = iw_skb(test, buf + pos, n, paged);
+		for (off = 0; off < n;) {
+			unsigned int used = softrdma_iw_rx_parse(rx, skb, off,
+								 n - off, &ev);
+
+			KUNIT_ASSERT_GT(test, used, 0U);
+			KUNIT_ASSERT_LE(test, (size_t)used, n - off);
+			iw_record(test, seen, rx, skb, &ev);
+			off += used;
+		}
+		kfree_skb(skb);
+	}
+}
+
+struct iw_chunk_case {
+	const char *name;
+	size_t chunk;
+	bool paged;
+};
+
+static const struct iw_chunk_case iw_chunk_cases[] = {
+	{ "byte_by_byte", 1, false },
+	{ "pairs", 2, false },
+	{ "threes", 3, false },
+	{ "fives", 5, false },
+	{ "sevens", 7, false },
+	{ "thirteens", 13, false },
+	{ "64", 64, false },
+	{ "1000", 1000, false },
+	{ "1500", 1500, false },
+	{ "whole", IW_STREAM_MAX, false },
+	{ "paged_1500", 1500, true },
+	{ "paged_whole", IW_STREAM_MAX, true },
+	{ "paged_sevens", 7, true },
+};
+
+static void iw_chunk_case_desc(const struct iw_chunk_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_chunk, iw_chunk_cases, iw_chunk_case_desc);
+
+static int softrdma_iwarp_rx_init(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < IW_PAYLOAD_MAX; i++)
+		iw_pattern[i] = i * 7 + (i >> 8);
+	return 0;
+}
+
+static void iw_alloc(struct kunit *test, struct iw_stream **s,
+		     struct iw_seen **seen, struct softrdma_iw_rx **rx)
+{
+	*s = kunit_kzalloc(test, sizeof(**s), GFP_KERNEL);
+	*seen = kunit_kzalloc(test, sizeof(**seen), GFP_KERNEL);
+	*rx = kunit_kzalloc(test, sizeof(**rx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *s);
+	KUNIT_ASSERT_NOT_NULL(test, *seen);
+	KUNIT_ASSERT_NOT_NULL(test, *rx);
+}
+
+/* Every split of the stream gives the same FPDUs, payload and CRCs */
+static void softrdma_iwarp_rx_any_split(struct kunit *test)
+{
+	const struct iw_chunk_case *c = test->param_value;
+	struct softrdma_iw_rx *rx;
+	struct iw_stream *s;
+	struct iw_seen *seen;
+	unsigned int i;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, true);
+	softrdma_iw_rx_reset(rx, true);
+	iw_feed(test, rx, seen, s->buf, s->len, c->chunk, c->paged);
+
+	KUNIT_EXPECT_EQ(test, seen->nerr, 0U);
+	KUNIT_EXPECT_EQ(test, seen->crc_bad, 0U);
+	KUNIT_ASSERT_EQ(test, seen->nend, s->nfpdu);
+	KUNIT_EXPECT_EQ(test, seen->nhdr, s->nfpdu);
+	for (i = 0; i < s->nfpdu; i++) {
+		KUNIT_EXPECT_EQ(test, seen->pdu[i].opcode, s->opcode[i]);
+		KUNIT_EXPECT_TRUE(test, seen->crc_ok[i]);
+		if (s->opcode[i] == IWARP_OP_TERMINATE)
+			continue;	/* read whole, as header */
+		KUNIT_EXPECT_EQ(test, seen->data_len[i], s->plen[i]);
+		KUNIT_EXPECT_EQ(test, seen->pdu[i].payload_len, s->plen[i]);
+		KUNIT_EXPECT_MEMEQ(test, seen->data[i], s->payload[i],
+				   s->plen[i]);
+	}
+	/* the decoded headers: what each builder was given */
+	KUNIT_EXPECT_EQ(test, seen->pdu[0].msn, 1U);
+	KUNIT_EXPECT_TRUE(test, seen->pdu[0].last);
+	KUNIT_EXPECT_EQ(test, seen->pdu[1].stag, 0x1234U);
+	KUNIT_EXPECT_EQ(test, seen->pdu[1].to, 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, seen->pdu[2].inval_stag, 0xabcdU);
+	KUNIT_EXPECT_EQ(test, seen->pdu[2].msn, 2U);
+	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.size, 4095U);
+	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.src_stag, 0x55667788U);
+	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.src_to, 0x7fff0000ULL);
+	KUNIT_EXPECT_FALSE(test, seen->pdu[4].last);
+	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_HDR);
+}
+
+/* One flipped bit anywhere in an FPDU fails its CRC, and only its own */
+static void softrdma_iwarp_rx_crc_error(struct kunit *test)
+{
+	static const size_t where[] = { 0, 3, 17, 500, 1016 };
+	struct softrdma_iw_rx *rx;
+	struct iw_stream *s;
+	struct iw_seen *seen;
+	unsigned int i, k;
+	size_t at;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, true);
+	for (k = 0; k < ARRAY_SIZE(where); k++) {
+		/* bytes of the Write FPDU (the second) */
+		at = s->start[1] + where[k];
+		/* the length field itself would derail the stream */
+		if (where[k] < IWARP_MPA_LEN_SIZE)
+			at += IWARP_MPA_LEN_SIZE;
+		s->buf[at] ^= 0x10;
+		memset(seen, 0, sizeof(*seen));
+		softrdma_iw_rx_reset(rx, true);
+		iw_feed(test, rx, seen, s->buf, s->len, 97, false);
+		s->buf[at] ^= 0x10;
+
+		KUNIT_EXPECT_EQ(test, seen->crc_bad, 1U);
+		KUNIT_ASSERT_EQ(test, seen->nend, s->nfpdu);
+		for (i = 0; i < s->nfpdu; i++)
+			KUNIT_EXPECT_EQ(test, seen->crc_ok[i], i != 1);
+	}
+}
+
+/* Without CRCs the field is not checked */
+static void softrdma_iwarp_rx_crc_off(struct kunit *test)
+{
+	struct softrdma_iw_rx *rx;
+	struct iw_stream *s;
+	struct iw_seen *seen;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, false);
+	softrdma_iw_rx_reset(rx, false);
+	iw_feed(test, rx, seen, s->buf, s->len, 333, false);
+	KUNIT_EXPECT_EQ(test, seen->nerr, 0U);
+	KUNIT_EXPECT_EQ(test, seen->crc_bad, 0U);
+	KUNIT_EXPECT_EQ(test, seen->nend, s->nfpdu);
+}
+
+/* A bad DDP version ends the stream: one error, then silence */
+static void softrdma_iwarp_rx_bad_version(struct kunit *test)
+{
+	struct softrdma_iw_rx *rx;
+	struct iw_stream *s;
+	struct iw_seen *seen;
+	struct iwarp_ctrl *c;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, true);
+	c = (struct iwarp_ctrl *)(s->buf + s->start[1]);
+	c->ddp = (c->ddp & ~IWARP_DDP_DV) | 2;
+	softrdma_iw_rx_reset(rx, true);
+	iw_feed(test, rx, seen, s->buf, s->len, 11, false);
+	KUNIT_EXPECT_EQ(test, seen->nerr, 1U);
+	KUNIT_EXPECT_EQ(test, seen->err, SOFTRDMA_IWERR_DDP_VERSION_T);
+	/* the first FPDU was fine; nothing after the bad header */
+	KUNIT_EXPECT_EQ(test, seen->nend, 1U);
+	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_DEAD);
+}
+
+/* An MPA length shorter than the opcode's header is caught */
+static void softrdma_iwarp_rx_short_len(struct kunit *test)
+{
+	struct softrdma_iw_rx *rx;
+	struct iw_stream *s;
+	struct iw_seen *seen;
+	struct iwarp_ctrl *c;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, true);
+	/* the Read Request (fourth) claims a 10-byte ULPDU */
+	c = (struct iwarp_ctrl *)(s->buf + s->start[3]);
+	iwarp_set_mpa_len(c, 10);
+	softrdma_iw_rx_reset(rx, true);
+	iw_feed(test, rx, seen, s->buf, s->len, 1, false);
+	KUNIT_EXPECT_EQ(test, seen->nerr, 1U);
+	KUNIT_EXPECT_EQ(test, seen->err, SOFTRDMA_IWERR_SHORT);
+	KUNIT_EXPECT_EQ(test, seen->nend, 3U);
+}
+
+static struct kunit_case softrdma_iwarp_rx_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_iwarp_rx_any_split, iw_chunk_gen_params),
+	KUNIT_CASE(softrdma_iwarp_rx_crc_error),
+	KUNIT_CASE(softrdma_iwarp_rx_crc_off),
+	KUNIT_CASE(softrdma_iwarp_rx_bad_version),
+	KUNIT_CASE(softrdma_iwarp_rx_short_len),
+	{}
+};
+
+static struct kunit_suite softrdma_iwarp_rx_suite = {
+	.name = "softrdma_iwarp_rx",
+	.init = softrdma_iwarp_rx_init,
+	.test_cases = softrdma_iwarp_rx_cases,
+};
+
+kunit_test_suite(softrdma_iwarp_rx_suite);

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the iWARP transmit engine's pure pieces (iwarp_tx.c):
+ * how a message is cut into DDP segments at the negotiated ULPDU size
+ * (RFC 5041 5.2, RFC 5044 7.1) and the accounting of the read queues
+ * (ORD and IRD, RFC 5040 5.3).
+ */
+#include <kunit/test.h>
+
+#include "iwarp_hdr.h"
+#include "iwarp_qp.h"
+#include "iwarp_tx.h"
+#include "mpa.h"
+
+struct iw_seg_case {
+	const char *name;
+	u32 msg_len;
+	u32 max_ulpdu;
+	u32 hdr_len;
+	u32 nseg;		/* segments expected */
+	u32 last_len;		/* payload of the last one */
+};
+
+static const struct iw_seg_case iw_seg_cases[] = {
+	/* a zero-length message is one segment without payload */
+	{ "zero_length", 0, 1448, sizeof(struct iwarp_untagged_hdr), 1, 0 },
+	{ "one_byte", 1, 1448, sizeof(struct iwarp_untagged_hdr), 1, 1 },
+	/* exactly one full FPDU: untagged ULPDU header is 18 bytes */
+	{ "exactly_full_untagged", 1430, 1448,
+	  sizeof(struct iwarp_untagged_hdr), 1, 1430 },
+	{ "full_plus_one_untagged", 1431, 1448,
+	  sizeof(struct iwarp_untagged_hdr), 2, 1 },
+	/* tagged ULPDU header is 14 bytes */
+	{ "exactly_full_tagged", 1434, 1448, sizeof(struct iwarp_tagged_hdr),
+	  1, 1434 },
+	{ "odd_4095_tagged", 4095, 1448, sizeof(struct iwarp_tagged_hdr), 3,
+	  4095 - 2 * 1434 },
+	{ "64k_tagged", 65536, 1448, sizeof(struct iwarp_tagged_hdr), 46,
+	  65536 - 45 * 1434 },
+	{ "1m_untagged", 1 << 20, 1448, sizeof(struct iwarp_untagged_hdr),
+	  734, (1 << 20) - 733 * 1430 },
+	/* the softrdma extension: 64 KiB ULPDUs */
+	{ "1m_extension_tagged", 1 << 20, IWARP_MPA_EXT_MAX_ULPDU,
+	  sizeof(struct iwarp_tagged_hdr), 17,
+	  (1 << 20) - 16 * (IWARP_MPA_EXT_MAX_ULPDU - 14) },
+	/* the smallest ULPDU the engine accepts */
+	{ "min_ulpdu", 1000, SOFTRDMA_IW_MIN_ULPDU,
+	  sizeof(struct iwarp_untagged_hdr), 10, 1000 - 9 * 110 },
+};
+
+static void iw_seg_case_desc(const struct iw_seg_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_seg, iw_seg_cases, iw_seg_case_desc);
+
+/* Segments cover the message exactly, in order, each within the limit */
+static void softrdma_iwarp_tx_segments(struct kunit *test)
+{
+	const struct iw_seg_case *c = test->param_value;
+	u32 max = softrdma_iw_max_payload(c->max_ulpdu, c->hdr_len);
+	u32 off = 0, nseg = 0, n = 0;
+	bool last = false;
+
+	KUNIT_EXPECT_EQ(test, max + c->hdr_len - IWARP_MPA_LEN_SIZE,
+			c->max_ulpdu);
+	while (!last) {
+		n = softrdma_iw_seg_len(c->msg_len, off, max, &last);
+		KUNIT_ASSERT_LE(test, n, max);
+		/* every FPDU fits the MPA length field */
+		KUNIT_EXPECT_LE(test, n + c->hdr_len - IWARP_MPA_LEN_SIZE,
+				(u32)IWARP_MPA_MAX_ULPDU);
+		/* only the last may be short */
+		if (!last)
+			KUNIT_EXPECT_EQ(test, n, max);
+		off += n;
+		nseg++;
+		KUNIT_ASSERT_LE(test, nseg, c->msg_len + 1);
+	}
+	KUNIT_EXPECT_EQ(test, off, c->msg_len);
+	KUNIT_EXPECT_EQ(test, nseg, c->nseg);
+	KUNIT_EXPECT_EQ(test, n, c->last_len);
+}
+
+/* With the MULPDU of an EMSS, every FPDU fits one TCP segment */
+static void softrdma_iwarp_tx_fpdu_fits_emss(struct kunit *test)
+{
+	static const unsigned int emss[] = { 536, 1448, 1460, 8948 };
+	unsigned int i, mulpdu, max;
+	bool last;
+	u32 n;
+
+	for (i = 0; i < ARRAY_SIZE(emss); i++) {
+		mulpdu = softrdma_mpa_mulpdu(emss[i], false);
+		KUNIT_ASSERT_GT(test, mulpdu, 0U);
+		max = softrdma_iw_max_payload(mulpdu,
+					      sizeof(struct iwarp_tagged_hdr));
+		n = softrdma_iw_seg_len(1 << 20, 0, max, &last);
+		KUNIT_EXPECT_LE(test,
+				softrdma_mpa_fpdu_len(n + sizeof(struct iwarp_tagged_hdr) -
+						      IWARP_MPA_LEN_SIZE),
+				emss[i]);
+	}
+}
+
+/* A read queue holds at most its limit, in order, across wrap-around */
+static void softrdma_iwarp_tx_rdq_order(struct kunit *test)
+{
+	struct softrdma_iw_rdq *q;
+	struct softrdma_iw_read *rd;
+	u32 next = 0, expect = 0, round, i;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_NULL(test, softrdma_iw_rdq_peek(q));
+
+	/* 3 open at most (an ORD of 3), many times round the ring */
+	for (round = 0; round < 3 * SOFTRDMA_IW_MAX_RD; round++) {
+		while ((rd = softrdma_iw_rdq_push(q, 3))) {
+			KUNIT_EXPECT_EQ(test, rd->len, 0U);	/* zeroed */
+			rd->len = next++;
+		}
+		KUNIT_EXPECT_EQ(test, q->count, 3U);
+		for (i = 0; i < 1 + round % 3; i++) {
+			rd = softrdma_iw_rdq_peek(q);
+			KUNIT_ASSERT_NOT_NULL(test, rd);
+			KUNIT_EXPECT_EQ(test, rd->len, expect++);
+			softrdma_iw_rdq_pop(q);
+		}
+	}
+	while ((rd = softrdma_iw_rdq_peek(q))) {
+		KUNIT_EXPECT_EQ(test, rd->len, expect++);
+		softrdma_iw_rdq_pop(q);
+	}
+	KUNIT_EXPECT_EQ(test, expect, next);
+	KUNIT_EXPECT_EQ(test, q->count, 0U);
+	/* popping an empty queue changes nothing */
+	softrdma_iw_rdq_pop(q);
+	KUNIT_EXPECT_EQ(test, q->count, 0U);
+}
+
+/* Limits above the ring, and zero, are honoured */
+static void softrdma_iwarp_tx_rdq_limits(struct kunit *test)
+{
+	struct softrdma_iw_rdq *q;
+	u32 n = 0;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_NULL(test, softrdma_iw_rdq_push(q, 0));
+	while (softrdma_iw_rdq_push(q, U32_MAX))
+		n++;
+	KUNIT_EXPECT_EQ(test, n, (u32)SOFTRDMA_IW_MAX_RD);
+	/* a lower limit than what is queued admits nothing more */
+	KUNIT_EXPECT_NULL(test, softrdma_iw_rdq_push(q, 1));
+	softrdma_iw_rdq_pop(q);
+	KUNIT_EXPECT_NOT_NULL(test, softrdma_iw_rdq_push(q, U32_MAX));
+}
+
+static struct kunit_case softrdma_iwarp_tx_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
+	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
+	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),
+	KUNIT_CASE(softrdma_iwarp_tx_rdq_limits),
+	{}
+};
+
+static struct kunit_suite softrdma_iwarp_tx_suite = {
+	.name = "softrdma_iwarp_tx",
+	.test_cases = softrdma_iwarp_tx_cases,
+};
+
+kunit_test_suite(softrdma_iwarp_tx_suite);

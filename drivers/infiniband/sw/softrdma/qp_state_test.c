@@ -4,6 +4,7 @@
  * and timer encodings.
  */
 #include <kunit/test.h>
+#include <linux/string.h>
 
 #include "qp_state.h"
 
@@ -217,6 +218,90 @@ static void softrdma_qp_state_rnr_timer_monotonic(struct kunit *test)
 				    "code %u", code);
 }
 
+/* iWARP: what the iw_cm, rdma_cm and librdmacm send, and what they never do */
+#define IW_INIT_MASK	(IB_QP_STATE | IB_QP_ACCESS_FLAGS)
+#define CMA_PORT	IB_QP_PORT	/* rdma_init_qp_attr() adds it */
+
+struct iw_case {
+	const char *name;
+	enum ib_qp_state cur;
+	enum ib_qp_state next;
+	int mask;
+	int err;
+	unsigned int actions;
+};
+
+static const struct iw_case iw_cases[] = {
+	{ "iwcm_reset_to_init", IB_QPS_RESET, IB_QPS_INIT, IW_INIT_MASK, 0, 0 },
+	{ "cma_reset_to_init", IB_QPS_RESET, IB_QPS_INIT,
+	  IW_INIT_MASK | CMA_PORT, 0, 0 },
+	{ "state_only_reset_to_init", IB_QPS_RESET, IB_QPS_INIT, IB_QP_STATE,
+	  0, 0 },
+	{ "cma_init_to_init_again", IB_QPS_INIT, IB_QPS_INIT,
+	  IW_INIT_MASK | CMA_PORT, 0, 0 },
+	{ "cma_init_to_rtr", IB_QPS_INIT, IB_QPS_RTR, IW_INIT_MASK | CMA_PORT,
+	  0, SOFTRDMA_QP_ACT_RECV },
+	{ "init_to_rtr_with_rd_atomic", IB_QPS_INIT, IB_QPS_RTR,
+	  IW_INIT_MASK | IB_QP_MAX_DEST_RD_ATOMIC, 0, SOFTRDMA_QP_ACT_RECV },
+	/* rdma_init_qp_attr(RTS) on iWARP: no state, the port only */
+	{ "cma_rts_port_only_in_rtr", IB_QPS_RTR, IB_QPS_RTR, CMA_PORT, 0, 0 },
+	{ "cma_rts_port_only_in_rts", IB_QPS_RTS, IB_QPS_RTS, CMA_PORT, 0, 0 },
+	{ "rts_to_rts_noop", IB_QPS_RTS, IB_QPS_RTS, IB_QP_STATE, 0, 0 },
+	{ "rtr_to_rts_needs_the_cm", IB_QPS_RTR, IB_QPS_RTS, IB_QP_STATE,
+	  -EINVAL, 0 },
+	{ "init_to_rts_needs_the_cm", IB_QPS_INIT, IB_QPS_RTS, IB_QP_STATE,
+	  -EINVAL, 0 },
+	{ "rts_to_sqd_closing", IB_QPS_RTS, IB_QPS_SQD, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_DRAIN },
+	{ "sqd_to_rts_refused", IB_QPS_SQD, IB_QPS_RTS, IB_QP_STATE, -EINVAL,
+	  0 },
+	{ "rtr_to_sqd_refused", IB_QPS_RTR, IB_QPS_SQD, IB_QP_STATE, -EINVAL,
+	  0 },
+	{ "rts_to_err", IB_QPS_RTS, IB_QPS_ERR, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_FLUSH },
+	{ "sqd_to_err", IB_QPS_SQD, IB_QPS_ERR, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_FLUSH },
+	{ "err_to_reset", IB_QPS_ERR, IB_QPS_RESET, IB_QP_STATE, 0,
+	  SOFTRDMA_QP_ACT_RESET },
+	{ "reset_to_rtr_skips", IB_QPS_RESET, IB_QPS_RTR, IW_INIT_MASK,
+	  -EINVAL, 0 },
+	{ "rtr_to_init_back", IB_QPS_RTR, IB_QPS_INIT, IB_QP_STATE, -EINVAL,
+	  0 },
+	{ "to_sqe_refused", IB_QPS_RTS, IB_QPS_SQE, IB_QP_STATE, -EINVAL, 0 },
+	/* IB-only attributes */
+	{ "ib_rc_init_mask_pkey", IB_QPS_RESET, IB_QPS_INIT, RC_INIT_MASK,
+	  -EINVAL, 0 },
+	{ "ib_rtr_av", IB_QPS_INIT, IB_QPS_RTR, IW_INIT_MASK | IB_QP_AV,
+	  -EINVAL, 0 },
+	{ "ib_path_mtu", IB_QPS_INIT, IB_QPS_RTR,
+	  IW_INIT_MASK | IB_QP_PATH_MTU, -EINVAL, 0 },
+	{ "ib_psn", IB_QPS_RTS, IB_QPS_RTS, IB_QP_SQ_PSN, -EINVAL, 0 },
+	{ "ib_timeout", IB_QPS_RTS, IB_QPS_RTS, IB_QP_TIMEOUT, -EINVAL, 0 },
+	{ "ib_dest_qpn", IB_QPS_INIT, IB_QPS_RTR,
+	  IW_INIT_MASK | IB_QP_DEST_QPN, -EINVAL, 0 },
+	{ "ib_qkey", IB_QPS_RESET, IB_QPS_INIT, IW_INIT_MASK | IB_QP_QKEY,
+	  -EINVAL, 0 },
+	{ "bad_state_value", IB_QPS_INIT, 42, IB_QP_STATE, -EINVAL, 0 },
+};
+
+static void iw_case_desc(const struct iw_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw, iw_cases, iw_case_desc);
+
+static void softrdma_qp_state_iwarp_table(struct kunit *test)
+{
+	const struct iw_case *c = test->param_value;
+	unsigned int actions = 0xdead;
+
+	KUNIT_EXPECT_EQ(test, softrdma_iwarp_qp_transition(c->cur, c->next,
+							   c->mask, &actions),
+			c->err);
+	KUNIT_EXPECT_EQ(test, actions, c->err ? 0 : c->actions);
+}
+
 static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
 			 transition_gen_params),
@@ -225,6 +310,7 @@ static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_attr_limits, attr_gen_params),
 	KUNIT_CASE(softrdma_qp_state_timer_encodings),
 	KUNIT_CASE(softrdma_qp_state_rnr_timer_monotonic),
+	KUNIT_CASE_PARAM(softrdma_qp_state_iwarp_table, iw_gen_params),
 	{}
 };
 

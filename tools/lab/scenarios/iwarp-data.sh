@@ -17,10 +17,18 @@
 # Optional args: part names to run (default: all), e.g. "rping bw".
 
 port=19515
-want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
+want() {
+	local a=${LAB_SCENARIO_ARGS//debug/}
+	[ -z "${a// /}" ] || [[ " $a " == *" $1 "* ]]
+}
 lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
 # siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
 ulimit -l unlimited
+if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; then
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	echo 'module softrdma +p' >/sys/kernel/debug/dynamic_debug/control
+fi
+RPING_COUNT=${RPING_COUNT:-500}
 
 # pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
 # with the server's address appended; both must succeed.
@@ -94,7 +102,7 @@ rping_run() {
 
 if want rping; then
 	for size in 64 65535; do
-		pair "rping-500x$size" 300 rping_run 500 "$size"
+		pair "rping-${RPING_COUNT}x$size" 300 rping_run "$RPING_COUNT" "$size"
 	done
 fi
 
@@ -124,16 +132,16 @@ if want lat; then
 	done
 fi
 
-# counter NAME: its value on this device
+# counter NAME: its value on this device (what rdma statistic shows)
 counter() {
-	awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }' \
-		"$LAB_OUT/counters.txt"
+	cat "/sys/class/infiniband/$LAB_IBDEV/ports/1/hw_counters/$1"
 }
 
+dmesg >"$LAB_OUT/dmesg.txt" 2>&1
 if [ "$LAB_STACK" = siwarp ]; then
 	rdma statistic show link "$LAB_IBDEV/1" >"$LAB_OUT/counters.txt" 2>&1
-	lab_note "counters: $(tr -s ' \n' ' ' <"$LAB_OUT/counters.txt" |
-		grep -o 'iw_[a-z_]* [0-9]*' | tr '\n' ' ')"
+	lab_note "counters: $(cd "/sys/class/infiniband/$LAB_IBDEV/ports/1/hw_counters" &&
+		grep -H . iw_* | sed 's/:/ /' | tr '\n' ' ')"
 	lab_check "iWARP FPDUs sent and received" \
 		test "$(counter iw_xmit_fpdus)" -gt 0 -a "$(counter iw_rcv_fpdus)" -gt 0
 	if want bw; then

@@ -52,6 +52,8 @@ void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
 		return;
 	iw->closing = true;
 	iw->close_err = err;
+	ibdev_dbg(&qp->sdev->ibdev, "QP %u: connection ends (%d)\n",
+		  softrdma_qpn(qp), err);
 	softrdma_qp_error(qp);
 }
 

@@ -317,15 +317,20 @@ softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
 	return SOFTRDMA_IWERR_NONE;
 }
 
-/* RDMA Write segment: into the MR its STag names (RFC 5040 4.3) */
+/*
+ * RDMA Write segment: into the MR its STag names (RFC 5040 4.3).
+ *
+ * Remote rights are the MR's (RFC 5040 5.3), not the QP's: the RDMA CM
+ * gives an iWARP QP created before rdma_connect() access flags 0
+ * (rdma_init_qp_attr() without an iw_cm id), and stock siw, like every
+ * iWARP peer it talks to, never checks them.  The same holds for Reads.
+ */
 static enum softrdma_iwarp_err softrdma_iw_rx_write(struct softrdma_qp *qp)
 {
 	const struct softrdma_iwarp_pdu *pdu = &qp->iw->rx.pdu;
 
 	if (!pdu->payload_len)
 		return SOFTRDMA_IWERR_NONE;
-	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE))
-		return SOFTRDMA_IWERR_RREQ_ACCESS;
 	return softrdma_iw_rx_tagged_mr(qp, pdu->stag, pdu->to,
 					pdu->payload_len,
 					IB_ACCESS_REMOTE_WRITE);
@@ -422,8 +427,6 @@ static enum softrdma_iwarp_err softrdma_iw_rx_read_req(struct softrdma_qp *qp)
 		return SOFTRDMA_IWERR_IRD;
 	if (!rreq->size)
 		return SOFTRDMA_IWERR_NONE;
-	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ))
-		return SOFTRDMA_IWERR_RREQ_ACCESS;
 	mr = softrdma_mr_get(qp->sdev, rreq->src_stag);
 	if (!mr)
 		return SOFTRDMA_IWERR_RREQ_INV_STAG;

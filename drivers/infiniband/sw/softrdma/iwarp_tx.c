@@ -272,6 +272,8 @@ static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 	lockdep_assert_held(&qp->sq.lock);
 
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
+	ibdev_dbg(&qp->sdev->ibdev, "QP %u: WQE opcode %u fails (%d)\n",
+		  softrdma_qpn(qp), qp->sq.wqe[slot].opcode, status);
 	tx->st[slot].status = status;
 	tx->st[slot].done = true;
 	tx->msg = SOFTRDMA_IW_TX_IDLE;
@@ -709,6 +711,8 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 		}
 		if (err) {
 			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_ERR);
+			ibdev_dbg(&qp->sdev->ibdev, "QP %u: send failed (%d)\n",
+				  softrdma_qpn(qp), err);
 			tx->dead = true;
 			softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
 			break;

@@ -37,6 +37,9 @@ lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer $PEER_STACK"
 if is_siwarp; then
 	# short enough for the "silent peer" check, long enough for TCG
 	echo 3000 >/sys/module/softrdma/parameters/iw_mpa_timeout_ms
+	# connection ends say why in the kernel log (dynamic debug)
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	echo 'module softrdma +p' >/sys/kernel/debug/dynamic_debug/control 2>/dev/null
 fi
 
 # a plain-TCP MPA initiator (RFC 5044 7.1, RFC 6581 5)
@@ -233,6 +236,21 @@ if want rping; then
 fi
 
 # --- ucmatose --------------------------------------------------------------
+# ucmatose: 10 SENDs of 100 B each way, and an orderly disconnect
+ucmatose_srv() {
+	wait "$1"
+	local rc=$?
+	cat /tmp/ucmatose-srv.log
+	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-srv.log
+}
+
+ucmatose_cli() {
+	timeout 120 ucmatose -s "$PEER_ADDR" -p "$1" >/tmp/ucmatose-cli.log 2>&1
+	local rc=$?
+	cat /tmp/ucmatose-cli.log
+	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-cli.log
+}
+
 if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = siwarp ]; then
 	PORT=7420
 	if [ "$LAB_ID" = 0 ]; then
@@ -240,20 +258,32 @@ if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = si
 		pid=$!
 		lab_wait_listen "$PORT" 20
 		lab_barrier ucmatose
-		lab_check "ucmatose: server" sh -c "wait $pid; rc=\$?; cat /tmp/ucmatose-srv.log; exit \$rc"
+		lab_check "ucmatose: server" ucmatose_srv "$pid"
 	else
 		lab_barrier ucmatose
-		lab_check "ucmatose: client" sh -c "timeout 120 ucmatose -s $PEER_ADDR -p $PORT; "
+		lab_check "ucmatose: client" ucmatose_cli "$PORT"
 	fi
 	lab_barrier ucmatose-done 200
 fi
 
 # --- vanish ----------------------------------------------------------------
-# guest0 serves an endless rping; once the client has done some pings,
-# guest0 takes the server away in one of three ways.
+# guest0 serves an endless rping; once the client has done 20 pings,
+# guest0 takes the server away in one of three ways.  rping exits 0 even
+# when its connection breaks, so the check is that the client stops (no
+# timeout), says why, and did its pings before.
 vanish_client() {
 	timeout 150 rping -c -v -a "$PEER_ADDR" -p "$1" -S 1024 >"/tmp/vanish-$1.log" 2>&1
 	echo "exit $?" >>"/tmp/vanish-$1.log"
+}
+
+pings_at_least() { [ "$(grep -c '^ping data' "$2")" -ge "$1" ]; }
+
+vanish_ended() {
+	local pid=$1 log=$2
+	wait "$pid"
+	cat "$log"
+	! grep -q '^exit 124' "$log" &&
+		grep -q 'DISCONNECT EVENT\|completion failed\|error' "$log"
 }
 
 vanish_part() {
@@ -285,25 +315,35 @@ vanish_part() {
 		lab_barrier "vanish-$PORT"
 		vanish_client "$PORT" &
 		pid=$!
-		lab_wait_for 60 sh -c "grep -c '^ping data' /tmp/vanish-$PORT.log | grep -qv '^[0-9]$'"
+		lab_check "vanish ($how): 20 pings before" \
+			lab_wait_for 60 pings_at_least 20 "/tmp/vanish-$PORT.log"
 		lab_barrier "vanish-$PORT-running" 120
 		lab_check "vanish ($how): the client ends with an error, not a hang" \
-			sh -c "wait $pid; cat /tmp/vanish-$PORT.log; tail -n 1 /tmp/vanish-$PORT.log | grep -qv 'exit 0\|exit 124'"
+			vanish_ended "$pid" "/tmp/vanish-$PORT.log"
 		lab_barrier "vanish-$PORT-done" 400
 	fi
 }
 
-if want vanish; then
-	PORT=7430
-	# with eth0 down, the client's TCP gives up after tcp_retries2
-	# retransmissions (default 15, many minutes); keep it short here
-	sysctl -qw net.ipv4.tcp_retries2=5
-	vanish_part kill
-	vanish_part linkdel
-	vanish_part linkdown
-fi
-
 # --- unload ----------------------------------------------------------------
+NVMET=/sys/kernel/config/nvmet
+nvmet_listen() {
+	modprobe nvmet-rdma || return 1
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	mkdir -p "$NVMET/subsystems/lab" "$NVMET/ports/1" || return 1
+	echo 1 >"$NVMET/subsystems/lab/attr_allow_any_host"
+	echo rdma >"$NVMET/ports/1/addr_trtype"
+	echo ipv4 >"$NVMET/ports/1/addr_adrfam"
+	echo "$LAB_ADDR" >"$NVMET/ports/1/addr_traddr"
+	echo 4420 >"$NVMET/ports/1/addr_trsvcid"
+	ln -s "$NVMET/subsystems/lab" "$NVMET/ports/1/subsystems/lab" || return 1
+	lab_wait_listen 4420 20
+}
+
+nvmet_clear() {
+	rm -f "$NVMET/ports/1/subsystems/lab"
+	rmdir "$NVMET/ports/1" "$NVMET/subsystems/lab" 2>/dev/null
+}
+
 if want unload && is_siwarp; then
 	PORT=7440
 	# a listener, and a connection from the peer to a second listener
@@ -322,12 +362,20 @@ if want unload && is_siwarp; then
 	kill_rpings
 	lab_check "unload: rdma link add again" \
 		rdma link add "$LAB_IBDEV" type siwarp netdev eth0
+	# a user-space listener holds a device context, so the module is in
+	# use (as with any RDMA driver); a kernel ULP's listener does not:
+	# nvmet-rdma listens on this address through the RDMA CM
 	rping -s -a "$LAB_ADDR" -p "$PORT" >/dev/null 2>&1 &
 	lab_wait_listen "$PORT" 20
-	lab_check "unload: rmmod with a listener up" timeout 60 modprobe -r softrdma
-	lab_check "unload: no TCP listener left after rmmod" \
-		lab_wait_for 20 no_listener "$PORT"
+	lab_expect_fail "unload: rmmod refused while a process has the device open" \
+		timeout 60 modprobe -r softrdma
 	kill_rpings
+	lab_check "unload: nvmet-rdma listens on $LAB_ADDR:4420" nvmet_listen
+	lab_check "unload: rmmod with nvmet-rdma's listener up" \
+		timeout 60 modprobe -r softrdma
+	lab_check "unload: no TCP listener left after rmmod" \
+		lab_wait_for 20 no_listener 4420
+	nvmet_clear
 	lab_barrier unload-done 200
 elif want unload; then
 	PORT=7440

@@ -63,6 +63,11 @@ module_param(iw_peer_to_peer, bool, 0644);
 MODULE_PARM_DESC(iw_peer_to_peer,
 		 "iWARP: initiators ask for RFC 6581 peer-to-peer mode (RTR)");
 
+static bool iw_large_fpdu = true;
+module_param(iw_large_fpdu, bool, 0644);
+MODULE_PARM_DESC(iw_large_fpdu,
+		 "iWARP: offer and accept softrdma's larger-FPDU MPA extension");
+
 static unsigned int iw_mpa_rev = IWARP_MPA_REV2;
 module_param(iw_mpa_rev, uint, 0644);
 MODULE_PARM_DESC(iw_mpa_rev, "iWARP: highest MPA revision to speak (1 or 2)");
@@ -1083,6 +1088,7 @@ static int softrdma_iw_listen_one(struct softrdma_iw_listen *listen,
 		.rtr = SOFTRDMA_IW_RTR,
 		.max_ird = max_rd,
 		.max_ord = max_rd,
+		.ext = READ_ONCE(iw_large_fpdu),
 	};
 
 	mutex_lock(&cep->lock);
@@ -1363,6 +1369,7 @@ static int softrdma_iw_connect(struct iw_cm_id *cm_id,
 		.ord = param->ord,
 		.max_ird = SOFTRDMA_MAX_QP_RD_ATOM,
 		.max_ord = SOFTRDMA_MAX_QP_RD_ATOM,
+		.ext = READ_ONCE(iw_large_fpdu),
 	};
 	softrdma_mpa_request_init(&cep->mpa_local, &cep->mpa_req);
 	if (param->private_data_len)
@@ -1418,9 +1425,12 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 	if (!cep)
 		return -EINVAL;
 
+	/* ours, for the whole call: CLOSED may drop every other one */
+	softrdma_iw_cep_get(cep);
 	mutex_lock(&cep->lock);
 	if (!cep->iwcm_ref) {
 		mutex_unlock(&cep->lock);
+		softrdma_iw_cep_put(cep);
 		return -EINVAL;
 	}
 	/* from here the iw_cm's reference is ours to drop or to keep */
@@ -1465,7 +1475,6 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 		softrdma_iw_rx_expect(cep, IWARP_MPA_LEN_SIZE);
 		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_AWAIT_RTR);
 		softrdma_iw_cep_arm_timeout(cep);
-		softrdma_iw_cep_get(cep);
 		mutex_unlock(&cep->lock);
 		softrdma_iw_cep_kick(cep);
 		wait_for_completion(&cep->rtr_done);
@@ -1477,13 +1486,13 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 	err = softrdma_iw_cep_attach(cep);
 	if (err) {
 		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_CLOSED);
-		mutex_unlock(&cep->lock);
-		return err;
+	} else {
+		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_RDMA_MODE);
+		softrdma_iw_upcall(cep, IW_CM_EVENT_ESTABLISHED, 0, NULL);
 	}
-	softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_RDMA_MODE);
-	softrdma_iw_upcall(cep, IW_CM_EVENT_ESTABLISHED, 0, NULL);
 	mutex_unlock(&cep->lock);
-	return 0;
+	softrdma_iw_cep_put(cep);
+	return err;
 
 out_close:
 	/* an error on accept precludes provider events (iwcm.c) */
@@ -1491,6 +1500,8 @@ out_close:
 		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_CLOSED);
 	mutex_unlock(&cep->lock);
 	cm_id->provider_data = NULL;
+	/* the iw_cm's, then ours */
+	softrdma_iw_cep_put(cep);
 	softrdma_iw_cep_put(cep);
 	return err;
 }

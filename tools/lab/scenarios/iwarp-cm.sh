@@ -1,0 +1,391 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# iwarp-cm: iWARP connection management (iw_cm.c) between two guests, each
+# a softrdma siwarp device or the stock siw.
+#   lab run --stack siwarp,siwarp iwarp-cm
+#   lab run --stack siwarp,siw iwarp-cm
+#   lab run --stack siw,siwarp iwarp-cm
+# Parts (optional args pick some, default all):
+#  refused  each guest in turn connects (rping -c -C 1) to a port nobody
+#           listens on: RDMA_CM_EVENT_REJECTED at once, not a hang
+#  listen   on siwarp guests: 20 listen/destroy cycles (rping -s killed), on
+#           the address and on the wildcard; the TCP listener follows
+#  mpa      a plain-TCP MPA peer (Python, below) against a siwarp listener:
+#           markers refused with a reject reply; a peer that never sends
+#           its request is dropped after the MPA timeout; the listener
+#           survives both; revision 1 and 2 requests get replies of their
+#           revision, with CRC when asked
+#  rping    rping -V, 500 x 64 B and 500 x 65535 B, each guest as server
+#  ucmatose between two siwarp guests
+#  vanish   a transfer whose server goes away (process killed, rdma link
+#           del, eth0 down): the client ends with an error, not a hang
+#  unload   on siwarp guests: rdma link del and rmmod with a listener and a
+#           connection up
+# The lab fails any guest whose kernel log has a warning.
+
+# each part has its own ports: parts run on some guests only
+PORT=7400
+PEER=$((1 - LAB_ID))
+PEER_STACK=${LAB_STACKS[$PEER]}
+PEER_ADDR=$(lab_peer_addr "$PEER")
+MPA_PEER=/tmp/mpa_peer.py
+
+want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
+is_siwarp() { [ "$LAB_STACK" = siwarp ]; }
+lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer $PEER_STACK"
+
+if is_siwarp; then
+	# short enough for the "silent peer" check, long enough for TCG
+	echo 3000 >/sys/module/softrdma/parameters/iw_mpa_timeout_ms
+	# connection ends say why in the kernel log (dynamic debug)
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	echo 'module softrdma +p' >/sys/kernel/debug/dynamic_debug/control 2>/dev/null
+fi
+
+# a plain-TCP MPA initiator (RFC 5044 7.1, RFC 6581 5)
+cat >"$MPA_PEER" <<'PY'
+import socket, struct, sys
+KEY_REQ, KEY_REP = b"MPA ID Req Frame", b"MPA ID Rep Frame"
+M, C, R, H = 0x80, 0x40, 0x20, 0x10
+def recv_exact(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise EOFError("closed after %d of %d bytes" % (len(b), n))
+        b += c
+    return b
+mode, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+opts = dict(a.split("=", 1) for a in sys.argv[4:])
+s = socket.create_connection((host, port), timeout=30)
+if mode == "silent":
+    # send nothing; the responder must give up on us
+    try:
+        print("closed" if not s.recv(1) else "data")
+    except socket.timeout:
+        print("open")
+    except ConnectionError:
+        print("closed")
+    sys.exit(0)
+rev = int(opts.get("rev", "2"))
+flags = (C if opts.get("crc") == "1" else 0) | (M if opts.get("markers") == "1" else 0)
+pd = opts.get("pd", "").encode()
+if rev == 2:
+    flags |= H
+    pd = struct.pack(">HH", 4, 4) + pd
+s.sendall(KEY_REQ + struct.pack(">BBH", flags, rev, len(pd)) + pd)
+try:
+    hdr = recv_exact(s, 20)
+except (EOFError, ConnectionError) as e:
+    print("noreply %s" % e)
+    sys.exit(1)
+f, r, n = struct.unpack(">BBH", hdr[16:])
+body = recv_exact(s, n)
+print("key %s" % ("ok" if hdr[:16] == KEY_REP else "bad"))
+print("rev %d" % r)
+print("markers %d" % bool(f & M))
+print("crc %d" % bool(f & C))
+print("reject %d" % bool(f & R))
+print("enhanced %d" % bool(f & H))
+if f & H and len(body) >= 4:
+    ird, ord_ = struct.unpack(">HH", body[:4])
+    print("ird %d\nord %d\np2p %d" % (ird & 0x3fff, ord_ & 0x3fff, ird >> 15))
+    body = body[4:]
+print("pd %s" % body.decode(errors="replace"))
+PY
+
+# every rping this guest started, for cleanup between parts
+kill_rpings() {
+	pkill -x rping 2>/dev/null
+	lab_wait_for 20 sh -c '! pgrep -x rping >/dev/null'
+}
+
+no_listener() { ! ss -ltnH "sport = :$1" | grep -q .; }
+
+# rping_client LOG ARGS...: rping -c, output in LOG, exit status kept
+rping_client() {
+	local log=$1
+	shift
+	timeout 120 rping -c -v "$@" >"$log" 2>&1
+	local rc=$?
+	cat "$log"
+	return $rc
+}
+
+# --- refused ---------------------------------------------------------------
+# A TCP reset to the SYN: softrdma reports the iw_cm's -ECONNREFUSED, the
+# application's RDMA_CM_EVENT_REJECTED; stock siw connects synchronously and
+# fails rdma_connect() itself with ECONNREFUSED.
+refused_client() {
+	local rc
+	timeout 60 rping -c -a "$PEER_ADDR" -p "$1" -C 1 -S 64 >/tmp/refused.log 2>&1
+	rc=$?
+	cat /tmp/refused.log
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+		grep -q 'RDMA_CM_EVENT_REJECTED\|rdma_connect: Connection refused' /tmp/refused.log
+}
+
+if want refused; then
+	PORT=7401
+	for c in 0 1; do
+		lab_barrier "refused-$c"
+		if [ "$LAB_ID" = "$c" ]; then
+			lab_check "refused: client on a closed port gets REJECTED, no hang" \
+				refused_client "$PORT"
+		fi
+	done
+	lab_barrier refused-done
+fi
+
+# --- listen ----------------------------------------------------------------
+listen_cycles() {
+	local addr=$1 port=$2 i pid
+	for ((i = 0; i < 20; i++)); do
+		rping -s -a "$addr" -p "$port" >/dev/null 2>&1 &
+		pid=$!
+		lab_wait_listen "$port" 20 || { echo "cycle $i: no listener"; return 1; }
+		kill "$pid"
+		wait "$pid"
+		lab_wait_for 20 no_listener "$port" ||
+			{ echo "cycle $i: listener left behind"; ss -ltn; return 1; }
+	done
+	echo "20 cycles"
+}
+
+if want listen && is_siwarp; then
+	PORT=7402
+	lab_check "listen: 20 listen/destroy cycles on $LAB_ADDR" \
+		listen_cycles "$LAB_ADDR" "$PORT"
+	lab_check "listen: 20 listen/destroy cycles on 0.0.0.0" \
+		listen_cycles 0.0.0.0 "$PORT"
+	# the wildcard listens on this netdev's addresses, so it shows them
+	rping -s -p "$PORT" -a 0.0.0.0 >/dev/null 2>&1 &
+	lab_check "listen: a wildcard listens on $LAB_ADDR:$PORT" \
+		lab_wait_for 20 sh -c "ss -ltnH | grep -q '$LAB_ADDR:$PORT'"
+	kill_rpings
+	lab_check "listen: no listener left" lab_wait_for 20 no_listener "$PORT"
+fi
+
+# --- mpa -------------------------------------------------------------------
+mpa_expect() {
+	local out=$1
+	shift
+	cat "$out"
+	local want
+	for want in "$@"; do
+		grep -qx "$want" "$out" || { echo "missing: $want"; return 1; }
+	done
+}
+
+if want mpa && [ "${LAB_STACKS[0]}" = siwarp ]; then
+	PORT=7403
+	if [ "$LAB_ID" = 0 ]; then
+		timeout 120 rping -s -a "$LAB_ADDR" -p "$PORT" -C 1 >/tmp/mpa-srv.log 2>&1 &
+		lab_wait_listen "$PORT" 20
+	fi
+	lab_barrier mpa-listening
+	if [ "$LAB_ID" = 1 ]; then
+		s=$(lab_peer_addr 0)
+		python3 "$MPA_PEER" req "$s" "$PORT" rev=2 markers=1 pd=m >/tmp/mpa-m.out 2>&1
+		lab_check "mpa: a request for markers is rejected" \
+			mpa_expect /tmp/mpa-m.out "key ok" "reject 1" "markers 0"
+		python3 "$MPA_PEER" silent "$s" "$PORT" >/tmp/mpa-s.out 2>&1
+		lab_check "mpa: a peer that never sends its request is dropped" \
+			mpa_expect /tmp/mpa-s.out closed
+		python3 "$MPA_PEER" req "$s" "$PORT" rev=1 crc=1 pd=one >/tmp/mpa-1.out 2>&1
+		lab_check "mpa: revision 1 request, revision 1 reply with CRC" \
+			mpa_expect /tmp/mpa-1.out "key ok" "rev 1" "crc 1" "enhanced 0"
+	fi
+	lab_barrier mpa-done
+	if [ "$LAB_ID" = 0 ]; then
+		kill_rpings
+		cp /tmp/mpa-srv.log "$LAB_OUT/checks/mpa-srv.out"
+	fi
+fi
+
+# --- rping -----------------------------------------------------------------
+rping_part() {
+	local srv=$1 size=$2 count=$3 name
+	PORT=$((PORT + 1))
+	name="rping: guest$srv serves, -V -C $count -S $size"
+	if [ "$LAB_ID" = "$srv" ]; then
+		timeout 150 rping -s -a "$LAB_ADDR" -p "$PORT" -V -C "$count" \
+			>"/tmp/rping-srv-$PORT.log" 2>&1 &
+		local pid=$!
+		lab_wait_listen "$PORT" 20
+		lab_barrier "rping-$PORT"
+		lab_check "$name: server exited 0" wait "$pid"
+		cp "/tmp/rping-srv-$PORT.log" "$LAB_OUT/checks/" 2>/dev/null
+	else
+		lab_barrier "rping-$PORT"
+		lab_check "$name: client" rping_client "/tmp/rping-$PORT.log" \
+			-a "$PEER_ADDR" -p "$PORT" -V -C "$count" -S "$size"
+		local n
+		n=$(grep -c '^ping data: ' "/tmp/rping-$PORT.log")
+		lab_check "$name: $count validated pings (saw $n)" test "$n" = "$count"
+	fi
+	lab_barrier "rping-$PORT-done" 300
+}
+
+if want rping; then
+	PORT=7410
+	for srv in 0 1; do
+		rping_part "$srv" 64 500
+		rping_part "$srv" 65535 500
+	done
+fi
+
+# --- ucmatose --------------------------------------------------------------
+# ucmatose: 10 SENDs of 100 B each way, and an orderly disconnect
+ucmatose_srv() {
+	wait "$1"
+	local rc=$?
+	cat /tmp/ucmatose-srv.log
+	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-srv.log
+}
+
+ucmatose_cli() {
+	timeout 120 ucmatose -s "$PEER_ADDR" -p "$1" >/tmp/ucmatose-cli.log 2>&1
+	local rc=$?
+	cat /tmp/ucmatose-cli.log
+	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-cli.log
+}
+
+if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = siwarp ]; then
+	PORT=7420
+	if [ "$LAB_ID" = 0 ]; then
+		timeout 120 ucmatose -b "$LAB_ADDR" -p "$PORT" >/tmp/ucmatose-srv.log 2>&1 &
+		pid=$!
+		lab_wait_listen "$PORT" 20
+		lab_barrier ucmatose
+		lab_check "ucmatose: server" ucmatose_srv "$pid"
+	else
+		lab_barrier ucmatose
+		lab_check "ucmatose: client" ucmatose_cli "$PORT"
+	fi
+	lab_barrier ucmatose-done 200
+fi
+
+# --- vanish ----------------------------------------------------------------
+# guest0 serves an endless rping; once the client has done 20 pings,
+# guest0 takes the server away in one of three ways.  rping exits 0 even
+# when its connection breaks, so the check is that the client stops (no
+# timeout), says why, and did its pings before.
+vanish_client() {
+	timeout 150 rping -c -v -a "$PEER_ADDR" -p "$1" -S 1024 >"/tmp/vanish-$1.log" 2>&1
+	echo "exit $?" >>"/tmp/vanish-$1.log"
+}
+
+pings_at_least() { [ "$(grep -c '^ping data' "$2")" -ge "$1" ]; }
+
+vanish_ended() {
+	local pid=$1 log=$2
+	wait "$pid"
+	cat "$log"
+	! grep -q '^exit 124' "$log" &&
+		grep -q 'DISCONNECT EVENT\|completion failed\|error' "$log"
+}
+
+vanish_part() {
+	local how=$1 pid
+	PORT=$((PORT + 1))
+	if [ "$LAB_ID" = 0 ]; then
+		rping -s -a "$LAB_ADDR" -p "$PORT" >/dev/null 2>&1 &
+		pid=$!
+		lab_wait_listen "$PORT" 20
+		lab_barrier "vanish-$PORT"
+		lab_barrier "vanish-$PORT-running" 120
+		case $how in
+		kill) kill -9 "$pid" ;;
+		linkdel) lab_check "vanish: rdma link del $LAB_IBDEV under traffic" \
+			timeout 60 rdma link del "$LAB_IBDEV" ;;
+		linkdown) ip link set eth0 down ;;
+		esac
+		lab_barrier "vanish-$PORT-done" 400
+		case $how in
+		linkdown) ip link set eth0 up ;;
+		linkdel)
+			case $LAB_STACK in
+			siwarp) rdma link add "$LAB_IBDEV" type siwarp netdev eth0 ;;
+			siw) rdma link add "$LAB_IBDEV" type siw netdev eth0 ;;
+			esac ;;
+		esac
+		kill_rpings
+	else
+		lab_barrier "vanish-$PORT"
+		vanish_client "$PORT" &
+		pid=$!
+		lab_check "vanish ($how): 20 pings before" \
+			lab_wait_for 60 pings_at_least 20 "/tmp/vanish-$PORT.log"
+		lab_barrier "vanish-$PORT-running" 120
+		lab_check "vanish ($how): the client ends with an error, not a hang" \
+			vanish_ended "$pid" "/tmp/vanish-$PORT.log"
+		lab_barrier "vanish-$PORT-done" 400
+	fi
+}
+
+# --- unload ----------------------------------------------------------------
+NVMET=/sys/kernel/config/nvmet
+nvmet_listen() {
+	modprobe nvmet-rdma || return 1
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	mkdir -p "$NVMET/subsystems/lab" "$NVMET/ports/1" || return 1
+	echo 1 >"$NVMET/subsystems/lab/attr_allow_any_host"
+	echo rdma >"$NVMET/ports/1/addr_trtype"
+	echo ipv4 >"$NVMET/ports/1/addr_adrfam"
+	echo "$LAB_ADDR" >"$NVMET/ports/1/addr_traddr"
+	echo 4420 >"$NVMET/ports/1/addr_trsvcid"
+	ln -s "$NVMET/subsystems/lab" "$NVMET/ports/1/subsystems/lab" || return 1
+	lab_wait_listen 4420 20
+}
+
+nvmet_clear() {
+	rm -f "$NVMET/ports/1/subsystems/lab"
+	rmdir "$NVMET/ports/1" "$NVMET/subsystems/lab" 2>/dev/null
+}
+
+if want unload && is_siwarp; then
+	PORT=7440
+	# a listener, and a connection from the peer to a second listener
+	rping -s -a "$LAB_ADDR" -p "$PORT" >/dev/null 2>&1 &
+	rping -s -a "$LAB_ADDR" -p $((PORT + 1)) >/dev/null 2>&1 &
+	lab_wait_listen $((PORT + 1)) 20
+	lab_barrier unload-listening
+	if [ "$PEER_STACK" != none ]; then
+		timeout 100 rping -c -a "$PEER_ADDR" -p $((PORT + 1)) -S 64 >/dev/null 2>&1 &
+	fi
+	lab_barrier unload-connected
+	sleep 3
+	lab_check "unload: rdma link del with listeners and connections up" \
+		timeout 60 rdma link del "$LAB_IBDEV"
+	lab_check "unload: no TCP listener left" lab_wait_for 20 no_listener "$PORT"
+	kill_rpings
+	lab_check "unload: rdma link add again" \
+		rdma link add "$LAB_IBDEV" type siwarp netdev eth0
+	# a user-space listener holds a device context, so the module is in
+	# use (as with any RDMA driver); a kernel ULP's listener does not:
+	# nvmet-rdma listens on this address through the RDMA CM
+	rping -s -a "$LAB_ADDR" -p "$PORT" >/dev/null 2>&1 &
+	lab_wait_listen "$PORT" 20
+	lab_expect_fail "unload: rmmod refused while a process has the device open" \
+		timeout 60 modprobe -r softrdma
+	kill_rpings
+	lab_check "unload: nvmet-rdma listens on $LAB_ADDR:4420" nvmet_listen
+	lab_check "unload: rmmod with nvmet-rdma's listener up" \
+		timeout 60 modprobe -r softrdma
+	lab_check "unload: no TCP listener left after rmmod" \
+		lab_wait_for 20 no_listener 4420
+	nvmet_clear
+	lab_barrier unload-done 200
+elif want unload; then
+	PORT=7440
+	lab_barrier unload-listening
+	if [ "$PEER_STACK" = siwarp ]; then
+		timeout 100 rping -c -a "$PEER_ADDR" -p $((PORT + 1)) -S 64 >/tmp/unload-client.log 2>&1 &
+	fi
+	lab_barrier unload-connected
+	lab_barrier unload-done 200
+	kill_rpings
+fi
+
+lab_barrier end 600

@@ -16,8 +16,8 @@
 #        (tools/lab/rc_inline.c, built on the host: gcc -o
 #        /var/tmp/softrdma-lab/rc_inline tools/lab/rc_inline.c -libverbs;
 #        tools/test.sh does that).
-# full:  the six tests with -a (every power of two from 2 B to 8 MiB),
-#        ib_write_bw -a -b and ib_write_bw -a -q 8.
+# full:  the six tests with -a (every power of two from 2 B to 8 MiB) and
+#        ib_write_bw -a -b; ib_write_bw -a -q 8 only when named (all-multi).
 # The quick and full cuts do not overlap: make test-full runs both.
 # TESTS (optional) selects groups: ops bidir multi inline ipv6 (quick),
 # all all-bidir all-multi (full); or single tests: ib_read_bw (quick),
@@ -228,7 +228,9 @@ if [ "$cut" = full ]; then
 		pair ib_write_bw-a-b 600 pt "$ALL_SIZES" 10 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -a -b -n 10 -F
 	fi
-	if want all-multi; then
+	# only when named: in this lab even stock rxe <-> rxe stalls here
+	# (both guests' virtio-net TX queues stop; NETDEV WATCHDOG)
+	if [[ $groups == *" all-multi "* ]]; then
 		pair ib_write_bw-a-q8 600 pt "$ALL_SIZES" 40 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -a -q 8 -n 5 -F
 	fi

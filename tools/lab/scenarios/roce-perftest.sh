@@ -140,7 +140,8 @@ pt() {
 		*" -b "*) ;;
 		ib_write_bw* | ib_read_bw*)
 			# passive: one row, the client's last size
-			sizes=${sizes##* }
+			local all=($sizes)
+			sizes=${all[-1]}
 			;;
 		esac
 	fi

@@ -118,10 +118,20 @@ checkpatch_check() {
 
 lab() { tools/lab/lab run "$@"; }
 
+# Guest-side test programs the lab does not build itself (the guests see
+# the host's files).  A failed build shows up as a failed scenario check.
+guest_tools() {
+	mkdir -p /var/tmp/softrdma-lab
+	gcc -O2 -Wall -Wextra -Werror -o /var/tmp/softrdma-lab/rc_inline \
+		tools/lab/rc_inline.c -libverbs ||
+		echo "test.sh: tools/lab/rc_inline.c does not build" >&2
+}
+
 part build build_check
 part install install_check
 part checkpatch checkpatch_check
 part kunit kunit/run
+guest_tools
 
 # The lab proves itself first: stock drivers against stock drivers.
 part lab-selfcheck-rxe lab --stack rxe selfcheck-rxe
@@ -149,8 +159,17 @@ part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data
 part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data
 
+# The perftest matrix (tools/lab/scenarios/roce-perftest.sh), same three
+# pairings: every operation at a few sizes, -b, -q 8, inline, IPv6.
+part lab-roce-perftest-sroce-sroce lab --stack sroce,sroce --timeout 600 roce-perftest quick
+part lab-roce-perftest-sroce-rxe lab --stack sroce,rxe --timeout 600 roce-perftest quick
+part lab-roce-perftest-rxe-sroce lab --stack rxe,sroce --timeout 600 roce-perftest quick
+
 if [ "$full" -eq 1 ]; then
-	: # the full perftest matrices join here as the transports land
+	# perftest -a (2 B to 8 MiB) for all six tests, -a -b and -a -q 8
+	part lab-roce-perftest-full-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-perftest full
+	part lab-roce-perftest-full-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-perftest full
+	part lab-roce-perftest-full-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-perftest full
 fi
 
 echo

@@ -664,6 +664,48 @@ out_free:
 	kfree_skb(skb);
 }
 
+/*
+ * A duplicate RDMA READ request (IBA 9.7.5.1.1) that arrives while a read
+ * response is being sent; rq.lock held.  If it asks for PSNs this stream
+ * has yet to build, the stream answers it: drop it.  If it asks for PSNs
+ * already sent, the requester is missing them, and everything sent after
+ * them is of no use to it (it takes responses in PSN order only): stop
+ * the stream, drop the requests queued behind it (go-back-N sends them
+ * again after this one) and answer it now.  Queued behind the stream and
+ * the backlog instead, the answer could come later than the requester's
+ * ACK timeout times its retry count, each timeout queueing another
+ * replay.  Returns true if it consumed @skb.
+ */
+static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
+				      struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc *rc = &qp->rc;
+	struct sk_buff *queued;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (!rc->rd_active || pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
+	    !psn_before(pkt->psn, rc->resp_psn))
+		return false;
+	if (psn_in_window(pkt->psn, rc->rd_psn,
+			  psn_diff(rc->rd_end, rc->rd_psn))) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_DUPLICATE_REQUESTS);
+		kfree_skb(skb);
+		return true;
+	}
+	/* a read after this one: it waits its turn */
+	if (!psn_before(pkt->psn, rc->rd_psn))
+		return false;
+	rc->rd_active = false;
+	while ((queued = __skb_dequeue(&rc->backlog))) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BACKLOG_DROP);
+		kfree_skb(queued);
+	}
+	softrdma_rc_resp_handle(qp, skb);
+	return true;
+}
+
 /**
  * softrdma_rc_resp_rcv() - a request packet for this QP's responder
  * @qp: the QP, referenced by the caller
@@ -685,6 +727,8 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		goto out_unlock;
 	}
+	if (softrdma_rc_resp_dup_read(qp, skb))
+		goto out_unlock;
 	/* responses leave in request order: wait for the read in progress */
 	if (rc->rd_active || !skb_queue_empty(&rc->backlog)) {
 		if (skb_queue_len(&rc->backlog) >= SOFTRDMA_RC_BACKLOG) {

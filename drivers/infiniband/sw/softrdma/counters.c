@@ -50,6 +50,10 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR] = { .name = "rcv_remote_access_err" },
 	[SOFTRDMA_CNT_RCV_STALE_RESPONSE] = { .name = "rcv_stale_response" },
 	[SOFTRDMA_CNT_RCV_BACKLOG_DROP] = { .name = "rcv_backlog_drop" },
+	/* UD and GSI receive drops */
+	[SOFTRDMA_CNT_RCV_BAD_QKEY] = { .name = "rcv_bad_qkey" },
+	[SOFTRDMA_CNT_RCV_NO_RECV_WQE] = { .name = "rcv_no_recv_wqe" },
+	[SOFTRDMA_CNT_RCV_UD_TOO_LONG] = { .name = "rcv_ud_too_long" },
 };
 
 static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);

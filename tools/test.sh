@@ -139,6 +139,12 @@ part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc
 part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc
 part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc
 
+# UD, the GSI QP and rdma_cm (rping, ucmatose, udaddy, perftest -R), data
+# checked: softrdma with itself, and with stock rdma_rxe both ways.
+part lab-roce-cm-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-cm
+part lab-roce-cm-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-cm
+part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
+
 if [ "$full" -eq 1 ]; then
 	: # the full perftest matrices join here as the transports land
 fi

@@ -168,6 +168,7 @@ static int softrdma_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	if (sdev->transport == SOFTRDMA_ROCE) {
 		immutable->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
 		immutable->core_cap_flags = SOFTRDMA_ROCE_CORE_CAPS;
+		immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	} else {
 		immutable->gid_tbl_len = 1;
 		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;

@@ -165,6 +165,12 @@ part lab-roce-perftest-sroce-sroce lab --stack sroce,sroce --timeout 600 roce-pe
 part lab-roce-perftest-sroce-rxe lab --stack sroce,rxe --timeout 600 roce-perftest quick
 part lab-roce-perftest-rxe-sroce lab --stack rxe,sroce --timeout 600 roce-perftest quick
 
+# UD, the GSI QP and rdma_cm (rping, ucmatose, udaddy, perftest -R), data
+# checked: softrdma with itself, and with stock rdma_rxe both ways.
+part lab-roce-cm-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-cm
+part lab-roce-cm-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-cm
+part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
+
 if [ "$full" -eq 1 ]; then
 	# perftest -a (2 B to 8 MiB) for all six tests, -a -b and -a -q 8
 	part lab-roce-perftest-full-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-perftest full

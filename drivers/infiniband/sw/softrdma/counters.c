@@ -77,6 +77,11 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_IW_TERM_RCVD] = { .name = "iw_term_rcvd" },
 	[SOFTRDMA_CNT_IW_PEER_CLOSED] = { .name = "iw_peer_closed" },
 	[SOFTRDMA_CNT_IW_PEER_RESET] = { .name = "iw_peer_reset" },
+
+	/* UD and GSI receive drops */
+	[SOFTRDMA_CNT_RCV_BAD_QKEY] = { .name = "rcv_bad_qkey" },
+	[SOFTRDMA_CNT_RCV_NO_RECV_WQE] = { .name = "rcv_no_recv_wqe" },
+	[SOFTRDMA_CNT_RCV_UD_TOO_LONG] = { .name = "rcv_ud_too_long" },
 };
 
 static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);

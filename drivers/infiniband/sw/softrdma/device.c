@@ -100,6 +100,23 @@ static int softrdma_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
+/*
+ * The management side of a RoCE port: the CM is supported (the GSI QP),
+ * and the IBA 14.2.5.6 PortInfo violation counters are the receive drops
+ * of the same name, saturating at 16 bits.
+ */
+static void softrdma_roce_port_mgmt(const struct softrdma_dev *sdev,
+				    struct ib_port_attr *attr)
+{
+	attr->port_cap_flags = IB_PORT_CM_SUP;
+	attr->qkey_viol_cntr =
+		min_t(u64, U16_MAX,
+		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_QKEY));
+	attr->bad_pkey_cntr =
+		min_t(u64, U16_MAX,
+		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_PKEY));
+}
+
 static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
 			       struct ib_port_attr *attr)
 {
@@ -128,6 +145,7 @@ static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
 		attr->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
 		attr->ip_gids = true;
 		attr->max_msg_sz = SOFTRDMA_ROCE_MAX_MSG_SZ;
+		softrdma_roce_port_mgmt(sdev, attr);
 	} else {
 		attr->active_mtu = softrdma_iwarp_mtu(mtu);
 		attr->gid_tbl_len = 1;
@@ -138,13 +156,11 @@ static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
 }
 
 /*
- * RoCE ports announce the RoCEv2 protocol and Ethernet address handles.
- * The MAD, IB CM and AF_IB capabilities of a full RoCEv2 port need the GSI
- * QP (QP1), which comes with UD queue pairs (issue #3); announcing them
- * before that only makes the MAD layer fail to open the port.
+ * RoCE ports are full RoCEv2 ports: the protocol, Ethernet address
+ * handles, and the MAD, IB CM and AF_IB capabilities, for which the MAD
+ * layer creates the GSI QP (QP1, ud.h) and rdma_cm runs on top.
  */
-#define SOFTRDMA_ROCE_CORE_CAPS \
-	(RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_ETH_AH)
+#define SOFTRDMA_ROCE_CORE_CAPS	RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP
 
 static int softrdma_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 				       struct ib_port_immutable *immutable)
@@ -155,6 +171,7 @@ static int softrdma_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	if (sdev->transport == SOFTRDMA_ROCE) {
 		immutable->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
 		immutable->core_cap_flags = SOFTRDMA_ROCE_CORE_CAPS;
+		immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	} else {
 		immutable->gid_tbl_len = 1;
 		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;

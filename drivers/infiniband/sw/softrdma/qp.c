@@ -4,6 +4,7 @@
  * (IBA vol 1 §10.2.4, §10.3, §11.4).  The RC protocol itself is in the
  * engines behind rc.h; this file keeps the object consistent around them.
  */
+#include <linux/capability.h>
 #include <linux/slab.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -16,12 +17,14 @@
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "roce_net.h"
+#include "ud.h"
 #include "verbs.h"
 
 /*
- * The transport under a QP: the RoCEv2 RC engines (rc.h) on sroce
- * devices, the iWARP data path (iwarp_qp.h) on siwarp devices.  Same
- * calls, same contexts.
+ * The transport under a QP: on sroce devices the RoCEv2 RC engines
+ * (rc.h), with the UD engine (ud.h) in front for UD and GSI QPs; the
+ * iWARP data path (iwarp_qp.h) on siwarp devices.  Same calls, same
+ * contexts.
  */
 static bool softrdma_qp_is_iwarp(const struct softrdma_qp *qp)
 {
@@ -54,6 +57,8 @@ static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 {
 	if (softrdma_qp_is_iwarp(qp))
 		softrdma_iwarp_qp_start(qp);
+	else if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
+		softrdma_ud_start(qp);
 	else
 		softrdma_rc_start(qp);
 }
@@ -62,16 +67,21 @@ static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
 {
 	if (softrdma_qp_is_iwarp(qp))
 		softrdma_iwarp_qp_kick(qp);
+	else if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
+		softrdma_ud_kick(qp);
 	else
 		softrdma_rc_kick(qp);
 }
 
 static void softrdma_qp_transport_stop(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp))
+	if (softrdma_qp_is_iwarp(qp)) {
 		softrdma_iwarp_qp_stop(qp);
-	else
-		softrdma_rc_stop(qp);
+		return;
+	}
+	if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
+		softrdma_ud_stop(qp);
+	softrdma_rc_stop(qp);
 }
 
 /**
@@ -420,13 +430,29 @@ static int softrdma_qp_check_init_iwarp(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
+/*
+ * UD and GSI QPs: RoCE only; the GSI QP is the kernel MAD layer's, on
+ * port 1 (IBA 13.5.1).
+ */
+static int softrdma_qp_check_ud_init(struct softrdma_dev *sdev,
+				     const struct ib_qp_init_attr *init,
+				     bool user)
+{
+	if (sdev->transport != SOFTRDMA_ROCE)
+		return -EOPNOTSUPP;
+	if (init->qp_type == IB_QPT_GSI && (user || init->port_num != 1))
+		return -EINVAL;
+	return 0;
+}
+
 static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 				  const struct ib_qp_init_attr *init)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC)
-		return -EOPNOTSUPP;	/* UD and the GSI QP: issue #3 */
+	if (init->qp_type != IB_QPT_RC &&
+	    !softrdma_qp_type_is_ud(init->qp_type))
+		return -EOPNOTSUPP;
 	if (init->srq || init->create_flags)
 		return -EOPNOTSUPP;
 	if (sdev->transport == SOFTRDMA_IWARP)
@@ -544,7 +570,8 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 	qp->sq.lim = (struct softrdma_wqe_limits){
 		.max_sge = max_sge,
 		.max_inline = max_inline,
-		.rc = true,
+		.rc = init->qp_type == IB_QPT_RC,
+		.ud = softrdma_qp_type_is_ud(init->qp_type),
 	};
 
 	/* librxe maps an RQ whenever there is no SRQ, even an empty one */
@@ -562,7 +589,8 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 				&qp->rq.lock);
 	qp->rq.lim = (struct softrdma_wqe_limits){
 		.max_sge = cap->max_recv_sge,
-		.rc = true,
+		.rc = init->qp_type == IB_QPT_RC,
+		.ud = softrdma_qp_type_is_ud(init->qp_type),
 	};
 
 	cap->max_send_wr = nsend;
@@ -585,6 +613,19 @@ static void softrdma_qp_destroy_queues(struct softrdma_qp *qp)
 	softrdma_ring_destroy(qp->sq.ring);
 }
 
+/*
+ * The GSI QP is QP1 (IBA 13.5.1), one per port.  Returns 0 with @qpn set,
+ * -EBUSY when the port has one, -ENOENT for any other QP type.
+ */
+static int softrdma_qp_reserve_gsi(struct softrdma_dev *sdev,
+				   const struct ib_qp_init_attr *init, u32 *qpn)
+{
+	if (init->qp_type != IB_QPT_GSI)
+		return -ENOENT;
+	*qpn = SOFTRDMA_GSI_QPN;
+	return xa_insert(&sdev->qp_xa, SOFTRDMA_GSI_QPN, NULL, GFP_KERNEL);
+}
+
 static int softrdma_create_qp(struct ib_qp *ibqp,
 			      struct ib_qp_init_attr *init,
 			      struct ib_udata *udata)
@@ -602,6 +643,8 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	int err;
 
 	err = softrdma_qp_check_init(sdev, init);
+	if (!err && softrdma_qp_type_is_ud(init->qp_type))
+		err = softrdma_qp_check_ud_init(sdev, init, !!udata);
 	if (err)
 		return err;
 	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
@@ -637,9 +680,11 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 		return err;
 
 	/* reserve a number now, publish the QP once it is complete */
-	err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL,
-			      XA_LIMIT(2, 0xffffff), &sdev->qp_next,
-			      GFP_KERNEL);
+	err = softrdma_qp_reserve_gsi(sdev, init, &qpn);
+	if (err == -ENOENT)
+		err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL,
+				      XA_LIMIT(2, 0xffffff), &sdev->qp_next,
+				      GFP_KERNEL);
 	if (err < 0)
 		goto out_destroy_queues;
 	ibqp->qp_num = qpn;
@@ -816,6 +861,18 @@ int softrdma_qp_iwarp_connected(struct softrdma_qp *qp)
 	return 0;
 }
 
+/*
+ * IBA 10.2.5: a Q_Key with the high-order bit set is privileged; a user
+ * QP may hold one only if its owner may send raw packets anyway.
+ */
+static int softrdma_qp_check_qkey(struct softrdma_qp *qp, u32 qkey)
+{
+	if (qp->user && (qkey & SOFTRDMA_QKEY_PRIVILEGED) &&
+	    !capable(CAP_NET_RAW))
+		return -EPERM;
+	return 0;
+}
+
 static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			      int mask, struct ib_udata *udata)
 {
@@ -849,6 +906,8 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = softrdma_qp_check_attr(attr, mask, &limits);
 	if (!err && (mask & IB_QP_AV))
 		err = softrdma_av_from_ah_attr(&av, &attr->ah_attr);
+	if (!err && (mask & IB_QP_QKEY))
+		err = softrdma_qp_check_qkey(qp, attr->qkey);
 	if (err)
 		goto out_unlock;
 
@@ -889,6 +948,8 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			qp->attr.ah_attr.grh.sgid_index,
 			qp->attr.ah_attr.grh.hop_limit,
 			qp->attr.ah_attr.grh.traffic_class);
+	if (softrdma_qp_type_is_ud(ibqp->qp_type))	/* UD: no path */
+		memset(&attr->ah_attr, 0, sizeof(attr->ah_attr));
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
 	attr->sq_draining = 0;
@@ -1003,6 +1064,8 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	default:
 		break;
 	}
+	if (sq->lim.ud && softrdma_ud_kernel_wqe(wqe, wr))
+		return -EINVAL;
 
 	if (wr->send_flags & IB_SEND_INLINE) {
 		for (i = 0; i < wr->num_sge; i++) {

@@ -32,6 +32,7 @@
 
 #include "av.h"
 #include "rc.h"
+#include "ud.h"
 #include "wqe.h"
 
 struct softrdma_cq;
@@ -98,6 +99,7 @@ struct softrdma_qp {
 	struct softrdma_rq rq;
 
 	struct softrdma_rc rc;		/* RoCE: protocol engines, rc.h */
+	struct softrdma_ud ud;		/* RoCE UD and GSI: ud.h */
 	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 };
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * RoCEv2 receive dispatch: a validated packet (roce_pkt.h) goes to its
- * destination QP's RC engines (rc.h); a packet for no QP is counted as
- * rcv_no_qp and dropped.
+ * destination QP's RC engines (rc.h) or, for a UD or GSI QP (QP1 is
+ * looked up by its number like any other), to the UD receiver (ud.h).
+ * A packet for no QP is counted as rcv_no_qp and dropped; one whose
+ * opcode class does not match the QP's type as rcv_bad_opcode (IBA
+ * 9.6.1.2, C9-40: the transport must match the QP's).
  */
 #include <linux/skbuff.h>
 #include <trace/events/softrdma.h>
@@ -12,7 +15,9 @@
 #include "qp.h"
 #include "rc.h"
 #include "roce_net.h"
+#include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "ud.h"
 
 /**
  * softrdma_roce_rcv_pkt() - deliver a validated packet to its QP
@@ -39,10 +44,18 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb)
 		softrdma_dev_put(sdev);
 		return;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_RC)
+	if (qp->ibqp.qp_type == IB_QPT_RC &&
+	    softrdma_roce_opcode_is_rc(pkt->opcode)) {
 		softrdma_rc_rcv(qp, skb);
-	else
-		kfree_skb(skb);	/* not reached: only RC QPs exist */
+	} else if (softrdma_qp_type_is_ud(qp->ibqp.qp_type) &&
+		   softrdma_roce_opcode_is_ud(pkt->opcode)) {
+		softrdma_ud_rcv(qp, skb);
+	} else {
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_BAD_OPCODE);
+		trace_softrdma_drop(&sdev->ibdev,
+				    softrdma_counter_name(SOFTRDMA_CNT_RCV_BAD_OPCODE));
+		kfree_skb(skb);
+	}
 	softrdma_qp_put(qp);
 	softrdma_dev_put(sdev);
 }

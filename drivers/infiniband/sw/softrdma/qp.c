@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <linux/slab.h>
 #include <rdma/uverbs_ioctl.h>
+#include <trace/events/softrdma.h>
 
 #include "cq.h"
 #include "device.h"
@@ -353,6 +354,8 @@ static void softrdma_qp_set_state(struct softrdma_qp *qp,
 {
 	lockdep_assert_held(&qp->state_mutex);
 
+	trace_softrdma_qp_state(qp->ibqp.device, softrdma_qpn(qp), qp->state,
+				state);
 	spin_lock_bh(&qp->sq.lock);
 	spin_lock(&qp->rq.lock);
 	WRITE_ONCE(qp->state, state);

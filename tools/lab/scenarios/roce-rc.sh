@@ -5,7 +5,8 @@
 #   lab run --stack sroce,rxe roce-rc      (softrdma serves, rxe is client)
 #   lab run --stack rxe,sroce roce-rc      (rxe serves, softrdma is client)
 # guest0 runs the servers, guest1 the clients:
-#  - ibv_rc_pingpong -c (both sides check the data) at several sizes;
+#  - ibv_rc_pingpong -c (both sides check the data) at several sizes, and
+#    on softrdma the softrdma_qp_state tracepoint sees its QPs' states;
 #  - perftest write/read/send bandwidth and latency, atomics;
 #  - an RDMA WRITE into a read-only MR fails with a remote access error
 #    and leaves the target unchanged (tools/lab/rc_access.c, built on the
@@ -85,7 +86,20 @@ perf() {
 	return 0
 }
 
+TRACE=/sys/kernel/tracing
+qp_trace_on() {
+	[ -d $TRACE/events ] || mount -t tracefs tracefs $TRACE || return 1
+	echo >$TRACE/trace &&
+		echo 1 >$TRACE/events/softrdma/softrdma_qp_state/enable
+}
+qp_trace_has() {
+	grep -E "softrdma_qp_state: $LAB_IBDEV qpn=0x[0-9a-f]+ $1\$" \
+		$TRACE/trace | tail -n 1 | grep .
+}
+
 if want pp; then
+	[ "$LAB_STACK" = sroce ] &&
+		lab_check "trace: enable softrdma_qp_state" qp_trace_on
 	for size in 1 4095 4096 65537 1048576; do
 		iters=$PP_ITERS
 		[ "$size" -ge 65536 ] && iters=50
@@ -93,6 +107,12 @@ if want pp; then
 		pair "pingpong-$size" 120 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
 			-g "$gid" -n "$iters" -s "$size" -c
 	done
+	if [ "$LAB_STACK" = sroce ]; then
+		for t in "RESET -> INIT" "INIT -> RTR" "RTR -> RTS" "RTS -> ERR"; do
+			lab_check "trace: softrdma_qp_state saw $t" qp_trace_has "$t"
+		done
+		echo 0 >$TRACE/events/softrdma/softrdma_qp_state/enable
+	fi
 fi
 
 if want bw; then

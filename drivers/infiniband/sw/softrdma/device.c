@@ -76,12 +76,7 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	 * host (one lock), not against CPU accesses: IB_ATOMIC_HCA.
 	 */
 	attr->atomic_cap = roce ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
-	if (roce) {
-		attr->max_srq = SOFTRDMA_MAX_SRQ;
-		attr->max_srq_wr = SOFTRDMA_MAX_SRQ_WR;
-		attr->max_srq_sge = attr->max_recv_sge;
-	}
-	/* iWARP: no SRQ until create_srq and the siw SRQ ring exist */
+	/* no SRQs (max_srq 0) on either transport until create_srq exists */
 	attr->max_ah = roce ? SOFTRDMA_MAX_AH : 0;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = SOFTRDMA_LOCAL_CA_ACK_DELAY;

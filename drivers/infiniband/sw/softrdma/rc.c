@@ -121,6 +121,7 @@ void softrdma_rc_start(struct softrdma_qp *qp)
 		rc->req_psn = qp->attr.sq_psn;
 		rc->una_psn = qp->attr.sq_psn;
 		rc->sent_psn = qp->attr.sq_psn;
+		rc->cwnd = SOFTRDMA_RC_WINDOW;
 		rc->retry_left = qp->attr.retry_cnt;
 		rc->rnr_left = qp->attr.rnr_retry;
 	}
@@ -303,6 +304,40 @@ bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_segment);
+
+/**
+ * softrdma_rc_cwnd_next() - the requester's window after an event
+ * @cwnd: the window now, in PSNs
+ * @ev: what happened
+ * @acked: for SOFTRDMA_RC_CWND_ACKED, how many PSNs the ACK retired
+ *
+ * IBA leaves flow control between end nodes to credits (9.7.7.2), which
+ * no responder here grants, so nothing but the window keeps a requester
+ * from filling the path.  Several busy QPs on one slow link can queue
+ * more than an ACK timeout's worth of packets in front of each other; a
+ * go-back-N of the whole window then only queues more, until the retry
+ * count runs out although nothing was lost.  So the window shrinks the
+ * way TCP's does: to the minimum after a timeout, by half after a loss,
+ * and grows back by what each ACK retires (doubling per round trip) up
+ * to SOFTRDMA_RC_WINDOW.
+ */
+u32 softrdma_rc_cwnd_next(u32 cwnd, enum softrdma_rc_cwnd_event ev,
+			  u32 acked)
+{
+	switch (ev) {
+	case SOFTRDMA_RC_CWND_ACKED:
+		cwnd += min_t(u32, acked, SOFTRDMA_RC_WINDOW);
+		break;
+	case SOFTRDMA_RC_CWND_LOSS:
+		cwnd /= 2;
+		break;
+	case SOFTRDMA_RC_CWND_TIMEOUT:
+		cwnd = SOFTRDMA_RC_CWND_MIN;
+		break;
+	}
+	return clamp_t(u32, cwnd, SOFTRDMA_RC_CWND_MIN, SOFTRDMA_RC_WINDOW);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_cwnd_next);
 
 /**
  * softrdma_rc_psn_classify() - place a request's PSN (IBA 9.7.5.1.1)

@@ -34,6 +34,11 @@ struct softrdma_qp;
 
 /* Packets sent and not acknowledged, at most (bounds go-back-N) */
 #define SOFTRDMA_RC_WINDOW		128
+/*
+ * The requester's congestion window (packets), between this and
+ * SOFTRDMA_RC_WINDOW: see softrdma_rc_cwnd_next().
+ */
+#define SOFTRDMA_RC_CWND_MIN		4
 /* AckReq at least every this many packets of one message (IBA 9.7.2) */
 #define SOFTRDMA_RC_ACKREQ_PERIOD	32
 /* Read response packets built per pass before deferring the rest */
@@ -84,6 +89,7 @@ struct softrdma_rc {
 	u32 sent_psn;		/* after the highest PSN ever sent */
 	u32 req_idx;		/* WQE being sent, from the oldest */
 	u32 req_outstanding_rd;	/* reads and atomics sent, not retired */
+	u32 cwnd;		/* PSNs it may have in flight now */
 	u8 retry_left;		/* IBA 9.7.6.1.3 */
 	u8 rnr_left;		/* IBA 9.7.5.2.8; unused when infinite */
 	bool rnr_wait;		/* the timer runs for an RNR back-off */
@@ -186,6 +192,16 @@ struct softrdma_rc_seg {
 
 bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 			 u32 send_flags, struct softrdma_rc_seg *seg);
+
+/* What the requester's congestion window reacts to */
+enum softrdma_rc_cwnd_event {
+	SOFTRDMA_RC_CWND_ACKED,		/* the oldest PSNs were acknowledged */
+	SOFTRDMA_RC_CWND_LOSS,		/* a sequence NAK or a response gap */
+	SOFTRDMA_RC_CWND_TIMEOUT,	/* the local ACK timer expired */
+};
+
+u32 softrdma_rc_cwnd_next(u32 cwnd, enum softrdma_rc_cwnd_event ev,
+			  u32 acked);
 
 /* What the responder does with a request's PSN (IBA 9.7.5.1.1) */
 enum softrdma_rc_psn_class {

@@ -62,6 +62,8 @@ static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 
 	if (!psn_after(una, rc->una_psn))
 		return;
+	rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd, SOFTRDMA_RC_CWND_ACKED,
+					 psn_diff(una, rc->una_psn));
 	rc->una_psn = una;
 	rc->retry_left = qp->attr.retry_cnt;
 	rc->rnr_left = qp->attr.rnr_retry;
@@ -100,6 +102,7 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
 				     rc->una_psn, "response gap",
 				     rc->retry_left);
+	rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd, SOFTRDMA_RC_CWND_LOSS, 0);
 	softrdma_rc_req_rewind(qp, rc->una_psn);
 	rc->gap_valid = true;
 	rc->gap_psn = rc->sent_psn;
@@ -229,6 +232,8 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		return;
 	case SOFTRDMA_RC_ACK_GO_BACK:
 		/* IBA 9.7.5.2.1; the repeats of one gap are held */
+		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
+						 SOFTRDMA_RC_CWND_LOSS, 0);
 		softrdma_rc_comp_go_back(qp, psn, "sequence nak");
 		rc->gap_valid = true;
 		rc->gap_psn = rc->sent_psn;
@@ -442,6 +447,8 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->gap_valid = false;
+		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
+						 SOFTRDMA_RC_CWND_TIMEOUT, 0);
 		if (rc->retry_left)
 			softrdma_rc_comp_go_back(qp, rc->una_psn,
 						 "ack timeout");

@@ -323,7 +323,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		return;
 
 	/* IBA 9.7.6: a bounded number of PSNs in flight */
-	while (psn_diff(rc->req_psn, rc->una_psn) < SOFTRDMA_RC_WINDOW) {
+	while (psn_diff(rc->req_psn, rc->una_psn) < rc->cwnd) {
 		if (rc->req_idx == qp->sq.fetched &&
 		    !softrdma_rc_req_fetch(qp))
 			break;

@@ -271,6 +271,44 @@ static void softrdma_rc_ack_syndromes(struct kunit *test)
 			SOFTRDMA_AETH_RESERVED);
 }
 
+struct rc_cwnd_case {
+	const char *name;
+	u32 cwnd;
+	enum softrdma_rc_cwnd_event ev;
+	u32 acked;
+	u32 next;
+};
+
+static const struct rc_cwnd_case rc_cwnd_cases[] = {
+	{ "ack_grows_by_acked", 4, SOFTRDMA_RC_CWND_ACKED, 3, 7 },
+	{ "ack_capped_at_window", SOFTRDMA_RC_WINDOW - 1,
+	  SOFTRDMA_RC_CWND_ACKED, 32, SOFTRDMA_RC_WINDOW },
+	{ "ack_huge_count_capped", 4, SOFTRDMA_RC_CWND_ACKED, U32_MAX,
+	  SOFTRDMA_RC_WINDOW },
+	{ "ack_of_nothing", 10, SOFTRDMA_RC_CWND_ACKED, 0, 10 },
+	{ "loss_halves", 64, SOFTRDMA_RC_CWND_LOSS, 0, 32 },
+	{ "loss_floor", 5, SOFTRDMA_RC_CWND_LOSS, 0, SOFTRDMA_RC_CWND_MIN },
+	{ "timeout_to_minimum", SOFTRDMA_RC_WINDOW, SOFTRDMA_RC_CWND_TIMEOUT,
+	  0, SOFTRDMA_RC_CWND_MIN },
+	{ "zero_is_raised", 0, SOFTRDMA_RC_CWND_ACKED, 0,
+	  SOFTRDMA_RC_CWND_MIN },
+};
+
+static void rc_cwnd_case_desc(const struct rc_cwnd_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_cwnd, rc_cwnd_cases, rc_cwnd_case_desc);
+
+static void softrdma_rc_cwnd(struct kunit *test)
+{
+	const struct rc_cwnd_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_rc_cwnd_next(c->cwnd, c->ev, c->acked),
+			c->next);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -278,6 +316,7 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),
 	{}
 };
 

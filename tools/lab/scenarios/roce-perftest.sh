@@ -128,7 +128,7 @@ pt() {
 	out=$(timeout "${TMO:-120}" "$@" 2>&1)
 	rc=$?
 	echo "$out"
-	[ $rc -eq 0 ] || return $rc
+	[ "$rc" -eq 0 ] || return "$rc"
 	if [ "$LAB_ID" = 0 ]; then
 		case "$1 $*" in
 		ib_read_lat*)
@@ -140,7 +140,8 @@ pt() {
 		*" -b "*) ;;
 		ib_write_bw* | ib_read_bw*)
 			# passive: one row, the client's last size
-			local all=($sizes)
+			local all
+			read -ra all <<<"$sizes"
 			sizes=${all[-1]}
 			;;
 		esac
@@ -172,11 +173,8 @@ if [ "$cut" = quick ]; then
 		done
 	done
 	if want bidir; then
-		for s in 1048576; do
-			n=$(iters_for "$s")
-			pair "ib_write_bw-b-$s" 180 pt "$s" "$n" ib_write_bw \
-				-d "$LAB_IBDEV" -x "$gid4" -b -s "$s" -n "$n" -F
-		done
+		pair ib_write_bw-b-1048576 180 pt 1048576 10 ib_write_bw \
+			-d "$LAB_IBDEV" -x "$gid4" -b -s 1048576 -n 10 -F
 	fi
 	if want multi; then
 		# the table counts the iterations of all eight QPs

@@ -247,6 +247,8 @@ static const struct ib_device_ops softrdma_roce_ops = {
 static const struct ib_device_ops softrdma_iwarp_ops = {
 	.driver_id = RDMA_DRIVER_SIW,
 	.uverbs_abi_ver = 1,
+	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
+	.get_hw_stats = softrdma_get_hw_stats,
 	.query_gid = softrdma_iwarp_query_gid,
 };
 

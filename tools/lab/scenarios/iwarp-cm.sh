@@ -16,6 +16,7 @@
 #           survives both; revision 1 and 2 requests get replies of their
 #           revision, with CRC when asked
 #  rping    rping -V, 500 x 64 B and 500 x 65535 B, each guest as server
+#           (about two minutes for 500 pings under TCG)
 #  ucmatose between two siwarp guests
 #  vanish   a transfer whose server goes away (process killed, rdma link
 #           del, eth0 down): the client ends with an error, not a hang
@@ -106,7 +107,7 @@ no_listener() { ! ss -ltnH "sport = :$1" | grep -q .; }
 rping_client() {
 	local log=$1
 	shift
-	timeout 120 rping -c -v "$@" >"$log" 2>&1
+	timeout 600 rping -c -v "$@" >"$log" 2>&1
 	local rc=$?
 	cat "$log"
 	return $rc
@@ -209,7 +210,7 @@ rping_part() {
 	PORT=$((PORT + 1))
 	name="rping: guest$srv serves, -V -C $count -S $size"
 	if [ "$LAB_ID" = "$srv" ]; then
-		timeout 150 rping -s -a "$LAB_ADDR" -p "$PORT" -V -C "$count" \
+		timeout 650 rping -s -a "$LAB_ADDR" -p "$PORT" -V -C "$count" \
 			>"/tmp/rping-srv-$PORT.log" 2>&1 &
 		local pid=$!
 		lab_wait_listen "$PORT" 20
@@ -224,7 +225,7 @@ rping_part() {
 		n=$(grep -c '^ping data: ' "/tmp/rping-$PORT.log")
 		lab_check "$name: $count validated pings (saw $n)" test "$n" = "$count"
 	fi
-	lab_barrier "rping-$PORT-done" 300
+	lab_barrier "rping-$PORT-done" 700
 }
 
 if want rping; then

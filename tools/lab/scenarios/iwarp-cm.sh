@@ -239,10 +239,9 @@ fi
 # --- ucmatose --------------------------------------------------------------
 # ucmatose: 10 SENDs of 100 B each way, and an orderly disconnect
 ucmatose_srv() {
-	wait "$1"
-	local rc=$?
 	cat /tmp/ucmatose-srv.log
-	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-srv.log
+	grep -qx 'rc 0' /tmp/ucmatose-srv.log &&
+		grep -q '^data transfers complete' /tmp/ucmatose-srv.log
 }
 
 ucmatose_cli() {
@@ -259,7 +258,9 @@ if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = si
 		pid=$!
 		lab_wait_listen "$PORT" 20
 		lab_barrier ucmatose
-		lab_check "ucmatose: server" ucmatose_srv "$pid"
+		wait "$pid"
+		echo "rc $?" >>/tmp/ucmatose-srv.log
+		lab_check "ucmatose: server" ucmatose_srv
 	else
 		lab_barrier ucmatose
 		lab_check "ucmatose: client" ucmatose_cli "$PORT"
@@ -324,6 +325,16 @@ vanish_part() {
 		lab_barrier "vanish-$PORT-done" 400
 	fi
 }
+
+if want vanish; then
+	PORT=7430
+	# with eth0 down, the client's TCP gives up after tcp_retries2
+	# retransmissions (default 15, many minutes); keep it short here
+	sysctl -qw net.ipv4.tcp_retries2=5
+	vanish_part kill
+	vanish_part linkdel
+	vanish_part linkdown
+fi
 
 # --- unload ----------------------------------------------------------------
 NVMET=/sys/kernel/config/nvmet

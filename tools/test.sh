@@ -149,9 +149,9 @@ part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc
 part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc
 part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc
-part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-cm
-part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-cm
-part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-cm
+part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 2400 iwarp-cm
+part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 2400 iwarp-cm
+part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 2400 iwarp-cm
 
 # iWARP traffic through the data path, data checked: softrdma with itself,
 # and with stock siw as client and as server.

@@ -16,6 +16,7 @@
 #           survives both; revision 1 and 2 requests get replies of their
 #           revision, with CRC when asked
 #  rping    rping -V, 500 x 64 B and 500 x 65535 B, each guest as server
+#           (about two minutes for 500 pings under TCG)
 #  ucmatose between two siwarp guests
 #  vanish   a transfer whose server goes away (process killed, rdma link
 #           del, eth0 down): the client ends with an error, not a hang
@@ -106,7 +107,7 @@ no_listener() { ! ss -ltnH "sport = :$1" | grep -q .; }
 rping_client() {
 	local log=$1
 	shift
-	timeout 120 rping -c -v "$@" >"$log" 2>&1
+	timeout 600 rping -c -v "$@" >"$log" 2>&1
 	local rc=$?
 	cat "$log"
 	return $rc
@@ -209,7 +210,7 @@ rping_part() {
 	PORT=$((PORT + 1))
 	name="rping: guest$srv serves, -V -C $count -S $size"
 	if [ "$LAB_ID" = "$srv" ]; then
-		timeout 150 rping -s -a "$LAB_ADDR" -p "$PORT" -V -C "$count" \
+		timeout 650 rping -s -a "$LAB_ADDR" -p "$PORT" -V -C "$count" \
 			>"/tmp/rping-srv-$PORT.log" 2>&1 &
 		local pid=$!
 		lab_wait_listen "$PORT" 20
@@ -224,7 +225,7 @@ rping_part() {
 		n=$(grep -c '^ping data: ' "/tmp/rping-$PORT.log")
 		lab_check "$name: $count validated pings (saw $n)" test "$n" = "$count"
 	fi
-	lab_barrier "rping-$PORT-done" 300
+	lab_barrier "rping-$PORT-done" 700
 }
 
 if want rping; then
@@ -238,10 +239,9 @@ fi
 # --- ucmatose --------------------------------------------------------------
 # ucmatose: 10 SENDs of 100 B each way, and an orderly disconnect
 ucmatose_srv() {
-	wait "$1"
-	local rc=$?
 	cat /tmp/ucmatose-srv.log
-	[ $rc -eq 0 ] && grep -q '^data transfers complete' /tmp/ucmatose-srv.log
+	grep -qx 'rc 0' /tmp/ucmatose-srv.log &&
+		grep -q '^data transfers complete' /tmp/ucmatose-srv.log
 }
 
 ucmatose_cli() {
@@ -258,7 +258,9 @@ if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = si
 		pid=$!
 		lab_wait_listen "$PORT" 20
 		lab_barrier ucmatose
-		lab_check "ucmatose: server" ucmatose_srv "$pid"
+		wait "$pid"
+		echo "rc $?" >>/tmp/ucmatose-srv.log
+		lab_check "ucmatose: server" ucmatose_srv
 	else
 		lab_barrier ucmatose
 		lab_check "ucmatose: client" ucmatose_cli "$PORT"
@@ -323,6 +325,16 @@ vanish_part() {
 		lab_barrier "vanish-$PORT-done" 400
 	fi
 }
+
+if want vanish; then
+	PORT=7430
+	# with eth0 down, the client's TCP gives up after tcp_retries2
+	# retransmissions (default 15, many minutes); keep it short here
+	sysctl -qw net.ipv4.tcp_retries2=5
+	vanish_part kill
+	vanish_part linkdel
+	vanish_part linkdown
+fi
 
 # --- unload ----------------------------------------------------------------
 NVMET=/sys/kernel/config/nvmet

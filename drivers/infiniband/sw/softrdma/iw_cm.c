@@ -1414,6 +1414,31 @@ out_put_qp:
 	return err;
 }
 
+/* RFC 5044 7.1: answer a request with R set; the caller then closes */
+static void softrdma_iw_send_reject(struct softrdma_iw_cep *cep,
+				    const void *pdata, u8 pdata_len)
+{
+	struct softrdma_mpa_info rep = {
+		.reply = true,
+		.reject = true,
+		.rev = min(cep->mpa_req.rev, cep->mpa_local.rev),
+		.crc = cep->mpa_req.crc,
+		.enhanced = cep->mpa_req.enhanced &&
+			    cep->mpa_local.rev >= IWARP_MPA_REV2,
+		.ird = cep->mpa_res.ird,
+		.ord = cep->mpa_res.ord,
+		.pd = pdata,
+		.pd_len = pdata_len,
+	};
+
+	lockdep_assert_held(&cep->lock);
+
+	if (pdata_len > IWARP_MPA_PRIV_MAX -
+	    (rep.enhanced ? sizeof(struct iwarp_mpa_v2) : 0))
+		rep.pd_len = 0;
+	softrdma_iw_send_mpa(cep, &rep);
+}
+
 static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 			      struct iw_cm_conn_param *param)
 {
@@ -1436,17 +1461,17 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 	/* from here the iw_cm's reference is ours to drop or to keep */
 	cep->iwcm_ref = false;
 
-	err = softrdma_iw_check_param(param, cep->mpa_req.enhanced);
-	if (err)
-		goto out_close;
 	if (cep->state != SOFTRDMA_IW_CEP_RECVD_MPA_REQ) {
 		err = -ECONNRESET;
 		goto out_close;
 	}
+	err = softrdma_iw_check_param(param, cep->mpa_req.enhanced);
+	if (err)
+		goto out_reject;
 	qp = softrdma_iw_qp(cm_id, param->qpn);
 	if (!qp) {
 		err = -EINVAL;
-		goto out_close;
+		goto out_reject;
 	}
 	cep->qp = qp;
 
@@ -1458,6 +1483,8 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 		/* RFC 6581 4.2: no RTR message in common, say so */
 		if (err == -EOPNOTSUPP)
 			softrdma_iw_send_mpa(cep, &rep);
+		else
+			softrdma_iw_send_reject(cep, NULL, 0);
 		goto out_close;
 	}
 	rep.pd = param->private_data;
@@ -1494,6 +1521,13 @@ static int softrdma_iw_accept(struct iw_cm_id *cm_id,
 	softrdma_iw_cep_put(cep);
 	return err;
 
+out_reject:
+	/*
+	 * The initiator learns of a failed accept as a rejection, not as a
+	 * connection that drops while it waits for the reply (which stock
+	 * siw reports as CONNECT_ERROR -EINVAL).
+	 */
+	softrdma_iw_send_reject(cep, NULL, 0);
 out_close:
 	/* an error on accept precludes provider events (iwcm.c) */
 	if (cep->state != SOFTRDMA_IW_CEP_CLOSED)
@@ -1510,7 +1544,6 @@ static int softrdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
 			      u8 pdata_len)
 {
 	struct softrdma_iw_cep *cep = cm_id->provider_data;
-	struct softrdma_mpa_info rep;
 
 	if (!cep)
 		return -EINVAL;
@@ -1522,23 +1555,7 @@ static int softrdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
 	}
 	cep->iwcm_ref = false;
 	if (cep->state == SOFTRDMA_IW_CEP_RECVD_MPA_REQ) {
-		/* RFC 5044 7.1: a reply with R set, then close */
-		rep = (struct softrdma_mpa_info) {
-			.reply = true,
-			.reject = true,
-			.rev = min(cep->mpa_req.rev, cep->mpa_local.rev),
-			.crc = cep->mpa_req.crc,
-			.enhanced = cep->mpa_req.enhanced &&
-				    cep->mpa_local.rev >= IWARP_MPA_REV2,
-			.ird = cep->mpa_res.ird,
-			.ord = cep->mpa_res.ord,
-			.pd = pdata,
-			.pd_len = pdata_len,
-		};
-		if (pdata_len > IWARP_MPA_PRIV_MAX -
-		    (rep.enhanced ? sizeof(struct iwarp_mpa_v2) : 0))
-			rep.pd_len = 0;
-		softrdma_iw_send_mpa(cep, &rep);
+		softrdma_iw_send_reject(cep, pdata, pdata_len);
 		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_CLOSED);
 	}
 	mutex_unlock(&cep->lock);

@@ -190,9 +190,12 @@ if want ucmatose; then
 		ok_run ucmatose -s %A -p %P -c 4 -C 10
 fi
 
+# udaddy's -p is the port space; it always uses port 7174
 if want udaddy; then
-	pair udaddy 180 ok_run udaddy -p %P -C 20 -- \
-		ok_run udaddy -s %A -p %P -C 20
+	saved_port=$port
+	port=7173
+	pair udaddy 180 ok_run udaddy -C 20 -- ok_run udaddy -s %A -C 20
+	port=$saved_port
 fi
 
 if want rdma_server; then

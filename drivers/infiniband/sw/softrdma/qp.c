@@ -446,6 +446,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	spin_lock_init(&qp->rq.lock);
 	spin_lock_init(&qp->rq.post_lock);
 	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
+	softrdma_ud_init(qp);
 
 	err = softrdma_qp_create_queues(qp, init, uctx, &resp);
 	if (err)

@@ -20,7 +20,8 @@ PP_ITERS=200
 port=18600
 
 gid=$(lab_gid_index "$LAB_ADDR") || gid=1
-lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
+gid6=$(lab_gid_index "$LAB_ADDR6") || gid6=
+lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid (IPv6: ${gid6:-none})"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
 run() { timeout "${TMO:-120}" "$@"; }
 
@@ -31,8 +32,8 @@ ready() {
 }
 
 # pair NAME TIMEOUT SRVCMD -- CLICMD: SRVCMD on guest0, CLICMD on guest1;
-# "%P" in either is the port, "%A" the server's address.  Both must
-# succeed.
+# "%P" in either is the port, "%A" the server's IPv4 address, "%B" its
+# IPv6 address.  Both must succeed.
 pair() {
 	local name=$1 tmo=$2 srv rc a
 	local -a scmd=() ccmd=()
@@ -41,12 +42,14 @@ pair() {
 	port=$((port + 1))
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		a=${1//%P/$port}
+		a=${a//%B/$(lab_peer_addr6 0)}
 		scmd+=("${a//%A/$(lab_peer_addr 0)}")
 		shift
 	done
 	shift
 	for a in "$@"; do
 		a=${a//%P/$port}
+		a=${a//%B/$(lab_peer_addr6 0)}
 		ccmd+=("${a//%A/$(lab_peer_addr 0)}")
 	done
 	case $LAB_ID in
@@ -173,6 +176,16 @@ if want ud; then
 			udpp ibv_ud_pingpong -d "$LAB_IBDEV" -g "$gid" \
 				-n "$PP_ITERS" -s "$size" -c -p %P %A
 	done
+	# RoCEv2 over IPv6: the GRH area holds the IPv6 header
+	if [ -n "$gid6" ]; then
+		pair "ud-pingpong-ipv6-1024" 120 \
+			udpp ibv_ud_pingpong -d "$LAB_IBDEV" -g "$gid6" \
+				-n "$PP_ITERS" -s 1024 -c -p %P -- \
+			udpp ibv_ud_pingpong -d "$LAB_IBDEV" -g "$gid6" \
+				-n "$PP_ITERS" -s 1024 -c -p %P %A
+	else
+		lab_check "ud: an IPv6 GID for $LAB_ADDR6" false
+	fi
 fi
 
 if want rping; then
@@ -181,6 +194,10 @@ if want rping; then
 			rp 100 "$size" -s -a 0.0.0.0 -p %P -- \
 			rp 100 "$size" -c -a %A -p %P
 	done
+	# rdma_cm over IPv6: CM MADs in RoCEv2/IPv6 UD packets to QP1
+	pair "rping-ipv6-64" 180 \
+		rp 50 64 -s -a :: -p %P -- \
+		rp 50 64 -c -a %B -p %P
 fi
 
 if want ucmatose; then
@@ -190,9 +207,12 @@ if want ucmatose; then
 		ok_run ucmatose -s %A -p %P -c 4 -C 10
 fi
 
+# udaddy's -p is the port space; it always uses port 7174
 if want udaddy; then
-	pair udaddy 180 ok_run udaddy -p %P -C 20 -- \
-		ok_run udaddy -s %A -p %P -C 20
+	saved_port=$port
+	port=7173
+	pair udaddy 180 ok_run udaddy -C 20 -- ok_run udaddy -s %A -C 20
+	port=$saved_port
 fi
 
 if want rdma_server; then

@@ -674,6 +674,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	spin_lock_init(&qp->rq.lock);
 	spin_lock_init(&qp->rq.post_lock);
 	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
+	softrdma_ud_init(qp);
 
 	if (siw_abi)
 		err = softrdma_qp_create_siw_queues(qp, init, uctx, &resp.siw);

@@ -13,6 +13,24 @@
 #include "ud.h"
 #include "wqe.h"
 
+static void softrdma_ud_kick_work(struct work_struct *work)
+{
+	struct softrdma_qp *qp = container_of(work, struct softrdma_qp,
+					      ud.kick_work);
+
+	softrdma_ud_kick(qp);
+	softrdma_qp_put(qp);
+}
+
+/**
+ * softrdma_ud_init() - set up the UD engine of a new QP (any type)
+ * @qp: the QP
+ */
+void softrdma_ud_init(struct softrdma_qp *qp)
+{
+	INIT_WORK(&qp->ud.kick_work, softrdma_ud_kick_work);
+}
+
 /**
  * softrdma_ud_start() - let the SQ send in the QP's new state
  * @qp: the QP; state_mutex held, qp->state already set

@@ -22,6 +22,7 @@
 
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
@@ -36,11 +37,14 @@ struct softrdma_send_wqe;
 /* IBA 11.4.1.2: the GRH area at the head of every UD receive buffer */
 #define SOFTRDMA_UD_GRH_LEN		40
 
-/* The UD engine's state in a QP; under qp->sq.lock */
+/* The UD engine's state in a QP */
 struct softrdma_ud {
+	/* under qp->sq.lock */
 	bool running;		/* RTS: the SQ may send */
 	bool sending;		/* one caller sends at a time, in order */
 	u32 psn;		/* next PSN (9.8.3: the responder ignores it) */
+	/* sends for a doorbell rung with IRQs off; holds a QP reference */
+	struct work_struct kick_work;
 };
 
 static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
@@ -48,6 +52,7 @@ static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
 	return type == IB_QPT_UD || type == IB_QPT_GSI;
 }
 
+void softrdma_ud_init(struct softrdma_qp *qp);
 void softrdma_ud_start(struct softrdma_qp *qp);
 void softrdma_ud_stop(struct softrdma_qp *qp);
 void softrdma_ud_kick(struct softrdma_qp *qp);

@@ -132,18 +132,14 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 	return skb;
 }
 
-/**
- * softrdma_ud_kick() - the doorbell of a UD QP: send what was posted
- * @qp: the QP
- *
- * One caller at a time sends, so that one QP's packets leave in order;
- * another caller's WQEs, posted before it takes the lock, are picked up
- * by the one sending.  The lock is dropped around each transmit, which
- * may deliver to a local device and re-enter any QP's receive path.
- *
- * Context: any but hard irq.
+/*
+ * Send what was posted.  One caller at a time sends, so that one QP's
+ * packets leave in order; another caller's WQEs, posted before it takes
+ * the lock, are picked up by the one sending.  The lock is dropped around
+ * each transmit, which may deliver to a local device and re-enter any
+ * QP's receive path.
  */
-void softrdma_ud_kick(struct softrdma_qp *qp)
+static void softrdma_ud_send(struct softrdma_qp *qp)
 {
 	struct softrdma_send_wqe *wqe;
 	enum ib_wc_status status;
@@ -181,4 +177,26 @@ void softrdma_ud_kick(struct softrdma_qp *qp)
 	qp->ud.sending = false;
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
+ * softrdma_ud_kick() - the doorbell of a UD QP: send what was posted
+ * @qp: the QP
+ *
+ * The MAD layer posts to the GSI QP with IRQs off (ib_send_mad() holds
+ * an irqsave lock), where neither the BH-disabling locks nor the IP
+ * output path may run: then the sends go to a work item, which holds a
+ * QP reference until it has run.
+ *
+ * Context: any.
+ */
+void softrdma_ud_kick(struct softrdma_qp *qp)
+{
+	if (irqs_disabled()) {
+		refcount_inc(&qp->ref);
+		if (!queue_work(system_wq, &qp->ud.kick_work))
+			softrdma_qp_put(qp);
+		return;
+	}
+	softrdma_ud_send(qp);
 }

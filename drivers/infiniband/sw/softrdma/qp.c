@@ -835,6 +835,9 @@ static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
 		softrdma_qp_transport_reset(qp);
 	if (actions & SOFTRDMA_QP_ACT_RECV)
 		softrdma_qp_transport_start(qp);
+	/* rdma_disconnect() asks for SQD: the data path closes the stream */
+	if (actions & SOFTRDMA_QP_ACT_DRAIN)
+		softrdma_iwarp_qp_drain(qp);
 
 out_unlock:
 	mutex_unlock(&qp->state_mutex);

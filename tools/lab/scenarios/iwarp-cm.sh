@@ -122,7 +122,8 @@ refused_client() {
 	timeout 60 rping -c -a "$PEER_ADDR" -p "$1" -C 1 -S 64 >/tmp/refused.log 2>&1
 	rc=$?
 	cat /tmp/refused.log
-	[ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+	# rping's exit status does not say whether it connected; its output does
+	[ $rc -ne 124 ] && ! grep -q '^ping data' /tmp/refused.log &&
 		grep -q 'RDMA_CM_EVENT_REJECTED\|rdma_connect: Connection refused' /tmp/refused.log
 }
 

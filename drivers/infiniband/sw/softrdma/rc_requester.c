@@ -191,7 +191,14 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 	softrdma_bth_set_pkey(bth, SOFTRDMA_DEFAULT_PKEY);
 	softrdma_bth_set_pad(bth, (4 - (plen & 3)) & 3);
 	softrdma_bth_set_qpn(bth, qp->attr.dest_qp_num);
-	softrdma_bth_set_ackreq(bth, seg.ackreq);
+	/*
+	 * IBA 9.7.2: AckReq where the message asks for it, and also on the
+	 * packet that fills the congestion window: the requester sends no
+	 * more until an ACK comes, and without AckReq none would.
+	 */
+	softrdma_bth_set_ackreq(bth, seg.ackreq ||
+				psn_diff(psn_add(st->first_psn, pkt + 1),
+					 qp->rc.una_psn) >= qp->rc.cwnd);
 	softrdma_bth_set_psn(bth, psn_add(st->first_psn, pkt));
 	/* IBA 9.2: SE on the last packet of a solicited SEND or WRITE+imm */
 	if ((wqe->send_flags & IB_SEND_SOLICITED) &&

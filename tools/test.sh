@@ -146,9 +146,9 @@ part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
 # RoCEv2 RC traffic, data checked: softrdma with itself, and with stock
 # rdma_rxe as server and as client.
-part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc
-part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc
-part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc
+part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc pp atomic access loss
+part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc pp atomic access loss
+part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic access loss
 # iWARP connection management (iw_cm.c) and traffic through the data path,
 # data checked: softrdma with itself and with stock siw.  make test runs
 # the parts that pass today; test-full adds the rest (Documentation/
@@ -175,6 +175,8 @@ part lab-roce-cm-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-cm
 part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
 
 if [ "$full" -eq 1 ]; then
+	# roce-rc's own perftest runs (make test has roce-perftest quick)
+	part lab-roce-rc-full-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc bw lat
 	# perftest -a (2 B to 8 MiB) for all six tests, -a -b and -a -q 8
 	part lab-roce-perftest-full-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-perftest full
 	part lab-roce-perftest-full-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-perftest full

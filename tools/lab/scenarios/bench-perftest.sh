@@ -217,6 +217,9 @@ for fig in "${FIGURES[@]}"; do
 		break
 	fi
 done
+# the stack's own counters (retransmissions, drops) explain odd figures
+[ -n "${LAB_IBDEV:-}" ] &&
+	rdma statistic show link "$LAB_IBDEV/1" >"$raw/counters.guest$LAB_ID.txt" 2>&1
 progress
 [ "$LAB_ID" = 1 ] && echo finished >>"$LAB_OUT/bench.done"
 lab_barrier "done"

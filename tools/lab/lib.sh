@@ -43,44 +43,42 @@ _lab_record() {
 	fi
 }
 
-# lab_check NAME CMD...: run CMD, record ok iff it succeeds.  Output goes to
-# $LAB_OUT/checks/NAME.log.  Returns CMD's status.
-lab_check() {
-	local name=$1 log rc
-	shift
+# _lab_run_check EXPECT NAME CMD...: run CMD with its output in
+# $LAB_OUT/checks/NAME.log and record ok iff its status is what EXPECT
+# (succeed or fail) asks for.  Returns CMD's status.
+_lab_run_check() {
+	local _lab_expect=$1 name=$2 log rc _lab_res=not-ok
+	shift 2
 	log=$(_lab_logname "$name")
 	{
-		echo "+ $*"
+		if [ "$_lab_expect" = fail ]; then
+			echo "+ $* (expected to fail)"
+		else
+			echo "+ $*"
+		fi
 		"$@"
 	} >"$log" 2>&1 </dev/null
 	rc=$?
 	echo "exit status $rc" >>"$log"
-	if [ $rc -eq 0 ]; then
-		_lab_record ok "$name" "$log"
+	if [ "$_lab_expect" = fail ]; then
+		[ $rc -ne 0 ] && _lab_res=ok
 	else
-		_lab_record not-ok "$name" "$log"
+		[ $rc -eq 0 ] && _lab_res=ok
 	fi
+	_lab_record "$_lab_res" "$name" "$log"
 	return $rc
+}
+
+# lab_check NAME CMD...: run CMD, record ok iff it succeeds.  Output goes to
+# $LAB_OUT/checks/NAME.log.  Returns CMD's status.
+lab_check() {
+	_lab_run_check succeed "$@"
 }
 
 # lab_expect_fail NAME CMD...: record ok iff CMD fails.  Returns 0 iff it
 # failed as expected.
 lab_expect_fail() {
-	local name=$1 log rc
-	shift
-	log=$(_lab_logname "$name")
-	{
-		echo "+ $* (expected to fail)"
-		"$@"
-	} >"$log" 2>&1 </dev/null
-	rc=$?
-	echo "exit status $rc" >>"$log"
-	if [ $rc -ne 0 ]; then
-		_lab_record ok "$name" "$log"
-		return 0
-	fi
-	_lab_record not-ok "$name" "$log"
-	return 1
+	! _lab_run_check fail "$@"
 }
 
 # lab_fail MSG: record a failed check "MSG" and end the scenario (exit 1).

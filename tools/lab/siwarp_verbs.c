@@ -33,6 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "labverbs.h"
+
 static int failures;
 
 static void check(int ok, const char *fmt, ...)
@@ -464,7 +466,7 @@ int main(int argc, char **argv)
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	void *buf;
-	int i, opt;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "d:")) != -1) {
 		if (opt != 'd') {
@@ -474,9 +476,8 @@ int main(int argc, char **argv)
 		name = optarg;
 	}
 	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i]; i++)
-		if (name && !strcmp(ibv_get_device_name(list[i]), name))
-			dev = list[i];
+	if (name)
+		dev = lv_find_device(list, name);
 	if (!dev) {
 		fprintf(stderr, "no device %s\n", name ? name : "(none given)");
 		return 2;

@@ -13,9 +13,8 @@
 #        ib_write_bw -b (bidirectional); ib_write_bw -q 8; inline SENDs
 #        and RDMA WRITEs of 1, 64 and 256 B (softrdma's maximum inline
 #        size), data checked, and one byte more refused on an sroce device
-#        (tools/lab/rc_inline.c, built on the host: gcc -o
-#        /var/tmp/softrdma-lab/rc_inline tools/lab/rc_inline.c -libverbs;
-#        tools/test.sh does that).
+#        (tools/lab/rc_inline.c, built on the host by tools/lab/lab into
+#        /var/tmp/softrdma-lab/rc_inline).
 # full:  the six tests with -a (every power of two from 2 B to 8 MiB) and
 #        ib_write_bw -a -b; ib_write_bw -a -q 8 only when named (all-multi).
 # The quick and full cuts do not overlap: make test-full runs both.

@@ -10,8 +10,7 @@
 #  - perftest write/read/send bandwidth and latency, atomics;
 #  - an RDMA WRITE into a read-only MR fails with a remote access error
 #    and leaves the target unchanged (tools/lab/rc_access.c, built on the
-#    host: gcc -o /var/tmp/softrdma-lab/rc_access tools/lab/rc_access.c
-#    -libverbs).
+#    host by tools/lab/lab into /var/tmp/softrdma-lab/rc_access).
 # Optional args: test names to run (default: all), e.g. "pp bw".
 
 ACCESS_BIN=${RC_ACCESS_BIN:-/var/tmp/softrdma-lab/rc_access}

@@ -506,6 +506,29 @@ static void neg_case_desc(const struct neg_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(neg, neg_cases, neg_case_desc);
 
+/* What a negotiation left both ends agreeing on. */
+static void expect_result(struct kunit *test,
+			  const struct softrdma_mpa_result *res, bool crc,
+			  u8 rtr, u16 ird, u16 ord, bool ext)
+{
+	KUNIT_EXPECT_EQ(test, res->crc, crc);
+	KUNIT_EXPECT_EQ(test, res->rtr, rtr);
+	KUNIT_EXPECT_EQ(test, res->ird, ird);
+	KUNIT_EXPECT_EQ(test, res->ord, ord);
+	KUNIT_EXPECT_EQ(test, res->ext, ext);
+}
+
+/* @info encoded into @wire and parsed back into @got, as the peer sees it */
+static void wire_trip(struct kunit *test, const struct softrdma_mpa_info *info,
+		      u8 *wire, size_t size, struct softrdma_mpa_info *got)
+{
+	int len = softrdma_mpa_encode(info, wire, size);
+
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mpa_parse(wire, len, info->reply, got),
+			0);
+}
+
 static void softrdma_mpa_negotiate_responder(struct kunit *test)
 {
 	const struct neg_case *c = test->param_value;
@@ -529,11 +552,7 @@ static void softrdma_mpa_negotiate_responder(struct kunit *test)
 	if (c->want)
 		return;
 	KUNIT_EXPECT_EQ(test, rep.ext_accept, c->ext);
-	KUNIT_EXPECT_EQ(test, res.crc, c->crc);
-	KUNIT_EXPECT_EQ(test, res.rtr, c->rtr);
-	KUNIT_EXPECT_EQ(test, res.ext, c->ext);
-	KUNIT_EXPECT_EQ(test, res.ird, c->ird);
-	KUNIT_EXPECT_EQ(test, res.ord, c->ord);
+	expect_result(test, &res, c->crc, c->rtr, c->ird, c->ord, c->ext);
 	if (c->enhanced) {
 		KUNIT_EXPECT_EQ(test, rep.ird, c->ird);
 		KUNIT_EXPECT_EQ(test, rep.ord, c->ord);
@@ -628,11 +647,7 @@ static void softrdma_mpa_check_reply_cases(struct kunit *test)
 						       &c->rep, &res), c->want);
 	if (c->want)
 		return;
-	KUNIT_EXPECT_EQ(test, res.crc, c->crc);
-	KUNIT_EXPECT_EQ(test, res.rtr, c->rtr);
-	KUNIT_EXPECT_EQ(test, res.ird, c->ird);
-	KUNIT_EXPECT_EQ(test, res.ord, c->ord);
-	KUNIT_EXPECT_EQ(test, res.ext, c->ext);
+	expect_result(test, &res, c->crc, c->rtr, c->ird, c->ord, c->ext);
 }
 
 static void softrdma_mpa_request_init_cases(struct kunit *test)
@@ -689,7 +704,7 @@ static void softrdma_mpa_negotiate_end_to_end(struct kunit *test)
 		struct softrdma_mpa_result ra, rb;
 		struct softrdma_mpa_info req, rep, preq, prep;
 		u8 wreq[64], wrep[64];
-		int lreq, lrep, rv;
+		int rv;
 
 		a.crc = bits & 1;
 		b.crc = bits & 2;
@@ -705,15 +720,9 @@ static void softrdma_mpa_negotiate_end_to_end(struct kunit *test)
 		combos++;
 
 		softrdma_mpa_request_init(&a, &req);
-		lreq = softrdma_mpa_encode(&req, wreq, sizeof(wreq));
-		KUNIT_ASSERT_GT(test, lreq, 0);
-		KUNIT_ASSERT_EQ(test, softrdma_mpa_parse(wreq, lreq, false,
-							 &preq), 0);
+		wire_trip(test, &req, wreq, sizeof(wreq), &preq);
 		rv = softrdma_mpa_negotiate(&b, &preq, &rep, &rb);
-		lrep = softrdma_mpa_encode(&rep, wrep, sizeof(wrep));
-		KUNIT_ASSERT_GT(test, lrep, 0);
-		KUNIT_ASSERT_EQ(test, softrdma_mpa_parse(wrep, lrep, true,
-							 &prep), 0);
+		wire_trip(test, &rep, wrep, sizeof(wrep), &prep);
 		if (rv) {
 			KUNIT_EXPECT_EQ(test, rv, -EOPNOTSUPP);
 			KUNIT_EXPECT_EQ(test, softrdma_mpa_check_reply(&a, &req,

@@ -481,6 +481,44 @@ static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
 }
 
 /**
+ * softrdma_mr_install() - key, report and publish a fully built MR
+ * @sdev: the device
+ * @mr: the MR, everything but its key filled in
+ * @siw_udata: where a libsiw caller expects the STag (siw_uresp_reg_mr),
+ *	or NULL
+ *
+ * The key reaches user space before the MR can be found by it.
+ *
+ * Return: 0, or -errno with the key released again; the caller frees
+ * what it built.
+ */
+static int softrdma_mr_install(struct softrdma_dev *sdev,
+			       struct softrdma_mr *mr,
+			       struct ib_udata *siw_udata)
+{
+	struct siw_uresp_reg_mr siw_resp = {};
+	int err;
+
+	err = softrdma_mr_add(sdev, mr);
+	if (err)
+		return err;
+	if (siw_udata) {
+		siw_resp.stag = mr->ibmr.lkey;
+		err = ib_copy_to_udata(siw_udata, &siw_resp, sizeof(siw_resp));
+		if (err)
+			goto out_remove_mr;
+	}
+	err = softrdma_mr_publish(sdev, mr);
+	if (err)
+		goto out_remove_mr;
+	return 0;
+
+out_remove_mr:
+	softrdma_mr_remove(sdev, mr);
+	return err;
+}
+
+/**
  * softrdma_get_dma_mr() - an MR over all kernel memory, for kernel users
  * @ibpd: the PD
  * @access: IB_ACCESS_* rights
@@ -505,16 +543,11 @@ struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr->access = access & ~IB_ACCESS_OPTIONAL;
 	mr->length = U64_MAX;
 
-	err = softrdma_mr_add(sdev, mr);
+	err = softrdma_mr_install(sdev, mr, NULL);
 	if (err)
 		goto out_free_mr;
-	err = softrdma_mr_publish(sdev, mr);
-	if (err)
-		goto out_remove_mr;
 	return &mr->ibmr;
 
-out_remove_mr:
-	softrdma_mr_remove(sdev, mr);
 out_free_mr:
 	kfree(mr);
 	return ERR_PTR(err);
@@ -540,7 +573,6 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibpd->device);
-	struct siw_uresp_reg_mr siw_resp = {};
 	struct softrdma_mr *mr;
 	struct ib_umem *umem;
 	bool siw_abi;
@@ -557,7 +589,7 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	    check_add_overflow(iova, length, &end))
 		return ERR_PTR(-EINVAL);
 	if (siw_abi && (udata->inlen < sizeof(struct siw_ureq_reg_mr) ||
-			udata->outlen < sizeof(siw_resp)))
+			udata->outlen < sizeof(struct siw_uresp_reg_mr)))
 		return ERR_PTR(-EINVAL);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
@@ -583,22 +615,11 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->ibmr.length = length;
 	mr->ibmr.page_size = PAGE_SIZE;
 
-	err = softrdma_mr_add(sdev, mr);
+	err = softrdma_mr_install(sdev, mr, siw_abi ? udata : NULL);
 	if (err)
 		goto out_free_pages;
-	if (siw_abi) {
-		siw_resp.stag = mr->ibmr.lkey;
-		err = ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));
-		if (err)
-			goto out_remove_mr;
-	}
-	err = softrdma_mr_publish(sdev, mr);
-	if (err)
-		goto out_remove_mr;
 	return &mr->ibmr;
 
-out_remove_mr:
-	softrdma_mr_remove(sdev, mr);
 out_free_pages:
 	kvfree(mr->pages);
 out_release_umem:

@@ -23,66 +23,103 @@
 
 /*
  * The transport under a QP: on sroce devices the RoCEv2 RC engines
- * (rc.h), with the UD engine (ud.h) in front for UD and GSI QPs; the
+ * (rc.h) for RC QPs and the UD engine (ud.h) for UD and GSI QPs; the
  * iWARP data path (iwarp_qp.h) on siwarp devices.  Same calls, same
  * contexts.
  */
+struct softrdma_qp_transport {
+	/* allocate and set up, before the QP is published (may be NULL) */
+	int (*init)(struct softrdma_qp *qp);
+	/* free what init allocated; the QP is stopped (may be NULL) */
+	void (*destroy)(struct softrdma_qp *qp);
+	/* forget all protocol state on RESET; stopped (may be NULL) */
+	void (*reset)(struct softrdma_qp *qp);
+	/* run in the QP's new state (RTR, RTS, SQD to RTS) */
+	void (*start)(struct softrdma_qp *qp);
+	/* the doorbell: send what was posted */
+	void (*kick)(struct softrdma_qp *qp);
+	/* nothing runs once this returns */
+	void (*stop)(struct softrdma_qp *qp);
+};
+
+static const struct softrdma_qp_transport softrdma_qp_rc = {
+	.init = softrdma_rc_init,
+	.destroy = softrdma_rc_destroy,
+	.reset = softrdma_rc_reset,
+	.start = softrdma_rc_start,
+	.kick = softrdma_rc_kick,
+	.stop = softrdma_rc_stop,
+};
+
+/* UD keeps no per-WQE or per-connection state to allocate or reset */
+static const struct softrdma_qp_transport softrdma_qp_ud = {
+	.init = softrdma_ud_init,
+	.start = softrdma_ud_start,
+	.kick = softrdma_ud_kick,
+	.stop = softrdma_ud_stop,
+};
+
+static const struct softrdma_qp_transport softrdma_qp_iwarp = {
+	.init = softrdma_iwarp_qp_init,
+	.destroy = softrdma_iwarp_qp_destroy,
+	.reset = softrdma_iwarp_qp_reset,
+	.start = softrdma_iwarp_qp_start,
+	.kick = softrdma_iwarp_qp_kick,
+	.stop = softrdma_iwarp_qp_stop,
+};
+
 static bool softrdma_qp_is_iwarp(const struct softrdma_qp *qp)
 {
 	return qp->sdev->transport == SOFTRDMA_IWARP;
 }
 
+/* the RDMA core sets ibqp.qp_type before it calls softrdma_create_qp() */
+static const struct softrdma_qp_transport *
+softrdma_qp_transport(const struct softrdma_qp *qp)
+{
+	if (softrdma_qp_is_iwarp(qp))
+		return &softrdma_qp_iwarp;
+	if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
+		return &softrdma_qp_ud;
+	return &softrdma_qp_rc;
+}
+
 static int softrdma_qp_transport_init(struct softrdma_qp *qp)
 {
-	return softrdma_qp_is_iwarp(qp) ? softrdma_iwarp_qp_init(qp) :
-					  softrdma_rc_init(qp);
+	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
+
+	return t->init ? t->init(qp) : 0;
 }
 
 static void softrdma_qp_transport_destroy(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp))
-		softrdma_iwarp_qp_destroy(qp);
-	else
-		softrdma_rc_destroy(qp);
+	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
+
+	if (t->destroy)
+		t->destroy(qp);
 }
 
 static void softrdma_qp_transport_reset(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp))
-		softrdma_iwarp_qp_reset(qp);
-	else
-		softrdma_rc_reset(qp);
+	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
+
+	if (t->reset)
+		t->reset(qp);
 }
 
 static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp))
-		softrdma_iwarp_qp_start(qp);
-	else if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
-		softrdma_ud_start(qp);
-	else
-		softrdma_rc_start(qp);
+	softrdma_qp_transport(qp)->start(qp);
 }
 
 static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp))
-		softrdma_iwarp_qp_kick(qp);
-	else if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
-		softrdma_ud_kick(qp);
-	else
-		softrdma_rc_kick(qp);
+	softrdma_qp_transport(qp)->kick(qp);
 }
 
 static void softrdma_qp_transport_stop(struct softrdma_qp *qp)
 {
-	if (softrdma_qp_is_iwarp(qp)) {
-		softrdma_iwarp_qp_stop(qp);
-		return;
-	}
-	if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
-		softrdma_ud_stop(qp);
-	softrdma_rc_stop(qp);
+	softrdma_qp_transport(qp)->stop(qp);
 }
 
 /**
@@ -674,7 +711,6 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	spin_lock_init(&qp->rq.lock);
 	spin_lock_init(&qp->rq.post_lock);
 	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
-	softrdma_ud_init(qp);
 
 	if (siw_abi)
 		err = softrdma_qp_create_siw_queues(qp, init, uctx, &resp.siw);

@@ -23,12 +23,15 @@ static void softrdma_ud_kick_work(struct work_struct *work)
 }
 
 /**
- * softrdma_ud_init() - set up the UD engine of a new QP (any type)
- * @qp: the QP
+ * softrdma_ud_init() - set up the UD engine of a new UD or GSI QP
+ * @qp: the QP, not yet published
+ *
+ * Return: 0; nothing is allocated.
  */
-void softrdma_ud_init(struct softrdma_qp *qp)
+int softrdma_ud_init(struct softrdma_qp *qp)
 {
 	INIT_WORK(&qp->ud.kick_work, softrdma_ud_kick_work);
+	return 0;
 }
 
 /**

@@ -52,7 +52,7 @@ static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
 	return type == IB_QPT_UD || type == IB_QPT_GSI;
 }
 
-void softrdma_ud_init(struct softrdma_qp *qp);
+int softrdma_ud_init(struct softrdma_qp *qp);
 void softrdma_ud_start(struct softrdma_qp *qp);
 void softrdma_ud_stop(struct softrdma_qp *qp);
 void softrdma_ud_kick(struct softrdma_qp *qp);

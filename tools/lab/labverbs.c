@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* labverbs: see labverbs.h */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "labverbs.h"
+
+void lv_die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+struct ibv_device *lv_find_device(struct ibv_device **list, const char *name)
+{
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!name || !strcmp(ibv_get_device_name(list[i]), name))
+			return list[i];
+	return NULL;
+}
+
+struct ibv_context *lv_open_device(const char *name)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device *dev;
+
+	dev = lv_find_device(ibv_get_device_list(NULL), name);
+	if (dev)
+		ctx = ibv_open_device(dev);
+	if (!ctx)
+		lv_die("open device");
+	return ctx;
+}
+
+struct ibv_qp *lv_create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+			       unsigned int depth, unsigned int inl,
+			       struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = depth, .max_recv_wr = depth,
+			 .max_send_sge = 1, .max_recv_sge = 1,
+			 .max_inline_data = inl },
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &init);
+
+	if (qp && cap)
+		*cap = init.cap;
+	return qp;
+}
+
+void lv_describe(struct ibv_qp *qp, int gidx, uint32_t psn, void *buf,
+		 struct ibv_mr *mr, struct lv_info *mine, enum ibv_mtu *mtu)
+{
+	struct ibv_port_attr pattr;
+
+	if (ibv_query_port(qp->context, 1, &pattr) ||
+	    ibv_query_gid(qp->context, 1, gidx, &mine->gid))
+		lv_die("query");
+	*mtu = pattr.active_mtu;
+	mine->qpn = qp->qp_num;
+	mine->psn = psn;
+	mine->addr = (uintptr_t)buf;
+	mine->rkey = mr->rkey;
+}
+
+int lv_tcp_connect(const char *host, const char *port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	int fd, one = 1, tries;
+
+	if (!host) {
+		struct sockaddr_in sin = { .sin_family = AF_INET,
+					   .sin_port = htons(atoi(port)) };
+		int lfd = socket(AF_INET, SOCK_STREAM, 0);
+
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(lfd, (void *)&sin, sizeof(sin)) || listen(lfd, 1))
+			lv_die("listen");
+		fd = accept(lfd, NULL, NULL);
+		close(lfd);
+		return fd;
+	}
+	if (getaddrinfo(host, port, &hints, &ai))
+		lv_die("getaddrinfo");
+	for (tries = 0; tries < 50; tries++) {
+		fd = socket(ai->ai_family, SOCK_STREAM, 0);
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			return fd;
+		close(fd);
+		usleep(200000);
+	}
+	lv_die("connect");
+}
+
+void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer)
+{
+	if (write(fd, mine, sizeof(*mine)) != sizeof(*mine) ||
+	    read(fd, peer, sizeof(*peer)) != sizeof(*peer))
+		lv_die("exchange");
+}
+
+void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
+		   const struct lv_info *mine, const struct lv_info *peer)
+{
+	struct ibv_qp_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_INIT;
+	attr.port_num = 1;
+	attr.qp_access_flags = access;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		lv_die("INIT");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	attr.path_mtu = mtu;
+	attr.dest_qp_num = peer->qpn;
+	attr.rq_psn = peer->psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 12;
+	attr.ah_attr.is_global = 1;
+	attr.ah_attr.grh.dgid = peer->gid;
+	attr.ah_attr.grh.sgid_index = gidx;
+	attr.ah_attr.grh.hop_limit = 1;
+	attr.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		lv_die("RTR");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	attr.timeout = 14;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.sq_psn = mine->psn;
+	attr.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		lv_die("RTS");
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * labverbs: what the lab's RC test programs (rc_access, rc_inline) share:
+ * opening a device by name, an RC QP, the TCP exchange of the attributes
+ * each side needs to reach the other, and INIT -> RTR -> RTS.
+ * siwarp_verbs uses the device lookup.  Built into each program
+ * (tools/lab/lab compiles it with them).
+ */
+#ifndef LABVERBS_H
+#define LABVERBS_H
+
+#include <infiniband/verbs.h>
+#include <stdint.h>
+
+/* What one side tells the other; both run the same program. */
+struct lv_info {
+	uint32_t qpn, psn, rkey;
+	uint64_t addr;
+	union ibv_gid gid;
+};
+
+/* perror(@what) and exit status 2 */
+void lv_die(const char *what) __attribute__((noreturn));
+
+/* The first device of @list named @name (any device if @name is NULL). */
+struct ibv_device *lv_find_device(struct ibv_device **list, const char *name);
+
+/* Open the device named @name (the first one if NULL), or die. */
+struct ibv_context *lv_open_device(const char *name);
+
+/*
+ * An RC QP on @cq with @depth send and receive WRs of one SGE each and
+ * @inl bytes of inline data; the granted caps in @cap if not NULL.
+ */
+struct ibv_qp *lv_create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+			       unsigned int depth, unsigned int inl,
+			       struct ibv_qp_cap *cap);
+
+/*
+ * Fill @mine with @qp's number, @psn, port 1's GID @gidx, and @buf/@mr
+ * as the target of the peer's RDMA; port 1's active MTU into @mtu.  Dies
+ * if a query fails.
+ */
+void lv_describe(struct ibv_qp *qp, int gidx, uint32_t psn, void *buf,
+		 struct ibv_mr *mr, struct lv_info *mine, enum ibv_mtu *mtu);
+
+/*
+ * Server (@host NULL): accept one connection on TCP @port.  Client:
+ * connect to @host:@port, retrying for ~10 s.  Returns the socket or dies.
+ */
+int lv_tcp_connect(const char *host, const char *port);
+
+/* Send @mine, receive @peer; also a barrier.  Dies on a short transfer. */
+void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer);
+
+/*
+ * Take @qp through INIT (with remote @access) and RTR to RTS towards
+ * @peer, over GID index @gidx and path MTU @mtu.  Dies on failure.
+ */
+void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
+		   const struct lv_info *mine, const struct lv_info *peer);
+
+#endif /* LABVERBS_H */

@@ -149,8 +149,9 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-cm refused listen mpa ucmatose unload
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm listen mpa
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm mpa
-part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw
+part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw lat
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
+part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw lat
 
 # The perftest matrix (tools/lab/scenarios/roce-perftest.sh), same three
 # pairings: every operation at a few sizes, -b, -q 8, inline, IPv6.
@@ -175,8 +176,9 @@ if [ "$full" -eq 1 ]; then
 	part lab-iwarp-cm-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 2400 iwarp-cm
 	part lab-iwarp-cm-full-siwarp-siw lab --stack siwarp,siw --timeout 2400 iwarp-cm
 	part lab-iwarp-cm-full-siw-siwarp lab --stack siw,siwarp --timeout 2400 iwarp-cm
-	part lab-iwarp-data-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data
-	part lab-iwarp-data-full-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data
+	part lab-iwarp-data-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data rping full
+	part lab-iwarp-data-full-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data rping full
+	part lab-iwarp-data-full-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data rping full
 fi
 
 echo

@@ -12,28 +12,47 @@
 #         1048576 bytes (perftest checks completions and sizes; its result
 #         line is kept as a note)
 #  lat    ib_write_lat, ib_read_lat, ib_send_lat -R at 2, 4095 and 65536 B
+#  full   the six tests with -a (every power of two from 2 B to 8 MiB) and
+#         -R, the bw tests with -q 4; the client's result table must have
+#         one row per size with the requested iteration count and a
+#         non-zero rate (make test-full; not in the default set)
 # On siwarp guests the iWARP counters must show traffic, zero-copy FPDUs
 # and no receive error, and softrdma must unload afterwards.
-# Optional args: part names to run (default: all), e.g. "rping bw".
+# Optional args: part names to run (default: rping bw lat), e.g. "rping bw";
+# "tests=ib_read_bw,ib_write_lat" runs only those perftest tests; "runs=N"
+# runs each selected perftest N times (to chase intermittent failures).
 
 port=19515
 want() {
 	local a=" $LAB_SCENARIO_ARGS " w
 	a=${a// debug / }
 	for w in $a; do
-		[[ $w == pings=* ]] && a=${a// $w / }
+		[[ $w == *=* ]] && a=${a// $w / }
 	done
-	[ -z "${a// /}" ] || [[ " $a " == *" $1 "* ]]
+	if [ -z "${a// /}" ]; then
+		[ "$1" != full ]
+	else
+		[[ " $a " == *" $1 "* ]]
+	fi
 }
 lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
 # siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
 ulimit -l unlimited
 # "debug": softrdma's debug lines on the console, counters every 3 s in
 # $LAB_OUT/counters-live.txt; "pings=N": N pings per rping run
-RPING_COUNT=500
+RPING_COUNT=500 TESTS= RUNS=1
 for a in $LAB_SCENARIO_ARGS; do
-	case $a in pings=*) RPING_COUNT=${a#pings=} ;; esac
+	case $a in
+	pings=*) RPING_COUNT=${a#pings=} ;;
+	tests=*)
+		TESTS=" ${a#tests=} "
+		TESTS=${TESTS//,/ }
+		;;
+	runs=*) RUNS=${a#runs=} ;;
+	esac
 done
+# test NAME: is this perftest test selected?
+test_wanted() { [ -z "$TESTS" ] || [[ $TESTS == *" $1 "* ]]; }
 if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; then
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	echo 'module softrdma +p' >/sys/kernel/debug/dynamic_debug/control
@@ -133,19 +152,88 @@ iters() {
 
 if want bw; then
 	for t in ib_write_bw ib_read_bw ib_send_bw; do
+		test_wanted "$t" || continue
 		for size in 2 4095 65536 1048576; do
-			pair "$t-$size-q4" 300 perf "$t" -d "$LAB_IBDEV" -R \
-				-q 4 -s "$size" -n "$(iters "$size")" -F
+			for ((r = 1; r <= RUNS; r++)); do
+				pair "$t-$size-q4" 300 perf "$t" -d "$LAB_IBDEV" -R \
+					-q 4 -s "$size" -n "$(iters "$size")" -F
+			done
 		done
 	done
 fi
 
 if want lat; then
 	for t in ib_write_lat ib_read_lat ib_send_lat; do
+		test_wanted "$t" || continue
 		for size in 2 4095 65536; do
-			pair "$t-$size" 300 perf "$t" -d "$LAB_IBDEV" -R \
-				-s "$size" -n "$(iters "$size")" -F
+			for ((r = 1; r <= RUNS; r++)); do
+				pair "$t-$size" 300 perf "$t" -d "$LAB_IBDEV" -R \
+					-s "$size" -n "$(iters "$size")" -F
+			done
 		done
+	done
+fi
+
+# table ITERS KIND < output: perftest's result table has one row for each
+# power of two from 2 B to 8 MiB, each with ITERS iterations and a non-zero
+# rate (KIND bw: bandwidth or message rate; lat: t_min and t_avg).
+table() {
+	awk -v iters="$1" -v kind="$2" '
+	BEGIN { for (i = 1; i <= 23; i++) need[2 ^ i] = 1; n = 23 }
+	/^ *#bytes/ { intab = 1; next }
+	intab && /^ *-+ *$/ { intab = 0; next }
+	intab && /^ *[0-9]+ +[0-9]+ / {
+		rows++
+		s = $1
+		if (!(s in need)) { printf "FAIL: unexpected row for %s B\n", s; bad = 1; next }
+		if (s in seen) { printf "FAIL: second row for %s B\n", s; bad = 1; next }
+		seen[s] = 1
+		if ($2 != iters) { printf "FAIL: %s B: %s iterations, not %s\n", s, $2, iters; bad = 1 }
+		if (kind == "bw" && !($4 + 0 > 0 || $5 + 0 > 0)) {
+			printf "FAIL: %s B: zero bandwidth and message rate\n", s; bad = 1
+		}
+		if (kind == "lat" && !($3 + 0 > 0 && $6 + 0 > 0)) {
+			printf "FAIL: %s B: zero t_min or t_avg\n", s; bad = 1
+		}
+	}
+	END {
+		for (s in need) if (!(s in seen)) { printf "FAIL: no row for %s B\n", s; bad = 1 }
+		printf "result table: %d rows, %d expected\n", rows, n
+		exit bad
+	}'
+}
+
+# perf_all ITERS CMD...: perftest -a; the client checks the whole table
+# (passive servers print one row or none), and notes the 64 KiB and 8 MiB
+# rows.
+perf_all() {
+	local iters=$1 out rc kind=bw
+	shift
+	[[ $1 == *_lat ]] && kind=lat
+	out=$(run "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	[ "$LAB_ID" = 1 ] || return 0
+	table "$iters" "$kind" <<<"$out" || return 1
+	lab_note "$CUR: $(awk '/^ *#bytes/ { t = 1; next }
+		t && /^ *(65536|8388608) / { printf "%s| ", $0 }' <<<"$out" |
+		tr -s ' \t' ' ')"
+}
+
+# -a: 23 sizes, one iteration count each; 8 MiB dominates the time (the
+# bw tests move 4 QPs x ITERS x ~16 MiB).
+if want full; then
+	for t in ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_read_lat \
+		ib_send_lat; do
+		test_wanted "$t" || continue
+		if [[ $t == *_bw ]]; then
+			pair "$t-a-q4" 900 perf_all 20 "$t" -d "$LAB_IBDEV" -R \
+				-a -q 4 -n 5 -F
+		else
+			pair "$t-a" 900 perf_all 10 "$t" -d "$LAB_IBDEV" -R \
+				-a -n 10 -F
+		fi
 	done
 fi
 
@@ -161,7 +249,9 @@ if [ "$LAB_STACK" = siwarp ]; then
 		grep -H . iw_* | sed 's/:/ /' | tr '\n' ' ')"
 	lab_check "iWARP FPDUs sent and received" \
 		test "$(counter iw_xmit_fpdus)" -gt 0 -a "$(counter iw_rcv_fpdus)" -gt 0
-	if want bw; then
+	# a reader's client sends only requests: judge zero-copy where this
+	# guest sent payload (more than the 1 MiB of requests and control)
+	if [ "$(counter iw_xmit_bytes)" -gt 1048576 ]; then
 		lab_check "payload sent zero-copy (iw_xmit_zcopy_fpdus > 0)" \
 			test "$(counter iw_xmit_zcopy_fpdus)" -gt 0
 	fi

@@ -58,10 +58,16 @@ static bool iw_crc = true;
 module_param(iw_crc, bool, 0644);
 MODULE_PARM_DESC(iw_crc, "iWARP: ask for MPA CRC32c (default: yes)");
 
-static bool iw_peer_to_peer = true;
+/*
+ * Off by default, as in stock siw's initiator: a stock siw responder
+ * asked for an RTR ignores one that arrives while it is still sending its
+ * MPA reply, never reports the connection established, and later hits
+ * the iw_cm's BUG on close.  Responders still honour a request for it.
+ */
+static bool iw_peer_to_peer;
 module_param(iw_peer_to_peer, bool, 0644);
 MODULE_PARM_DESC(iw_peer_to_peer,
-		 "iWARP: initiators ask for RFC 6581 peer-to-peer mode (RTR)");
+		 "iWARP: initiators ask for RFC 6581 peer-to-peer mode (RTR) (default: no)");
 
 static bool iw_large_fpdu = true;
 module_param(iw_large_fpdu, bool, 0644);

@@ -97,7 +97,9 @@ int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
  *    RTS is accepted only as a no-op on a QP already in RTS, as stock siw
  *    refuses RTS without a socket (-EINVAL);
  *  - RTS -> SQD is the RDMAC Closing state (iw_cm and librdmacm's
- *    rdma_disconnect() on a graceful close);
+ *    rdma_disconnect() on a graceful close); ERR -> SQD is a no-op that
+ *    succeeds, as in stock siw: a peer that closed first has already
+ *    moved the QP to ERR when the application disconnects;
  *  - any state -> RESET or ERR (IBA 10.3.1, RDMAC: Error).
  * IB-only attributes (SOFTRDMA_IWARP_QP_ATTRS lists the others) make the
  * request invalid.
@@ -132,6 +134,8 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 		*actions = SOFTRDMA_QP_ACT_RECV;
 		return 0;
 	case IB_QPS_SQD:
+		if (cur == IB_QPS_ERR)
+			return 0;
 		if (cur != IB_QPS_RTS)
 			return -EINVAL;
 		*actions = SOFTRDMA_QP_ACT_DRAIN;

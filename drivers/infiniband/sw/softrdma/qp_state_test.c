@@ -255,6 +255,7 @@ static const struct iw_case iw_cases[] = {
 	  SOFTRDMA_QP_ACT_DRAIN },
 	{ "sqd_to_rts_refused", IB_QPS_SQD, IB_QPS_RTS, IB_QP_STATE, -EINVAL,
 	  0 },
+	{ "err_to_sqd_stays_err", IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, 0, 0 },
 	{ "rtr_to_sqd_refused", IB_QPS_RTR, IB_QPS_SQD, IB_QP_STATE, -EINVAL,
 	  0 },
 	{ "rts_to_err", IB_QPS_RTS, IB_QPS_ERR, IB_QP_STATE, 0,

@@ -16,7 +16,10 @@
 #            gcc -o /var/tmp/softrdma-lab/srq_verbs tools/lab/srq_verbs.c
 #            -libverbs) on each softrdma guest, alone: capacity, limit
 #            arming and its bounds, resize (librxe) or its refusal (libsiw),
-#            no SRQ WQE flushed by a QP's ERR, EBUSY destroy
+#            no SRQ WQE flushed by a QP's ERR, EBUSY destroy; on sroce also
+#            SENDs between two QPs of the device through an SRQ, data
+#            checked, and IB_EVENT_SRQ_LIMIT_REACHED once the level falls
+#            below an armed limit
 
 port=18900
 gid=$(lab_gid_index "$LAB_ADDR" 2>/dev/null) || gid=
@@ -127,7 +130,11 @@ fi
 SRQ_VERBS_BIN=${SRQ_VERBS_BIN:-/var/tmp/softrdma-lab/srq_verbs}
 if want verbs && [[ $LAB_STACK == sroce || $LAB_STACK == siwarp ]]; then
 	if [ -x "$SRQ_VERBS_BIN" ]; then
-		"$SRQ_VERBS_BIN" -d "$LAB_IBDEV" >/tmp/srq_verbs.out 2>&1
+		# sroce: also traffic between two QPs of the device, over its
+		# own RoCEv2 GID, with the limit event
+		garg=()
+		[ "$LAB_STACK" = sroce ] && garg=(-g "$gid")
+		run "$SRQ_VERBS_BIN" -d "$LAB_IBDEV" "${garg[@]}" >/tmp/srq_verbs.out 2>&1
 		echo "exit $?" >>/tmp/srq_verbs.out
 		cp /tmp/srq_verbs.out "$LAB_OUT/checks/srq_verbs.out" 2>/dev/null
 		while IFS= read -r line; do

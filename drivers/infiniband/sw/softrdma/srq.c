@@ -207,7 +207,8 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 		goto out_destroy_ring;
 	}
 	srq->srq_num = num;
-	resp.rxe.srq_num = num;
+	if (!siw_abi)
+		resp.rxe.srq_num = num;
 
 	if (udata) {
 		err = ib_copy_to_udata(udata, &resp, resp_len);

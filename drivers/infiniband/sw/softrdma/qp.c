@@ -515,9 +515,11 @@ static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
 	}
 
 	if (init->srq) {
-		/* libsiw maps no RQ then */
+		/*
+		 * libsiw maps no RQ then, but refuses the QP if rq_key is
+		 * SIW_INVAL_UOBJ_KEY: leave it 0
+		 */
 		nrecv = 0;
-		resp->rq_key = SIW_INVAL_UOBJ_KEY;
 	} else {
 		qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv,
 						       SOFTRDMA_SIW_RQ, &key);

@@ -115,14 +115,14 @@ fi
 
 if want bw; then
 	for size in 2 4095 65536; do
-		pair "ib_send_bw-srq-$size" 240 perf 100 ib_send_bw \
+		pair "ib_send_bw-srq-$size" 120 perf 100 ib_send_bw \
 			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
 	done
 fi
 
 if want lat; then
 	for size in 2 4095; do
-		pair "ib_send_lat-srq-$size" 240 perf 100 ib_send_lat \
+		pair "ib_send_lat-srq-$size" 120 perf 100 ib_send_lat \
 			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
 	done
 fi

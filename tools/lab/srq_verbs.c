@@ -342,8 +342,9 @@ int main(int argc, char **argv)
 	sa.srq_limit = 4;
 	err = ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT);
 	memset(&sa, 0, sizeof(sa));
-	check(!err && !ibv_query_srq(srq, &sa) && sa.srq_limit == 4,
-	      "limit 4 armed, query_srq reads %u", sa.srq_limit);
+	err = err ?: ibv_query_srq(srq, &sa);
+	check(!err && sa.srq_limit == 4, "limit 4 armed, query_srq reads %u",
+	      sa.srq_limit);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.max_wr = 4 * cap;
@@ -352,7 +353,8 @@ int main(int argc, char **argv)
 		check(err != 0, "siw ABI: resize refused (%d)", err);
 	} else {
 		memset(&sa, 0, sizeof(sa));
-		check(!err && !ibv_query_srq(srq, &sa) && sa.max_wr >= 4 * cap,
+		err = err ?: ibv_query_srq(srq, &sa);
+		check(!err && sa.max_wr >= 4 * cap,
 		      "resize to %u: capacity %u (%d)", 4 * cap, sa.max_wr, err);
 		more = fill(srq, mr, sa.max_wr + 8);
 		check(more == sa.max_wr - cap,
@@ -376,10 +378,15 @@ int main(int argc, char **argv)
 	if (!qp)
 		return 1;
 
+	/* INIT as the iw_cm or the IB CM would, then ERR */
 	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = IBV_QPS_INIT;
+	qa.port_num = 1;
+	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
+			    (iwarp ? 0 : IBV_QP_PKEY_INDEX | IBV_QP_PORT));
 	qa.qp_state = IBV_QPS_ERR;
-	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE);
-	check(!err, "QP to ERR (%d)", err);
+	err = err ?: ibv_modify_qp(qp, &qa, IBV_QP_STATE);
+	check(!err, "QP to INIT, then ERR (%d)", err);
 	usleep(200000);
 	n = ibv_poll_cq(cq, 4, wc);
 	check(n == 0, "no receive flushed from the SRQ: %d completions", n);

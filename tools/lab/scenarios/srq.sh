@@ -31,6 +31,13 @@ ulimit -l unlimited
 iwarp=0
 [[ $LAB_STACK == siwarp || $LAB_STACK == siw ]] && iwarp=1
 
+# ready PORT: a TCP listener (ibv_srq_pingpong, rdma_cm on iWARP) or an
+# rdma_cm listener on an IB-transport device
+ready() {
+	ss -ltnH "sport = :$1" 2>/dev/null | grep -q . ||
+		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
+}
+
 # pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
 # with the server's address appended; both must succeed.
 pair() {
@@ -42,7 +49,7 @@ pair() {
 	0)
 		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
 		srv=$!
-		lab_wait_listen "$port" 30 >/dev/null 2>&1
+		lab_wait_for 30 ready "$port"
 		lab_barrier "$name"
 		lab_check "$name server" wait "$srv"
 		rc=$?

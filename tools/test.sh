@@ -165,7 +165,16 @@ part lab-roce-cm-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-cm
 part lab-roce-cm-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-cm
 part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
 
+# Shared receive queues: the SRQ verbs through libsiw and librxe, and
+# traffic through an SRQ (perftest --use-srq; ibv_srq_pingpong -c on sroce).
+part lab-srq-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 srq attr verbs bw
+part lab-srq-sroce-sroce lab --stack sroce,sroce --timeout 600 srq attr verbs pingpong
+
 if [ "$full" -eq 1 ]; then
+	# every srq part (latency, bandwidth on sroce, against stock rxe)
+	part lab-srq-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 srq
+	part lab-srq-full-sroce-sroce lab --stack sroce,sroce --timeout 900 srq
+	part lab-srq-full-sroce-rxe lab --stack sroce,rxe --timeout 900 srq
 	# roce-rc's own perftest runs (make test has roce-perftest quick)
 	part lab-roce-rc-full-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc bw lat
 	# perftest -a (2 B to 8 MiB) for all six tests, -a -b and -a -q 8

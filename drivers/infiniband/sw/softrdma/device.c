@@ -76,7 +76,9 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	 * host (one lock), not against CPU accesses: IB_ATOMIC_HCA.
 	 */
 	attr->atomic_cap = roce ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
-	/* no SRQs (max_srq 0) on either transport until create_srq exists */
+	attr->max_srq = SOFTRDMA_MAX_SRQ;
+	attr->max_srq_wr = attr->max_qp_wr;
+	attr->max_srq_sge = attr->max_recv_sge;
 	attr->max_ah = roce ? SOFTRDMA_MAX_AH : 0;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = SOFTRDMA_LOCAL_CA_ACK_DELAY;
@@ -215,9 +217,11 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&sdev->mr_xa));
 	WARN_ON(!xa_empty(&sdev->qp_xa));
 	WARN_ON(!xa_empty(&sdev->ah_xa));
+	WARN_ON(!xa_empty(&sdev->srq_xa));
 	xa_destroy(&sdev->mr_xa);
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->ah_xa);
+	xa_destroy(&sdev->srq_xa);
 	if (sdev->transport == SOFTRDMA_ROCE)
 		softrdma_roce_net_detach(sdev);
 	softrdma_counters_free(sdev);
@@ -324,6 +328,7 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->srq_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->port_lock);
 	sdev->port_link = softrdma_port_link_state(false, false);
 

@@ -31,6 +31,8 @@ struct softrdma_dev {
 	/* queue pairs by QP number; RCU lookups */
 	struct xarray qp_xa;
 	u32 qp_next;		/* next QP number to try, for xa_alloc_cyclic */
+	/* shared receive queues by srq_num (srq.h); numbering only */
+	struct xarray srq_xa;
 	/* address handle entries by ah_num; RCU lookups (ah.h) */
 	struct xarray ah_xa;
 

@@ -386,7 +386,7 @@ static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
 		if (pdu->mo)
 			return SOFTRDMA_IWERR_MO;
 		spin_lock_bh(&qp->rq.lock);
-		err = qp->rq.ring ? softrdma_rq_take(qp, &rx->rqe) : -ENOENT;
+		err = softrdma_rq_take(qp, &rx->rqe);
 		spin_unlock_bh(&qp->rq.lock);
 		if (err == -ENOENT)
 			return SOFTRDMA_IWERR_U_MSN_NOBUF;

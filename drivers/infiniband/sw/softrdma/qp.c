@@ -18,6 +18,7 @@
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "roce_net.h"
+#include "srq.h"
 #include "ud.h"
 #include "verbs.h"
 
@@ -312,30 +313,24 @@ static struct softrdma_send_wqe *softrdma_sq_fetch_flush(struct softrdma_qp *qp)
  * @qp: the QP; the caller holds qp->rq.lock
  * @wqe: filled in
  *
- * The slot goes back to the producer at once: the snapshot is all the
- * responder needs.
+ * From the QP's SRQ if it has one, else from its RQ; every transport's
+ * receive path (RC responder, UD receive, iWARP Send) takes its WQEs
+ * here.  The slot goes back to the producer at once: the snapshot is all
+ * the receive path needs.
  *
- * Return: 0, -ENOENT when the RQ is empty, -EINVAL for a bad WQE.
+ * Return: 0, -ENOENT when nothing is posted, -EINVAL for a bad WQE.
  */
 int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
 {
 	struct softrdma_rq *rq = &qp->rq;
-	void *slot;
-	int err = 0;
 
 	lockdep_assert_held(&rq->lock);
 
-	if (softrdma_ring_empty(rq->ring))
+	if (qp->srq)
+		return softrdma_srq_take(qp->srq, wqe);
+	if (!rq->ring)
 		return -ENOENT;
-	slot = softrdma_ring_consumer_slot(rq->ring);
-	if (softrdma_ring_is_siw(rq->ring))
-		err = softrdma_siw_fetch_recv_wqe(slot, wqe);
-	else if (softrdma_ring_is_user(rq->ring))
-		err = softrdma_rxe_fetch_recv_wqe(slot, &rq->lim, wqe);
-	else
-		memcpy(wqe, slot, sizeof(*wqe));
-	softrdma_ring_advance_consumer(rq->ring);
-	return err;
+	return softrdma_recv_ring_take(rq->ring, &rq->lim, wqe);
 }
 
 /*
@@ -367,6 +362,7 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 	}
 	spin_unlock_bh(&qp->sq.lock);
 
+	/* an SRQ's WQEs belong to no QP: they stay for the others */
 	if (!qp->rq.ring)
 		return;
 	spin_lock_bh(&qp->rq.lock);
@@ -407,6 +403,20 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
 	softrdma_qp_set_state(qp, IB_QPS_ERR);
 	softrdma_qp_transport_stop(qp);
 	softrdma_qp_flush(qp);
+	/*
+	 * The Last WQE Reached affiliated event (IBA vol 1 §11.6.3): a QP
+	 * on an SRQ that entered ERR takes no more WQEs from it, so the
+	 * consumer may destroy it.
+	 */
+	if (qp->srq && qp->ibqp.event_handler) {
+		struct ib_event event = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_LAST_WQE_REACHED,
+		};
+
+		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+	}
 }
 
 static void softrdma_qp_error_work(struct work_struct *work)
@@ -493,8 +503,11 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 	if (init->qp_type != IB_QPT_RC &&
 	    !softrdma_qp_type_is_ud(init->qp_type))
 		return -EOPNOTSUPP;
-	if (init->srq || init->create_flags)
+	if (init->create_flags)
 		return -EOPNOTSUPP;
+	/* the RDMA core checks the SRQ's device; GSI keeps its own RQ */
+	if (init->srq && init->qp_type == IB_QPT_GSI)
+		return -EINVAL;
 	if (sdev->transport == SOFTRDMA_IWARP)
 		return softrdma_qp_check_init_iwarp(init);
 	if (cap->max_send_wr > SOFTRDMA_MAX_QP_WR ||
@@ -538,14 +551,23 @@ static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
 		goto out_destroy_sq;
 	}
 
-	qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv, SOFTRDMA_SIW_RQ,
-					       &key);
-	if (IS_ERR(qp->rq.ring)) {
-		err = PTR_ERR(qp->rq.ring);
-		goto out_free_wqe;
+	if (init->srq) {
+		/*
+		 * libsiw maps no RQ then, but refuses the QP if rq_key is
+		 * SIW_INVAL_UOBJ_KEY: leave it 0
+		 */
+		nrecv = 0;
+	} else {
+		qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv,
+						       SOFTRDMA_SIW_RQ, &key);
+		if (IS_ERR(qp->rq.ring)) {
+			err = PTR_ERR(qp->rq.ring);
+			qp->rq.ring = NULL;
+			goto out_free_wqe;
+		}
+		resp->rq_key = key;
+		softrdma_ring_set_locks(qp->rq.ring, NULL, &qp->rq.lock);
 	}
-	resp->rq_key = key;
-	softrdma_ring_set_locks(qp->rq.ring, NULL, &qp->rq.lock);
 
 	qp->sq.lim = (struct softrdma_wqe_limits){
 		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
@@ -559,7 +581,7 @@ static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
 	cap->max_send_wr = nsend;
 	cap->max_recv_wr = nrecv;
 	cap->max_send_sge = SOFTRDMA_IWARP_MAX_SGE;
-	cap->max_recv_sge = SOFTRDMA_IWARP_MAX_SGE;
+	cap->max_recv_sge = init->srq ? 0 : SOFTRDMA_IWARP_MAX_SGE;
 	cap->max_inline_data = SOFTRDMA_IWARP_MAX_INLINE;
 	resp->num_sqe = nsend;
 	resp->num_rqe = nrecv;
@@ -614,6 +636,13 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 		.ud = softrdma_qp_type_is_ud(init->qp_type),
 	};
 
+	if (init->srq) {
+		/* librxe maps no RQ then; rq_mi stays zero */
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		goto out_caps;
+	}
+
 	/* librxe maps an RQ whenever there is no SRQ, even an empty one */
 	cap->max_recv_sge = max(cap->max_recv_sge, 1U);
 	size = uctx ? softrdma_rxe_rq_elem_size(cap->max_recv_sge) :
@@ -623,8 +652,10 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 	qp->rq.ring = softrdma_ring_create(uctx, &nrecv, size,
 					   SOFTRDMA_RING_USER_PRODUCES,
 					   &resp->rq_mi);
-	if (IS_ERR(qp->rq.ring))
+	if (IS_ERR(qp->rq.ring)) {
+		qp->rq.ring = NULL;
 		goto out_free_wqe;
+	}
 	softrdma_ring_set_locks(qp->rq.ring, uctx ? NULL : &qp->rq.post_lock,
 				&qp->rq.lock);
 	qp->rq.lim = (struct softrdma_wqe_limits){
@@ -633,10 +664,11 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 		.ud = softrdma_qp_type_is_ud(init->qp_type),
 	};
 
+	cap->max_recv_wr = nrecv;
+out_caps:
 	cap->max_send_wr = nsend;
 	cap->max_send_sge = max_sge;
 	cap->max_inline_data = max_inline;
-	cap->max_recv_wr = nrecv;
 	return 0;
 
 out_free_wqe:
@@ -648,6 +680,8 @@ out_destroy_sq:
 
 static void softrdma_qp_destroy_queues(struct softrdma_qp *qp)
 {
+	if (qp->srq)
+		softrdma_srq_detach(qp->srq);
 	softrdma_ring_destroy(qp->rq.ring);
 	kvfree(qp->sq.wqe);
 	softrdma_ring_destroy(qp->sq.ring);
@@ -718,6 +752,11 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 		err = softrdma_qp_create_queues(qp, init, uctx, &resp.rxe);
 	if (err)
 		return err;
+	if (init->srq) {
+		/* held until softrdma_qp_destroy_queues() */
+		qp->srq = to_ssrq(init->srq);
+		softrdma_srq_attach(qp->srq);
+	}
 
 	/* reserve a number now, publish the QP once it is complete */
 	err = softrdma_qp_reserve_gsi(sdev, init, &qpn);
@@ -1004,6 +1043,7 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	init->qp_type = ibqp->qp_type;
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
 	init->cap = qp->attr.cap;
 	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
 					     IB_SIGNAL_REQ_WR;
@@ -1193,7 +1233,7 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
-	if (qp->user || READ_ONCE(qp->state) == IB_QPS_RESET) {
+	if (qp->user || !rq->ring || READ_ONCE(qp->state) == IB_QPS_RESET) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}

@@ -9,6 +9,7 @@
  *   sq.lock		the SQ's kernel consumer side and snapshots; the
  *			requester and completer (rc.h)
  *   rq.lock		the RQ's kernel consumer side; the responder
+ *   srq->lock		an SRQ's consumer side (srq.h), for QPs with one
  *   sq.post_lock,	kernel QPs: the producer side of post_send and
  *   rq.post_lock	post_recv
  *   cq->lock		innermost (cq.c)
@@ -39,6 +40,7 @@ struct softrdma_cq;
 struct softrdma_iwarp_qp;
 struct softrdma_dev;
 struct softrdma_ring;
+struct softrdma_srq;
 
 struct softrdma_sq {
 	/* protects ring's consumer side, wqe[] and fetch; see rc.h */
@@ -97,6 +99,8 @@ struct softrdma_qp {
 
 	struct softrdma_sq sq;
 	struct softrdma_rq rq;
+	/* receive WQEs come from here instead of rq (srq.h); or NULL */
+	struct softrdma_srq *srq;
 
 	struct softrdma_rc rc;		/* RoCE: protocol engines, rc.h */
 	struct softrdma_ud ud;		/* RoCE UD and GSI: ud.h */

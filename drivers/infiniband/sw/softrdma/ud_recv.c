@@ -133,10 +133,6 @@ void softrdma_ud_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	len = SOFTRDMA_UD_GRH_LEN + pkt->payload_len;
 
 	spin_lock(&qp->rq.lock);
-	if (!qp->rq.ring) {
-		spin_unlock(&qp->rq.lock);
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_NO_RECV_WQE);
-	}
 	err = softrdma_rq_take(qp, &wqe);
 	if (err) {
 		spin_unlock(&qp->rq.lock);

@@ -14,6 +14,7 @@
 #include "mmap.h"
 #include "mr.h"
 #include "qp.h"
+#include "srq.h"
 #include "verbs.h"
 
 static int softrdma_alloc_ucontext(struct ib_ucontext *ibuc,
@@ -64,4 +65,5 @@ void softrdma_set_verbs_ops(struct ib_device *ibdev)
 	ib_set_device_ops(ibdev, &softrdma_mmap_ops);
 	ib_set_device_ops(ibdev, &softrdma_mr_ops);
 	ib_set_device_ops(ibdev, &softrdma_qp_ops);
+	ib_set_device_ops(ibdev, &softrdma_srq_ops);
 }

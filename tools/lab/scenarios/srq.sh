@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# srq: shared receive queues.
+#   lab run --stack siwarp,siwarp srq      (libsiw's SRQ ring)
+#   lab run --stack sroce,sroce srq        (librxe's SRQ ring)
+#   lab run --stack sroce,rxe srq          (softrdma serves, stock rxe client)
+# guest0 runs the servers, guest1 the clients.  Parts (args select them;
+# default all that apply to the stacks):
+#  attr      ibv_devinfo -v: max_srq, max_srq_wr, max_srq_sge advertised
+#  pingpong  ibv_srq_pingpong -c (16 QPs on one SRQ, every received page
+#            checked) at several sizes; IB transport only (it connects QPs
+#            by hand, which iWARP cannot)
+#  bw        ib_send_bw -R --use-srq at a few sizes
+#  lat       ib_send_lat -R --use-srq at a few sizes
+#  verbs     tools/lab/srq_verbs.c (built with labverbs.c by tools/lab/lab
+#            into /var/tmp/softrdma-lab/srq_verbs) on each softrdma guest,
+#            alone: capacity, limit arming and its bounds, resize (librxe) or its refusal (libsiw),
+#            no SRQ WQE flushed by a QP's ERR, EBUSY destroy; on sroce also
+#            SENDs between two QPs of the device through an SRQ, data
+#            checked, and IB_EVENT_SRQ_LIMIT_REACHED once the level falls
+#            below an armed limit
+
+port=18900
+gid=$(lab_gid_index "$LAB_ADDR" 2>/dev/null) || gid=
+lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
+want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
+run() { timeout "${TMO:-120}" "$@"; }
+# siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
+ulimit -l unlimited
+iwarp=0
+[[ $LAB_STACK == siwarp || $LAB_STACK == siw ]] && iwarp=1
+
+# ready PORT: a TCP listener (ibv_srq_pingpong, rdma_cm on iWARP) or an
+# rdma_cm listener on an IB-transport device
+ready() {
+	ss -ltnH "sport = :$1" 2>/dev/null | grep -q . ||
+		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
+}
+
+# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
+# with the server's address appended; both must succeed.
+pair() {
+	local name=$1 tmo=$2 srv rc
+	shift 2
+	CUR=$name
+	port=$((port + 1))
+	case $LAB_ID in
+	0)
+		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
+		srv=$!
+		lab_wait_for 30 ready "$port"
+		lab_barrier "$name"
+		lab_check "$name server" wait "$srv"
+		rc=$?
+		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
+		;;
+	1)
+		lab_barrier "$name"
+		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
+			"$(lab_peer_addr 0)"
+		rc=$?
+		;;
+	*)
+		lab_barrier "$name"
+		rc=0
+		;;
+	esac
+	lab_barrier "$name-done" 600
+	return $rc
+}
+
+# perftest: exit 0, and on the client a result row with the iteration
+# count asked for and a non-zero figure
+perf() {
+	local out rc res iters=$1
+	shift
+	out=$(run "$@" -n "$iters" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	! grep -qi 'srq.*fail\|couldn' <<<"$out" || return 1
+	res=$(awk '/^ *#bytes/ { getline; print; exit }' <<<"$out" | tr -s ' ')
+	[ "$LAB_ID" = 1 ] || return 0
+	[ -n "$res" ] || { echo "FAIL: no result line"; return 1; }
+	# fields 2 and 3: iterations, then BW peak or t_min; perftest may
+	# glue a teardown message onto the end of the row
+	awk -v n="$iters" '{ exit !($2 == n && $3 + 0 > 0) }' <<<"$res" ||
+		{ echo "FAIL: want $iters iterations and a non-zero figure: $res"; return 1; }
+	lab_note "$CUR: $res"
+	! grep -q 'Failed to disconnect' <<<"$out" ||
+		lab_note "$CUR: perftest exited 0 but its rdma_disconnect failed"
+}
+
+# ibv_srq_pingpong: both sides print their iteration line, no data error
+srqpp() {
+	local out rc
+	out=$(run "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	! grep -qi 'invalid data\|fail\|couldn' <<<"$out" ||
+		{ echo "FAIL: data or verbs error"; return 1; }
+	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
+}
+
+if want attr && [[ $LAB_STACK == sroce || $LAB_STACK == siwarp ]]; then
+	attrs() {
+		local out s w g
+		out=$(ibv_devinfo -v -d "$LAB_IBDEV") || return 1
+		s=$(awk '$1 == "max_srq:" { print $2 }' <<<"$out")
+		w=$(awk '$1 == "max_srq_wr:" { print $2 }' <<<"$out")
+		g=$(awk '$1 == "max_srq_sge:" { print $2 }' <<<"$out")
+		echo "max_srq $s max_srq_wr $w max_srq_sge $g"
+		[ "${s:-0}" -gt 0 ] && [ "${w:-0}" -gt 0 ] && [ "${g:-0}" -gt 0 ]
+	}
+	lab_check "attr: max_srq, max_srq_wr, max_srq_sge advertised" attrs
+fi
+
+if want pingpong && [ $iwarp = 0 ]; then
+	for size in 1 4096 65536; do
+		pair "srq-pingpong-$size" 180 srqpp ibv_srq_pingpong \
+			-d "$LAB_IBDEV" -g "$gid" -s "$size" -n 50 -c
+	done
+fi
+
+if want bw; then
+	for size in 2 4095 65536; do
+		pair "ib_send_bw-srq-$size" 120 perf 100 ib_send_bw \
+			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
+	done
+fi
+
+if want lat; then
+	for size in 2 4095; do
+		pair "ib_send_lat-srq-$size" 120 perf 100 ib_send_lat \
+			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
+	done
+fi
+
+SRQ_VERBS_BIN=${SRQ_VERBS_BIN:-/var/tmp/softrdma-lab/srq_verbs}
+if want verbs && [[ $LAB_STACK == sroce || $LAB_STACK == siwarp ]]; then
+	if [ -x "$SRQ_VERBS_BIN" ]; then
+		# sroce: also traffic between two QPs of the device, over its
+		# own RoCEv2 GID, with the limit event
+		garg=()
+		[ "$LAB_STACK" = sroce ] && garg=(-g "$gid")
+		run "$SRQ_VERBS_BIN" -d "$LAB_IBDEV" "${garg[@]}" >/tmp/srq_verbs.out 2>&1
+		echo "exit $?" >>/tmp/srq_verbs.out
+		cp /tmp/srq_verbs.out "$LAB_OUT/checks/srq_verbs.out" 2>/dev/null
+		while IFS= read -r line; do
+			case $line in
+			"ok - "*) lab_check "srq_verbs: ${line#ok - }" true ;;
+			"not ok - "*) lab_check "srq_verbs: ${line#not ok - }" false ;;
+			esac
+		done </tmp/srq_verbs.out
+		lab_check "srq_verbs: exited 0" grep -qx "exit 0" /tmp/srq_verbs.out
+	else
+		lab_check "srq_verbs built on the host ($SRQ_VERBS_BIN)" false
+	fi
+fi
+lab_barrier srq-end 600

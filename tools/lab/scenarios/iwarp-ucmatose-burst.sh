@@ -6,8 +6,9 @@
 # guest0's eth0 releases its frames in bursts.
 #   lab run --stack siw,siwarp iwarp-ucmatose-burst   (softrdma client)
 #   lab run --stack siw,siw iwarp-ucmatose-burst      (stock: records the
-#       outcome as notes: CONNECT_ERROR -22 in this lab, and the value
-#       siw's reply read returned, -71 being -EPROTO)
+#       outcome as notes: CONNECT_ERROR -22 in this lab (a race: not
+#       every burst loses it), and what siw's reply read returned,
+#       -71 being -EPROTO)
 # Variants: "plain" (no netem), "burst", and on a siwarp client
 # "burst-nop2p" (iw_peer_to_peer=0: no RTR, so the stock server sends
 # right after its reply).  A softrdma client must pass every one.

@@ -152,6 +152,9 @@ part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm mpa
 part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw lat
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
 part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw lat
+# an sroce and a siwarp device on one netdev carrying traffic at once, to
+# a guest running stock rdma_rxe and siw side by side (scenarios/dual.sh)
+part lab-dual-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 600 dual
 
 # The perftest matrix (tools/lab/scenarios/roce-perftest.sh), same three
 # pairings: every operation at a few sizes, -b, -q 8, inline, IPv6.
@@ -188,6 +191,9 @@ if [ "$full" -eq 1 ]; then
 	part lab-iwarp-data-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data rping full
 	part lab-iwarp-data-full-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data rping full
 	part lab-iwarp-data-full-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data rping full
+	# a siwarp client of a stock siw ucmatose server whose MPA reply and
+	# first SENDs arrive in one burst (what stock siw<->siw fails)
+	part lab-iwarp-ucmatose-burst-siw-siwarp lab --stack siw,siwarp --timeout 300 iwarp-ucmatose-burst
 fi
 
 echo

@@ -112,7 +112,7 @@ fi
 
 # --- RDMA stack ---------------------------------------------------------------
 ulimit -l unlimited
-export LAB_IBDEV=
+export LAB_IBDEV='' LAB_IWDEV=''
 case $LAB_STACK in
 none) ;;
 sroce)
@@ -132,6 +132,21 @@ siw)
 	run modprobe siw
 	run rdma link add siw0 type siw netdev eth0
 	LAB_IBDEV=siw0 ;;
+# both kinds on eth0; the iWARP device first, so that the RDMA CM (which
+# takes the first device that has the address) connects over iWARP, and
+# RoCE traffic is asked for by device name and GID (LAB_IWDEV: the iWARP one)
+sroce+siwarp)
+	run modprobe softrdma
+	run rdma link add sw0 type siwarp netdev eth0
+	run rdma link add sr0 type sroce netdev eth0
+	LAB_IBDEV=sr0 LAB_IWDEV=sw0 ;;
+rxe+siw)
+	run modprobe libcrc32c
+	run modprobe siw
+	run modprobe rdma_rxe
+	run rdma link add siw0 type siw netdev eth0
+	run rdma link add rxe0 type rxe netdev eth0
+	LAB_IBDEV=rxe0 LAB_IWDEV=siw0 ;;
 *)
 	stack_fail "unknown stack" ;;
 esac
@@ -140,6 +155,8 @@ if [ "$LAB_STACK" != none ]; then
 	run modprobe rdma_ucm
 	[ -e "/sys/class/infiniband/$LAB_IBDEV" ] ||
 		stack_fail "/sys/class/infiniband/$LAB_IBDEV does not exist"
+	[ -z "$LAB_IWDEV" ] || [ -e "/sys/class/infiniband/$LAB_IWDEV" ] ||
+		stack_fail "/sys/class/infiniband/$LAB_IWDEV does not exist"
 	run rdma link show
 fi
 say "stack $LAB_STACK up (ibdev '${LAB_IBDEV}'), $(cut -d' ' -f1 /proc/uptime)s"

@@ -3,6 +3,7 @@
 # Guest-side helpers for lab scenarios.  Sourced (in every guest) before the
 # scenario script.  Environment provided by the lab:
 #   LAB_ID LAB_N LAB_STACK LAB_IBDEV LAB_ADDR LAB_ADDR6 LAB_OUT
+#   LAB_IWDEV (the iWARP device of a two-device stack such as sroce+siwarp)
 #   LAB_SCENARIO_ARGS KVER
 # Checks are recorded in $LAB_OUT/results ("ok<TAB>name" / "not ok<TAB>name")
 # with each check's output in $LAB_OUT/checks/<name>.log; the host turns

@@ -1,0 +1,297 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dual: an sroce and a siwarp device on the same netdev carry traffic at
+# the same time, each to its own kind of peer, without disturbing the other.
+#   lab run --stack sroce+siwarp,rxe+siw dual   (peer: stock rdma_rxe and siw)
+#   lab run --stack sroce+siwarp,sroce+siwarp dual
+# Each guest has a RoCE device (LAB_IBDEV) and an iWARP device (LAB_IWDEV)
+# on eth0; the iWARP one was added first, so the RDMA CM (rping, perftest
+# -R) connects over iWARP, while the RoCE tools name LAB_IBDEV and its GID.
+# guest0 runs the servers, guest1 the clients:
+#  traffic  at once: ibv_rc_pingpong -c and ib_write_bw -x GID over RoCE,
+#           rping -V and ib_write_bw -R over iWARP, all data checked
+#  counters on every softrdma guest: the RoCE counters of the sroce device
+#           and the iw_* counters of the siwarp device show the traffic,
+#           no error or drop anywhere, and neither device counted any of
+#           the other's traffic
+#  linkdel  guest0 deletes its sroce device while rping -V runs over
+#           iWARP, adds it back, then deletes its siwarp device while
+#           ibv_rc_pingpong -c runs over RoCE: the traffic completes
+#  rmmod    softrdma unloads on every softrdma guest
+# Optional args: part names to run (default: all); bw_n=N: N iterations
+# for both ib_write_bw runs.
+
+port=19615
+ARGS=
+for a in $LAB_SCENARIO_ARGS; do
+	case $a in bw_n=*) ;; *) ARGS="$ARGS $a" ;; esac
+done
+want() { [ -z "$ARGS" ] || [[ " $ARGS " == *" $1 "* ]]; }
+is_soft() { [ "$LAB_STACK" = sroce+siwarp ]; }
+RDEV=$LAB_IBDEV
+IDEV=$LAB_IWDEV
+SRV=$(lab_peer_addr 0)
+[ -n "$RDEV" ] && [ -n "$IDEV" ] ||
+	lab_fail "stack $LAB_STACK: dual needs a RoCE and an iWARP device (sroce+siwarp or rxe+siw)"
+gid=$(lab_gid_index "$LAB_ADDR" "$RDEV") || lab_fail "no IPv4 GID on $RDEV"
+lab_note "stack $LAB_STACK: RoCE $RDEV (gid $gid), iWARP $IDEV"
+
+# long enough for the four flows to overlap under TCG (a few seconds each)
+PP_N=1000 PP_S=4096		# ibv_rc_pingpong
+BW_N=200 BW_S=65536		# both ib_write_bw ("bw_n=N" changes N)
+RP_N=600 RP_S=1024		# rping
+LD_RP_N=3000 LD_PP_N=3000	# the flows that see a device go
+for a in $LAB_SCENARIO_ARGS; do
+	case $a in bw_n=*) BW_N=${a#bw_n=} ;; esac
+done
+
+# counter DEV NAME: a softrdma device's counter
+counter() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+# snap DEV FILE: every counter of DEV, "name value" per line
+snap() { (cd "/sys/class/infiniband/$1/ports/1/hw_counters" && grep -H . -- *) |
+	sed 's/:/ /' >"$2"; }
+# delta FILE0 FILE1 NAME: how much NAME grew between two snaps ("missing"
+# if a snap lacks it, which no check takes for a number)
+delta() {
+	local a b
+	a=$(awk -v n="$3" '$1 == n { print $2 }' "$1")
+	b=$(awk -v n="$3" '$1 == n { print $2 }' "$2")
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo missing
+		return
+	fi
+	echo $((b - a))
+}
+
+# --- checks of each tool's output ---------------------------------------------
+# pp_ok FILE: ibv_rc_pingpong ran all its iterations and compared the data
+pp_ok() {
+	cat "$1"
+	grep -qx 'rc 0' "$1" || return 1
+	! grep -q 'invalid data' "$1" || { echo "FAIL: invalid data"; return 1; }
+	grep -q "^$PP_N iters in" "$1" || { echo "FAIL: no '$PP_N iters in' line"; return 1; }
+}
+# bw_ok FILE: perftest exited 0 with one result row of BW_S bytes x BW_N
+bw_ok() {
+	cat "$1"
+	grep -qx 'rc 0' "$1" || return 1
+	awk -v s="$BW_S" -v n="$BW_N" '$1 == s && $2 == n && $4 > 0 { f = 1 }
+		END { exit !f }' "$1" || { echo "FAIL: no result row"; return 1; }
+}
+# rping_ok FILE: every ping came back and was compared (-V); the server
+# only has its exit status
+rping_ok() {
+	local n
+	tail -n 5 "$1"
+	grep -qx 'rc 0' "$1" || return 1
+	[ "$LAB_ID" = 0 ] && return 0
+	! grep -qi 'mismatch\|verification failed' "$1" || { echo "FAIL: data errors"; return 1; }
+	n=$(grep -c '^ping data: ' "$1")
+	[ "$n" = "$RP_N" ] || { echo "FAIL: $n of $RP_N pings"; return 1; }
+}
+
+# start NAME CMD...: CMD in the background, output and "rc N" to /tmp/NAME,
+# its start and end times to /tmp/NAME.t; its pid in PIDS[NAME]
+declare -A PIDS
+start() {
+	local name=$1
+	shift
+	(
+		date +%s.%N >"/tmp/$name.t"
+		timeout 300 "$@" >"/tmp/$name" 2>&1
+		echo "rc $?" >>"/tmp/$name"
+		date +%s.%N >>"/tmp/$name.t"
+	) &
+	PIDS[$name]=$!
+}
+# overlap NAME...: there was a moment when all NAMEs ran (the latest start
+# came before the earliest end)
+overlap() {
+	local n
+	for n in "$@"; do echo "$n $(tr '\n' ' ' <"/tmp/$n.t")"; done
+	for n in "$@"; do cat "/tmp/$n.t"; done | awk '
+		NR % 2 == 1 { if ($1 > s) s = $1 }
+		NR % 2 == 0 { if (e == "" || $1 < e) e = $1 }
+		END { printf "all four ran together for %.1f s\n", e - s; exit !(e > s) }'
+}
+# finish NAME CHECK: wait for NAME, keep its output, judge it with CHECK
+finish() {
+	wait "${PIDS[$1]}"
+	cp "/tmp/$1" "$LAB_OUT/checks/$1.out" 2>/dev/null
+	lab_check "$1" "$2" "/tmp/$1"
+}
+
+# the four flows; on guest0 without the server address, on guest1 with it
+pp_cmd() { echo ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s "$PP_S" -n "$PP_N" -p "$1"; }
+rbw_cmd() { echo ib_write_bw -d "$RDEV" -x "$gid" -s "$BW_S" -n "$BW_N" -F -p "$1"; }
+ibw_cmd() { echo ib_write_bw -d "$IDEV" -R -s "$BW_S" -n "$BW_N" -F -p "$1"; }
+
+if is_soft; then
+	snap "$RDEV" /tmp/r0
+	snap "$IDEV" /tmp/i0
+fi
+
+# --- traffic: RoCE and iWARP at once ----------------------------------------------
+if want traffic; then
+	P_PP=$((port + 1)) P_RBW=$((port + 2)) P_RP=$((port + 3)) P_IBW=$((port + 4))
+	if [ "$LAB_ID" = 0 ]; then
+		# shellcheck disable=SC2046 # the commands are word lists
+		{
+			start roce-pingpong-srv $(pp_cmd $P_PP)
+			start roce-write-bw-srv $(rbw_cmd $P_RBW)
+			start iwarp-rping-srv rping -s -a "$LAB_ADDR" -p $P_RP -V -C $RP_N -S $RP_S
+			start iwarp-write-bw-srv $(ibw_cmd $P_IBW)
+		}
+		for p in $P_PP $P_RBW $P_RP $P_IBW; do
+			lab_wait_listen "$p" 20 >/dev/null 2>&1
+		done
+		lab_barrier traffic
+		finish roce-pingpong-srv pp_ok
+		finish roce-write-bw-srv bw_ok
+		finish iwarp-rping-srv rping_ok
+		finish iwarp-write-bw-srv bw_ok
+	else
+		lab_barrier traffic
+		# shellcheck disable=SC2046
+		{
+			start roce-pingpong-cli $(pp_cmd $P_PP) "$SRV"
+			start roce-write-bw-cli $(rbw_cmd $P_RBW) "$SRV"
+			start iwarp-rping-cli rping -c -v -V -C $RP_N -S $RP_S -p $P_RP -a "$SRV"
+			start iwarp-write-bw-cli $(ibw_cmd $P_IBW) "$SRV"
+		}
+		finish roce-pingpong-cli pp_ok
+		finish roce-write-bw-cli bw_ok
+		finish iwarp-rping-cli rping_ok
+		finish iwarp-write-bw-cli bw_ok
+		lab_check "RoCE and iWARP flows ran at the same time" overlap \
+			roce-pingpong-cli roce-write-bw-cli iwarp-rping-cli iwarp-write-bw-cli
+	fi
+	lab_barrier traffic-done 400
+fi
+
+# --- counters -----------------------------------------------------------------------
+# The RoCE drop counters and the iWARP error counters: none may move.
+ROCE_DROPS="rcv_bad_udp_len rcv_truncated rcv_icrc_err rcv_bad_tver rcv_bad_opcode
+	rcv_bad_pkey rcv_no_qp rcv_nomem rcv_qp_not_ready rcv_invalid_request
+	rcv_remote_access_err rcv_backlog_drop rcv_bad_qkey rcv_no_recv_wqe
+	rcv_ud_too_long xmit_drop xmit_no_route xmit_err xmit_nomem
+	retry_exceeded_err rnr_retry_exceeded_err"
+IW_ERRS="iw_xmit_err iw_local_err iw_rcv_crc_err iw_rcv_bad_hdr iw_rcv_no_rqe
+	iw_rcv_untagged_err iw_rcv_prot_err iw_rcv_ird_exceeded iw_rcv_unexpected
+	iw_rcv_local_err iw_term_sent iw_term_unsent iw_term_rcvd"
+
+# moved FILE0 FILE1 NAMES...: print the NAMES that moved; fail if any did
+moved() {
+	local f0=$1 f1=$2 n d bad=0
+	shift 2
+	for n in "$@"; do
+		d=$(delta "$f0" "$f1" "$n")
+		[ "$d" = 0 ] || { echo "$n +$d"; bad=1; }
+	done
+	return $bad
+}
+# at_least FILE0 FILE1 NAME MIN: NAME grew by MIN or more
+at_least() {
+	local d
+	d=$(delta "$1" "$2" "$3")
+	echo "$3 +$d (want >= $4)"
+	[ "$d" -ge "$4" ]
+}
+
+if is_soft && want traffic; then
+	snap "$RDEV" /tmp/r1
+	snap "$IDEV" /tmp/i1
+	cp /tmp/r0 "$LAB_OUT/counters-$RDEV-before.txt"
+	cp /tmp/r1 "$LAB_OUT/counters-$RDEV-after.txt"
+	cp /tmp/i0 "$LAB_OUT/counters-$IDEV-before.txt"
+	cp /tmp/i1 "$LAB_OUT/counters-$IDEV-after.txt"
+	# what each device must at least have received: guest0 is written to
+	# by both ib_write_bw clients; ibv_rc_pingpong moves PP_N messages of
+	# PP_S bytes each way
+	lab_check "$RDEV received the RoCE payload (port_rcv_bytes)" \
+		at_least /tmp/r0 /tmp/r1 port_rcv_bytes $((BW_N * BW_S + PP_N * PP_S))
+	lab_check "$RDEV sent the RoCE payload (port_xmit_bytes)" \
+		at_least /tmp/r0 /tmp/r1 port_xmit_bytes $((PP_N * PP_S))
+	if [ "$LAB_ID" = 0 ]; then
+		lab_check "$IDEV received the iWARP payload (iw_rcv_bytes)" \
+			at_least /tmp/i0 /tmp/i1 iw_rcv_bytes $((BW_N * BW_S))
+	else
+		lab_check "$IDEV sent the iWARP payload (iw_xmit_bytes)" \
+			at_least /tmp/i0 /tmp/i1 iw_xmit_bytes $((BW_N * BW_S))
+	fi
+	lab_check "$IDEV FPDUs both ways" eval \
+		'at_least /tmp/i0 /tmp/i1 iw_rcv_fpdus 1 && at_least /tmp/i0 /tmp/i1 iw_xmit_fpdus 1'
+	# shellcheck disable=SC2086 # word lists
+	{
+		lab_check "$RDEV: no RoCE drop or error" moved /tmp/r0 /tmp/r1 $ROCE_DROPS
+		lab_check "$IDEV: no iWARP error" moved /tmp/i0 /tmp/i1 $IW_ERRS
+		# each device saw only its own kind of traffic
+		lab_check "$RDEV counted no iWARP" moved /tmp/r0 /tmp/r1 \
+			iw_xmit_fpdus iw_rcv_fpdus iw_xmit_bytes iw_rcv_bytes $IW_ERRS
+		lab_check "$IDEV counted no RoCE" moved /tmp/i0 /tmp/i1 \
+			port_rcv_packets port_xmit_packets port_rcv_bytes \
+			port_xmit_bytes $ROCE_DROPS
+	}
+fi
+
+# --- linkdel: one device goes while the other carries traffic ------------------
+# guest0's LINKDEL_DEV goes once the flow (its server: PIDS[SRVNAME]) has
+# moved WATCH on the surviving device; the flow must still be running
+# then (else the check fails: it proves nothing) and must complete.
+del_under() {
+	local dev=$1 srvname=$2 watchdev=$3 watch=$4 base
+	base=$(counter "$watchdev" "$watch")
+	lab_wait_for 120 eval '[ "$(counter "$watchdev" "$watch")" -ge $((base + 40)) ]' ||
+		echo "# $watchdev $watch did not move by 40"
+	lab_check "rdma link del $dev while $watchdev carries traffic" eval \
+		'kill -0 "${PIDS[$srvname]}" && rdma link del "$dev" &&
+		 test ! -e "/sys/class/infiniband/$dev" && kill -0 "${PIDS[$srvname]}"'
+}
+
+if want linkdel; then
+	P_RP=$((port + 11)) P_PP=$((port + 12))
+	# the iWARP flow keeps going while guest0's RoCE device goes
+	if [ "$LAB_ID" = 0 ]; then
+		start linkdel-rping-srv rping -s -a "$LAB_ADDR" -p $P_RP -V -C $LD_RP_N -S 256
+		lab_wait_listen $P_RP 20 >/dev/null 2>&1
+		lab_barrier linkdel-rping
+		is_soft && del_under "$RDEV" linkdel-rping-srv "$IDEV" iw_rcv_fpdus
+		RP_N=$LD_RP_N finish linkdel-rping-srv rping_ok
+	else
+		lab_barrier linkdel-rping
+		start linkdel-rping-cli rping -c -v -V -C $LD_RP_N -S 256 -p $P_RP -a "$SRV"
+		RP_N=$LD_RP_N finish linkdel-rping-cli rping_ok
+	fi
+	lab_barrier linkdel-rping-done 400
+	if [ "$LAB_ID" = 0 ] && is_soft; then
+		lab_check "rdma link add $RDEV again" \
+			rdma link add "$RDEV" type sroce netdev eth0
+		gid=$(lab_gid_index "$LAB_ADDR" "$RDEV") || gid=1
+	fi
+	# and the RoCE flow while guest0's iWARP device goes
+	if [ "$LAB_ID" = 0 ]; then
+		# shellcheck disable=SC2046
+		start linkdel-pingpong-srv $(PP_N=$LD_PP_N pp_cmd $P_PP)
+		lab_wait_listen $P_PP 20 >/dev/null 2>&1
+		lab_barrier linkdel-pp
+		is_soft && del_under "$IDEV" linkdel-pingpong-srv "$RDEV" port_rcv_packets
+		PP_N=$LD_PP_N finish linkdel-pingpong-srv pp_ok
+	else
+		lab_barrier linkdel-pp
+		# shellcheck disable=SC2046
+		start linkdel-pingpong-cli $(PP_N=$LD_PP_N pp_cmd $P_PP) "$SRV"
+		PP_N=$LD_PP_N finish linkdel-pingpong-cli pp_ok
+	fi
+	lab_barrier linkdel-pp-done 400
+fi
+
+# --- rmmod --------------------------------------------------------------------------
+dmesg >"$LAB_OUT/dmesg.txt" 2>&1
+lab_barrier unload 400
+if is_soft; then
+	lab_check "rmmod softrdma with its devices present" rmmod softrdma
+	lab_check "$RDEV and $IDEV gone" eval \
+		'test ! -e "/sys/class/infiniband/$RDEV" && test ! -e "/sys/class/infiniband/$IDEV"'
+fi
+lab_barrier done
+exit 0

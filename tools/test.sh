@@ -156,9 +156,9 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 # server of ib_read_bw, the vanishing-peer cases, the "refused" check on
 # a stock siw guest, an intermittent rdma_cm failure of perftest -R
 # latency between two siwarp guests).
-part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-cm refused listen mpa ucmatose unload
-part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm listen mpa
-part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm mpa
+part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm
+part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm refused listen mpa rping vanish
+part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa rping
 part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
 

@@ -141,14 +141,14 @@ part lab-roce-rc-sroce-rxe lab --stack sroce,rxe --timeout 900 roce-rc pp atomic
 part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic access loss
 # iWARP connection management (iw_cm.c) and traffic through the data path,
 # data checked: softrdma with itself and with stock siw.  make test runs
-# the parts that pass today; test-full adds the rest (Documentation/
-# status.md lists what still fails: rping's 64 KiB runs and a stock-siw
-# server of ib_read_bw, the vanishing-peer cases, the "refused" check on
-# a stock siw guest, an intermittent rdma_cm failure of perftest -R
-# latency between two siwarp guests).
-part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-cm refused listen mpa ucmatose unload
-part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm listen mpa
-part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm mpa
+# a representative cut; test-full adds the rest: every part in every
+# pairing, 500-ping rpings, perftest -a.  With a stock siw server, rping
+# and the vanishing peer wait in test-full (Documentation/status.md: one
+# 65 535 B rping failure not understood, and a BUG in the siw guest's
+# iw_cm during vanish).
+part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm
+part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm pings=100 refused listen mpa rping vanish
+part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa
 part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw lat
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
 part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw lat

@@ -78,6 +78,18 @@ static unsigned int iw_mpa_rev = IWARP_MPA_REV2;
 module_param(iw_mpa_rev, uint, 0644);
 MODULE_PARM_DESC(iw_mpa_rev, "iWARP: highest MPA revision to speak (1 or 2)");
 
+/*
+ * A peer that vanishes without a FIN or a reset (cable, power, a netdev
+ * gone down) would leave an idle connection open forever: TCP keepalive
+ * probes it, and TCP_USER_TIMEOUT bounds how long sent data may stay
+ * unacknowledged.  Either ends in a socket error, which the data path
+ * turns into flushed work requests and a DISCONNECTED event.
+ */
+static unsigned int iw_keepalive_s = 30;
+module_param(iw_keepalive_s, uint, 0644);
+MODULE_PARM_DESC(iw_keepalive_s,
+		 "iWARP: seconds of silence before a connection is probed; dead after 3 more such periods (0: never)");
+
 /* the RTR message softrdma sends and accepts: a zero-length RDMA Write */
 #define SOFTRDMA_IW_RTR		SOFTRDMA_MPA_RTR_WRITE
 
@@ -628,6 +640,20 @@ static int softrdma_iw_cep_failure(struct softrdma_iw_cep *cep)
 	return 0;
 }
 
+/* detect a silent peer: keepalive when idle, a user timeout when not */
+static void softrdma_iw_set_liveness(struct sock *sk)
+{
+	unsigned int secs = min(READ_ONCE(iw_keepalive_s), MAX_TCP_KEEPIDLE);
+
+	if (!secs)
+		return;
+	sock_set_keepalive(sk);
+	tcp_sock_set_keepidle(sk, secs);
+	tcp_sock_set_keepintvl(sk, min_t(unsigned int, secs, MAX_TCP_KEEPINTVL));
+	tcp_sock_set_keepcnt(sk, 3);
+	tcp_sock_set_user_timeout(sk, 4 * secs * MSEC_PER_SEC);
+}
+
 /*
  * Hand the socket to the data path: the QP goes to RTS and from now on
  * only softrdma_iw_cm_conn_closed() gives the socket back.
@@ -647,6 +673,7 @@ static int softrdma_iw_cep_attach(struct softrdma_iw_cep *cep)
 	params.max_ulpdu = softrdma_mpa_max_ulpdu(&cep->mpa_res,
 						  tcp_sk(sock->sk)->mss_cache);
 	softrdma_iw_cep_stop_timeout(cep);
+	softrdma_iw_set_liveness(sock->sk);
 	softrdma_iw_sk_restore(cep);
 	/* the data path's reference, given back by conn_closed() */
 	softrdma_iw_cep_get(cep);

@@ -162,7 +162,10 @@ static void test_device(struct ibv_context *ctx)
 	check(da.max_sge == 6, "max_sge 6 (got %d)", da.max_sge);
 	check(da.max_sge_rd == 1, "max_sge_rd 1 (got %d)", da.max_sge_rd);
 	check(da.atomic_cap == IBV_ATOMIC_NONE, "no atomics");
-	check(da.max_srq == 0, "no SRQs advertised (got %d)", da.max_srq);
+	/* the SRQs themselves are srq_verbs' */
+	check(da.max_srq > 0 && da.max_srq_wr == 16384 && da.max_srq_sge == 6,
+	      "SRQs advertised (max_srq %d max_srq_wr %d max_srq_sge %d)",
+	      da.max_srq, da.max_srq_wr, da.max_srq_sge);
 	check(!ibv_query_port(ctx, 1, &pa), "query_port");
 	check(pa.gid_tbl_len == 1, "one GID (got %d)", pa.gid_tbl_len);
 }

@@ -149,7 +149,7 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm pings=100 refused listen mpa rping vanish
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa
-part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw lat
+part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
 part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw lat
 # an sroce and a siwarp device on one netdev carrying traffic at once, to
@@ -188,9 +188,9 @@ if [ "$full" -eq 1 ]; then
 	part lab-iwarp-cm-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 2400 iwarp-cm
 	part lab-iwarp-cm-full-siwarp-siw lab --stack siwarp,siw --timeout 2400 iwarp-cm
 	part lab-iwarp-cm-full-siw-siwarp lab --stack siw,siwarp --timeout 2400 iwarp-cm
-	part lab-iwarp-data-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data rping full
-	part lab-iwarp-data-full-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data rping full
-	part lab-iwarp-data-full-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data rping full
+	part lab-iwarp-data-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 1800 iwarp-data rping bw lat full
+	part lab-iwarp-data-full-siwarp-siw lab --stack siwarp,siw --timeout 1800 iwarp-data rping bw lat full
+	part lab-iwarp-data-full-siw-siwarp lab --stack siw,siwarp --timeout 1800 iwarp-data rping bw lat full
 	# a siwarp client of a stock siw ucmatose server whose MPA reply and
 	# first SENDs arrive in one burst (what stock siw<->siw fails)
 	part lab-iwarp-ucmatose-burst-siw-siwarp lab --stack siw,siwarp --timeout 300 iwarp-ucmatose-burst

@@ -150,8 +150,8 @@ part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm pings=100 refused listen mpa rping vanish
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa
 part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw
-part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100
-part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw lat
+part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data pings=100 rping bw
+part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw
 # an sroce and a siwarp device on one netdev carrying traffic at once, to
 # a guest running stock rdma_rxe and siw side by side (scenarios/dual.sh)
 part lab-dual-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 600 dual

@@ -1055,8 +1055,8 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
  * Copy a kernel WR's scatter list into a WQE, adding up its length.
  * Returns -EINVAL if the total overflows 32 bits.
  */
-static int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
-			     const struct ib_sge *sg_list, int num_sge)
+int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
+		      const struct ib_sge *sg_list, int num_sge)
 {
 	int i;
 

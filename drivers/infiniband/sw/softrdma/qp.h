@@ -153,6 +153,8 @@ void softrdma_qp_error(struct softrdma_qp *qp);
 struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp);
 bool softrdma_sq_more_posted(struct softrdma_qp *qp);
 int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe);
+int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
+		      const struct ib_sge *sg_list, int num_sge);
 
 bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,

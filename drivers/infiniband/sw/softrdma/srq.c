@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "param.h"
+#include "qp.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "srq.h"
@@ -372,7 +373,7 @@ static int softrdma_post_srq_recv(struct ib_srq *ibsrq,
 	struct softrdma_srq *srq = to_ssrq(ibsrq);
 	struct softrdma_recv_wqe *wqe;
 	unsigned long flags;
-	int err = 0, i;
+	int err = 0;
 
 	if (softrdma_ring_is_user(srq->ring)) {
 		*bad_wr = wr;
@@ -393,17 +394,11 @@ static int softrdma_post_srq_recv(struct ib_srq *ibsrq,
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
 		wqe->length = 0;
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->sge[i].addr = wr->sg_list[i].addr;
-			wqe->sge[i].length = wr->sg_list[i].length;
-			wqe->sge[i].lkey = wr->sg_list[i].lkey;
-			if (check_add_overflow(wqe->length,
-					       wr->sg_list[i].length,
-					       &wqe->length))
-				err = -EINVAL;
-		}
-		if (err)
+		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
+				      wr->num_sge)) {
+			err = -EINVAL;
 			break;
+		}
 		softrdma_ring_advance_producer(srq->ring);
 	}
 	spin_unlock_irqrestore(&srq->post_lock, flags);

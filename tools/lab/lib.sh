@@ -196,3 +196,112 @@ print(":".join(e.replace(":","")[i:i+4] for i in range(0,32,4)))' "$addr") ||
 lab_grep_absent() {
 	! grep -q -e "$1" "$2"
 }
+
+# lab_listening PORT: something listens on PORT: a TCP socket (a TCP side
+# channel, or an iWARP listener, which is a kernel TCP socket) or an rdma_cm
+# listener on an IB-transport device.
+lab_listening() {
+	ss -ltnH "sport = :$1" 2>/dev/null | grep -q . ||
+		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
+}
+
+# _lab_kill_tree PID: SIGTERM PID and every process below it (a background
+# shell function's children do not die with it).
+_lab_kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		_lab_kill_tree "$c"
+	done
+	kill "$1" 2>/dev/null
+}
+
+# _lab_pair_verdict FILE TIMEOUT: print the client's verdict on an attempt
+# ("done" or "retry"), waiting for it TIMEOUT + 60 s at most.
+_lab_pair_verdict() {
+	lab_wait_for $(($2 + 60)) test -s "$1"
+	cat "$1" 2>/dev/null
+}
+
+# perftest 4.5 (Debian 12) connects its rdma_cm data QPs (-R) as soon as
+# its handshake is done, without waiting for the server's rdma_listen; on
+# iWARP the TCP SYN can beat the listen and be refused (stock siw <-> siw
+# as well).  Newer perftest retries that connect itself.  What the client
+# prints then, for LAB_PAIR_RACE:
+LAB_PERFTEST_IWARP_RACE='RDMA_CM_EVENT_REJECTED; error: -111|ERRNO: Connection refused'
+
+# lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
+# "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
+# is guest0's); each runs under TIMEOUT (exported as TMO for CMD's own
+# timeout wrapper) and both must succeed: checks "NAME server" and "NAME
+# client".  Each call takes the next port after $port.  The client starts
+# once the server listens (lab_listening, 30 s at most).
+#
+# LAB_PAIR_RACE, when set, is an extended regex for one known start-up race
+# of the client program (see iwarp-data.sh): if the client fails and its
+# output matches, the attempt is noted, the server is stopped and the pair
+# runs once more on a new port.  Any other failure, or the same race twice,
+# fails the checks.
+lab_pair() {
+	local name=$1 tmo=$2 try srv rc log verdict peer
+	shift 2
+	CUR=$name
+	peer=$(lab_peer_addr 0)
+	for try in 1 2; do
+		port=$((port + 1))
+		verdict=/lab/pairs/$port
+		case $LAB_ID in
+		0)
+			mkdir -p /lab/pairs
+			TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
+			srv=$!
+			lab_wait_for 30 lab_listening "$port"
+			lab_barrier "$name"
+			if [ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ]; then
+				_lab_kill_tree "$srv"
+				wait "$srv" 2>/dev/null
+				lab_barrier "$name-done" $((tmo + 60))
+				continue
+			fi
+			lab_check "$name server" wait "$srv"
+			rc=$?
+			cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
+			;;
+		1)
+			lab_barrier "$name"
+			log=$(_lab_logname "$name client")
+			{
+				echo "+ $* -p $port $peer"
+				TMO=$tmo "$@" -p "$port" "$peer"
+			} >"$log" 2>&1 </dev/null
+			rc=$?
+			echo "exit status $rc" >>"$log"
+			if [ $rc -ne 0 ] && [ $try = 1 ] && [ -n "${LAB_PAIR_RACE:-}" ] &&
+				grep -qE "$LAB_PAIR_RACE" "$log"; then
+				mv "$log" "$log.race"
+				lab_note "$name: the client connected before the server listened ($(grep -m1 -oE "$LAB_PAIR_RACE" "$log.race")); run again"
+				mkdir -p /lab/pairs
+				echo retry >"$verdict"
+				lab_barrier "$name-done" $((tmo + 60))
+				continue
+			fi
+			mkdir -p /lab/pairs
+			echo done >"$verdict"
+			if [ $rc -eq 0 ]; then
+				_lab_record ok "$name client" "$log"
+			else
+				_lab_record not-ok "$name client" "$log"
+			fi
+			;;
+		*)
+			lab_barrier "$name"
+			rc=0
+			if [ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ]; then
+				lab_barrier "$name-done" $((tmo + 60))
+				continue
+			fi
+			;;
+		esac
+		lab_barrier "$name-done" $((tmo + 60))
+		return $rc
+	done
+}

@@ -51,6 +51,7 @@ for a in $LAB_SCENARIO_ARGS; do
 	runs=*) RUNS=${a#runs=} ;;
 	esac
 done
+LAB_PAIR_RACE=$LAB_PERFTEST_IWARP_RACE
 # test NAME: is this perftest test selected?
 test_wanted() { [ -z "$TESTS" ] || [[ $TESTS == *" $1 "* ]]; }
 if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; then
@@ -63,38 +64,6 @@ if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; the
 			grep -v ':0$' | sed 's,.*/,,'
 	done) >"$LAB_OUT/counters-live.txt" 2>&1 &
 fi
-
-# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
-# with the server's address appended; both must succeed.
-pair() {
-	local name=$1 tmo=$2 srv rc
-	shift 2
-	CUR=$name
-	port=$((port + 1))
-	case $LAB_ID in
-	0)
-		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
-		srv=$!
-		lab_wait_listen "$port" 30 >/dev/null 2>&1
-		lab_barrier "$name"
-		lab_check "$name server" wait "$srv"
-		rc=$?
-		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
-		;;
-	1)
-		lab_barrier "$name"
-		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
-			"$(lab_peer_addr 0)"
-		rc=$?
-		;;
-	*)
-		lab_barrier "$name"
-		rc=0
-		;;
-	esac
-	lab_barrier "$name-done" 900
-	return $rc
-}
 
 run() { timeout "${TMO:-120}" "$@"; }
 
@@ -114,7 +83,7 @@ perf() {
 }
 
 # rping: the client validates (-V) and prints every ping (-v); all of
-# them must have run.  pair() appends -p PORT and the server's address.
+# them must have run.  lab_pair appends -p PORT and the server's address.
 rping_run() {
 	local count=$1 size=$2 p=$4
 	shift 4
@@ -138,7 +107,7 @@ rping_run() {
 
 if want rping; then
 	for size in 64 65535; do
-		pair "rping-${RPING_COUNT}x$size" 300 rping_run "$RPING_COUNT" "$size"
+		lab_pair "rping-${RPING_COUNT}x$size" 300 rping_run "$RPING_COUNT" "$size"
 	done
 fi
 
@@ -155,7 +124,7 @@ if want bw; then
 		test_wanted "$t" || continue
 		for size in 2 4095 65536 1048576; do
 			for ((r = 1; r <= RUNS; r++)); do
-				pair "$t-$size-q4" 300 perf "$t" -d "$LAB_IBDEV" -R \
+				lab_pair "$t-$size-q4" 300 perf "$t" -d "$LAB_IBDEV" -R \
 					-q 4 -s "$size" -n "$(iters "$size")" -F
 			done
 		done
@@ -167,7 +136,7 @@ if want lat; then
 		test_wanted "$t" || continue
 		for size in 2 4095 65536; do
 			for ((r = 1; r <= RUNS; r++)); do
-				pair "$t-$size" 300 perf "$t" -d "$LAB_IBDEV" -R \
+				lab_pair "$t-$size" 300 perf "$t" -d "$LAB_IBDEV" -R \
 					-s "$size" -n "$(iters "$size")" -F
 			done
 		done
@@ -228,10 +197,10 @@ if want full; then
 		ib_send_lat; do
 		test_wanted "$t" || continue
 		if [[ $t == *_bw ]]; then
-			pair "$t-a-q4" 900 perf_all 20 "$t" -d "$LAB_IBDEV" -R \
+			lab_pair "$t-a-q4" 900 perf_all 20 "$t" -d "$LAB_IBDEV" -R \
 				-a -q 4 -n 5 -F
 		else
-			pair "$t-a" 900 perf_all 10 "$t" -d "$LAB_IBDEV" -R \
+			lab_pair "$t-a" 900 perf_all 10 "$t" -d "$LAB_IBDEV" -R \
 				-a -n 10 -F
 		fi
 	done

@@ -55,40 +55,6 @@ gid4=$(lab_gid_index "$LAB_ADDR") || lab_fail "no GID for $LAB_ADDR on $LAB_IBDE
 gid6=$(lab_gid_index "$LAB_ADDR6") || lab_fail "no GID for $LAB_ADDR6 on $LAB_IBDEV"
 lab_note "stack $LAB_STACK dev $LAB_IBDEV cut $cut gid index IPv4 $gid4 IPv6 $gid6"
 
-# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
-# with the server's IPv4 address appended (perftest's own exchange runs
-# over TCP/IPv4; the GID given by -x decides the RoCE addresses); both
-# sides must succeed.
-pair() {
-	local name=$1 tmo=$2 srv rc
-	shift 2
-	CUR=$name
-	port=$((port + 1))
-	case $LAB_ID in
-	0)
-		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
-		srv=$!
-		lab_wait_listen "$port" 30 >/dev/null 2>&1
-		lab_barrier "$name"
-		lab_check "$name server" wait "$srv"
-		rc=$?
-		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
-		;;
-	1)
-		lab_barrier "$name"
-		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
-			"$(lab_peer_addr 0)"
-		rc=$?
-		;;
-	*)
-		lab_barrier "$name"
-		rc=0
-		;;
-	esac
-	lab_barrier "$name-done" $((tmo + 60))
-	return $rc
-}
-
 # table SIZES ITERS KIND < output: check perftest's result table.  KIND is
 # bw or lat.  Prints what it found; fails on a missing, extra, repeated or
 # empty row.
@@ -167,17 +133,17 @@ if [ "$cut" = quick ]; then
 		want ops "$t" || continue
 		for s in 1 65537 1048576; do
 			n=$(iters_for "$s")
-			pair "$t-$s" 180 pt "$s" "$n" "$t" -d "$LAB_IBDEV" \
+			lab_pair "$t-$s" 180 pt "$s" "$n" "$t" -d "$LAB_IBDEV" \
 				-x "$gid4" -s "$s" -n "$n" -F
 		done
 	done
 	if want bidir; then
-		pair ib_write_bw-b-1048576 180 pt 1048576 10 ib_write_bw \
+		lab_pair ib_write_bw-b-1048576 180 pt 1048576 10 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -b -s 1048576 -n 10 -F
 	fi
 	if want multi; then
 		# the table counts the iterations of all eight QPs
-		pair ib_write_bw-q8-65537 180 pt 65537 400 ib_write_bw \
+		lab_pair ib_write_bw-q8-65537 180 pt 65537 400 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -q 8 -s 65537 -n 50 -F
 	fi
 	if want inline; then
@@ -185,7 +151,7 @@ if [ "$cut" = quick ]; then
 		# (rxe and softrdma alike), so rc_inline does this part
 		if [ -x "$INLINE_BIN" ]; then
 			for s in 1 64 $MAX_INLINE; do
-				pair "rc_inline-$s" 120 timeout 100 "$INLINE_BIN" \
+				lab_pair "rc_inline-$s" 120 timeout 100 "$INLINE_BIN" \
 					-d "$LAB_IBDEV" -g "$gid4" -s "$s" -n 50
 			done
 			# one byte more than the advertised maximum is refused
@@ -199,7 +165,7 @@ if [ "$cut" = quick ]; then
 	fi
 	if want ipv6; then
 		for t in $OPS; do
-			pair "$t-ipv6-4095" 180 pt 4095 100 "$t" -d "$LAB_IBDEV" \
+			lab_pair "$t-ipv6-4095" 180 pt 4095 100 "$t" -d "$LAB_IBDEV" \
 				-x "$gid6" -s 4095 -n 100 -F
 		done
 		# the GID perftest used is the IPv6 one, both sides
@@ -219,17 +185,17 @@ if [ "$cut" = full ]; then
 		want all "$t-a" || continue
 		n=20
 		[[ $t == *_lat ]] && n=10
-		pair "$t-a" 600 pt "$ALL_SIZES" "$n" "$t" -d "$LAB_IBDEV" \
+		lab_pair "$t-a" 600 pt "$ALL_SIZES" "$n" "$t" -d "$LAB_IBDEV" \
 			-x "$gid4" -a -n "$n" -F
 	done
 	if want all-bidir; then
-		pair ib_write_bw-a-b 600 pt "$ALL_SIZES" 10 ib_write_bw \
+		lab_pair ib_write_bw-a-b 600 pt "$ALL_SIZES" 10 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -a -b -n 10 -F
 	fi
 	# only when named: in this lab even stock rxe <-> rxe stalls here
 	# (both guests' virtio-net TX queues stop; NETDEV WATCHDOG)
 	if [[ $groups == *" all-multi "* ]]; then
-		pair ib_write_bw-a-q8 600 pt "$ALL_SIZES" 40 ib_write_bw \
+		lab_pair ib_write_bw-a-q8 600 pt "$ALL_SIZES" 40 ib_write_bw \
 			-d "$LAB_IBDEV" -x "$gid4" -a -q 8 -n 5 -F
 	fi
 fi

@@ -22,38 +22,6 @@ gid=$(lab_gid_index "$LAB_ADDR") || gid=1
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
 
-# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
-# with the server's address appended; both must succeed.
-pair() {
-	local name=$1 tmo=$2 srv rc
-	shift 2
-	CUR=$name
-	port=$((port + 1))
-	case $LAB_ID in
-	0)
-		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
-		srv=$!
-		lab_wait_listen "$port" 30 >/dev/null 2>&1
-		lab_barrier "$name"
-		lab_check "$name server" wait "$srv"
-		rc=$?
-		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
-		;;
-	1)
-		lab_barrier "$name"
-		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
-			"$(lab_peer_addr 0)"
-		rc=$?
-		;;
-	*)
-		lab_barrier "$name"
-		rc=0
-		;;
-	esac
-	lab_barrier "$name-done" 600
-	return $rc
-}
-
 run() { timeout "${TMO:-120}" "$@"; }
 
 # pingpong: also require the iteration count and no data errors
@@ -103,7 +71,7 @@ if want pp; then
 		iters=$PP_ITERS
 		[ "$size" -ge 65536 ] && iters=50
 		[ "$size" -ge 1048576 ] && iters=10
-		pair "pingpong-$size" 120 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+		lab_pair "pingpong-$size" 120 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
 			-g "$gid" -n "$iters" -s "$size" -c
 	done
 	if [ "$LAB_STACK" = sroce ]; then
@@ -117,7 +85,7 @@ fi
 if want bw; then
 	for t in ib_write_bw ib_read_bw ib_send_bw; do
 		for size in 2 65536; do
-			pair "$t-$size" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
+			lab_pair "$t-$size" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
 				-s "$size" -n "$PERF_ITERS" -F
 		done
 	done
@@ -125,21 +93,21 @@ fi
 
 if want lat; then
 	for t in ib_write_lat ib_read_lat ib_send_lat; do
-		pair "$t-2" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" -s 2 \
+		lab_pair "$t-2" 180 perf "$t" -d "$LAB_IBDEV" -x "$gid" -s 2 \
 			-n "$PERF_ITERS" -F
 	done
 fi
 
 if want atomic; then
 	for a in FETCH_AND_ADD CMP_AND_SWAP; do
-		pair "ib_atomic_bw-$a" 180 perf ib_atomic_bw -d "$LAB_IBDEV" \
+		lab_pair "ib_atomic_bw-$a" 180 perf ib_atomic_bw -d "$LAB_IBDEV" \
 			-x "$gid" -A "$a" -n "$PERF_ITERS" -F
 	done
 fi
 
 if want access; then
 	if [ -x "$ACCESS_BIN" ]; then
-		pair rc_access 60 run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
+		lab_pair rc_access 60 run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
 	else
 		lab_check "rc_access built on the host ($ACCESS_BIN)" false
 	fi
@@ -151,10 +119,10 @@ fi
 if want loss; then
 	modprobe sch_netem 2>/dev/null
 	lab_check "netem loss 2%" tc qdisc add dev eth0 root netem loss 2%
-	pair loss-pingpong-65537 240 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+	lab_pair loss-pingpong-65537 240 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
 		-g "$gid" -n 50 -s 65537 -c
 	for t in ib_write_bw ib_read_bw ib_send_bw; do
-		pair "loss-$t-65536" 240 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
+		lab_pair "loss-$t-65536" 240 perf "$t" -d "$LAB_IBDEV" -x "$gid" \
 			-s 65536 -n 100 -F
 	done
 	tc qdisc del dev eth0 root 2>/dev/null

@@ -29,45 +29,7 @@ run() { timeout "${TMO:-120}" "$@"; }
 ulimit -l unlimited
 iwarp=0
 [[ $LAB_STACK == siwarp || $LAB_STACK == siw ]] && iwarp=1
-
-# ready PORT: a TCP listener (ibv_srq_pingpong, rdma_cm on iWARP) or an
-# rdma_cm listener on an IB-transport device
-ready() {
-	ss -ltnH "sport = :$1" 2>/dev/null | grep -q . ||
-		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
-}
-
-# pair NAME TIMEOUT CMD...: CMD runs on guest0 as server and on guest1
-# with the server's address appended; both must succeed.
-pair() {
-	local name=$1 tmo=$2 srv rc
-	shift 2
-	CUR=$name
-	port=$((port + 1))
-	case $LAB_ID in
-	0)
-		TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
-		srv=$!
-		lab_wait_for 30 ready "$port"
-		lab_barrier "$name"
-		lab_check "$name server" wait "$srv"
-		rc=$?
-		cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
-		;;
-	1)
-		lab_barrier "$name"
-		TMO=$tmo lab_check "$name client" "$@" -p "$port" \
-			"$(lab_peer_addr 0)"
-		rc=$?
-		;;
-	*)
-		lab_barrier "$name"
-		rc=0
-		;;
-	esac
-	lab_barrier "$name-done" 600
-	return $rc
-}
+[ $iwarp = 1 ] && LAB_PAIR_RACE=$LAB_PERFTEST_IWARP_RACE
 
 # perftest: exit 0, and on the client a result row with the iteration
 # count asked for and a non-zero figure
@@ -118,21 +80,21 @@ fi
 
 if want pingpong && [ $iwarp = 0 ]; then
 	for size in 1 4096 65536; do
-		pair "srq-pingpong-$size" 180 srqpp ibv_srq_pingpong \
+		lab_pair "srq-pingpong-$size" 180 srqpp ibv_srq_pingpong \
 			-d "$LAB_IBDEV" -g "$gid" -s "$size" -n 50 -c
 	done
 fi
 
 if want bw; then
 	for size in 2 4095 65536; do
-		pair "ib_send_bw-srq-$size" 120 perf 100 ib_send_bw \
+		lab_pair "ib_send_bw-srq-$size" 120 perf 100 ib_send_bw \
 			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
 	done
 fi
 
 if want lat; then
 	for size in 2 4095; do
-		pair "ib_send_lat-srq-$size" 120 perf 100 ib_send_lat \
+		lab_pair "ib_send_lat-srq-$size" 120 perf 100 ib_send_lat \
 			-d "$LAB_IBDEV" -R --use-srq -s "$size" -F
 	done
 fi

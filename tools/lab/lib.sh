@@ -44,23 +44,30 @@ _lab_record() {
 	fi
 }
 
-# _lab_run_check EXPECT NAME CMD...: run CMD with its output in
-# $LAB_OUT/checks/NAME.log and record ok iff its status is what EXPECT
-# (succeed or fail) asks for.  Returns CMD's status.
-_lab_run_check() {
-	local _lab_expect=$1 name=$2 log rc _lab_res=not-ok
+# _lab_run_logged LOG SUFFIX CMD...: run CMD with its output in LOG, framed
+# by "+ CMD SUFFIX" and "exit status N".  Returns CMD's status.
+_lab_run_logged() {
+	local log=$1 suffix=$2 rc
 	shift 2
-	log=$(_lab_logname "$name")
 	{
-		if [ "$_lab_expect" = fail ]; then
-			echo "+ $* (expected to fail)"
-		else
-			echo "+ $*"
-		fi
+		echo "+ $*$suffix"
 		"$@"
 	} >"$log" 2>&1 </dev/null
 	rc=$?
 	echo "exit status $rc" >>"$log"
+	return $rc
+}
+
+# _lab_run_check EXPECT NAME CMD...: run CMD with its output in
+# $LAB_OUT/checks/NAME.log and record ok iff its status is what EXPECT
+# (succeed or fail) asks for.  Returns CMD's status.
+_lab_run_check() {
+	local _lab_expect=$1 name=$2 log rc _lab_res=not-ok suffix=
+	shift 2
+	log=$(_lab_logname "$name")
+	[ "$_lab_expect" = fail ] && suffix=" (expected to fail)"
+	_lab_run_logged "$log" "$suffix" "$@"
+	rc=$?
 	if [ "$_lab_expect" = fail ]; then
 		[ $rc -ne 0 ] && _lab_res=ok
 	else
@@ -231,9 +238,9 @@ LAB_PERFTEST_IWARP_RACE='RDMA_CM_EVENT_REJECTED; error: -111|ERRNO: Connection r
 
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
-# is guest0's); each runs under TIMEOUT (exported as TMO for CMD's own
-# timeout wrapper) and both must succeed: checks "NAME server" and "NAME
-# client".  Each call takes the next port after $port.  The client starts
+# is guest0's); TIMEOUT is set as TMO for the scenario's own timeout
+# wrapper (a shell function CMD calls), and both must succeed: checks
+# "NAME server" and "NAME client".  Each call takes the next port after $port.  The client starts
 # once the server listens (lab_listening, 30 s at most).
 #
 # LAB_PAIR_RACE, when set, is an extended regex for one known start-up race
@@ -242,66 +249,59 @@ LAB_PERFTEST_IWARP_RACE='RDMA_CM_EVENT_REJECTED; error: -111|ERRNO: Connection r
 # runs once more on a new port.  Any other failure, or the same race twice,
 # fails the checks.
 lab_pair() {
-	local name=$1 tmo=$2 try srv rc log verdict peer
+	local name=$1 tmo=$2 try srv rc log verdict retry
+	local TMO=$tmo peer
 	shift 2
 	CUR=$name
 	peer=$(lab_peer_addr 0)
+	mkdir -p /lab/pairs
 	for try in 1 2; do
 		port=$((port + 1))
 		verdict=/lab/pairs/$port
+		retry=
+		rc=0
 		case $LAB_ID in
 		0)
-			mkdir -p /lab/pairs
-			TMO=$tmo "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
+			"$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
 			srv=$!
 			lab_wait_for 30 lab_listening "$port"
 			lab_barrier "$name"
 			if [ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ]; then
+				retry=1
 				_lab_kill_tree "$srv"
 				wait "$srv" 2>/dev/null
-				lab_barrier "$name-done" $((tmo + 60))
-				continue
+			else
+				lab_check "$name server" wait "$srv"
+				rc=$?
+				cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
 			fi
-			lab_check "$name server" wait "$srv"
-			rc=$?
-			cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
 			;;
 		1)
 			lab_barrier "$name"
 			log=$(_lab_logname "$name client")
-			{
-				echo "+ $* -p $port $peer"
-				TMO=$tmo "$@" -p "$port" "$peer"
-			} >"$log" 2>&1 </dev/null
+			_lab_run_logged "$log" "" "$@" -p "$port" "$peer"
 			rc=$?
-			echo "exit status $rc" >>"$log"
 			if [ $rc -ne 0 ] && [ $try = 1 ] && [ -n "${LAB_PAIR_RACE:-}" ] &&
 				grep -qE "$LAB_PAIR_RACE" "$log"; then
+				retry=1
 				mv "$log" "$log.race"
 				lab_note "$name: the client connected before the server listened ($(grep -m1 -oE "$LAB_PAIR_RACE" "$log.race")); run again"
-				mkdir -p /lab/pairs
 				echo retry >"$verdict"
-				lab_barrier "$name-done" $((tmo + 60))
-				continue
-			fi
-			mkdir -p /lab/pairs
-			echo done >"$verdict"
-			if [ $rc -eq 0 ]; then
-				_lab_record ok "$name client" "$log"
 			else
-				_lab_record not-ok "$name client" "$log"
+				echo done >"$verdict"
+				if [ $rc -eq 0 ]; then
+					_lab_record ok "$name client" "$log"
+				else
+					_lab_record not-ok "$name client" "$log"
+				fi
 			fi
 			;;
 		*)
 			lab_barrier "$name"
-			rc=0
-			if [ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ]; then
-				lab_barrier "$name-done" $((tmo + 60))
-				continue
-			fi
+			[ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ] && retry=1
 			;;
 		esac
 		lab_barrier "$name-done" $((tmo + 60))
-		return $rc
+		[ -n "$retry" ] || return $rc
 	done
 }

@@ -230,11 +230,12 @@ _lab_pair_verdict() {
 }
 
 # perftest 4.5 (Debian 12) connects its rdma_cm data QPs (-R) as soon as
-# its handshake is done, without waiting for the server's rdma_listen; on
-# iWARP the TCP SYN can beat the listen and be refused (stock siw <-> siw
-# as well).  Newer perftest retries that connect itself.  What the client
-# prints then, for LAB_PAIR_RACE:
-LAB_PERFTEST_IWARP_RACE='RDMA_CM_EVENT_REJECTED; error: -111|ERRNO: Connection refused'
+# its handshake is done, without waiting for the server's rdma_listen.  The
+# connect can then meet no listener: on iWARP the TCP SYN is refused (stock
+# siw <-> siw as well), on RoCE the IB CM rejects the REQ with reason 8
+# (invalid service ID).  Newer perftest retries that connect itself.  What
+# the client prints then, for LAB_PAIR_RACE:
+LAB_PERFTEST_CM_RACE='RDMA_CM_EVENT_REJECTED; error: (-111|8)\.|ERRNO: Connection refused'
 
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR

@@ -51,7 +51,7 @@ for a in $LAB_SCENARIO_ARGS; do
 	runs=*) RUNS=${a#runs=} ;;
 	esac
 done
-LAB_PAIR_RACE=$LAB_PERFTEST_IWARP_RACE
+LAB_PAIR_RACE=$LAB_PERFTEST_CM_RACE
 # test NAME: is this perftest test selected?
 test_wanted() { [ -z "$TESTS" ] || [[ $TESTS == *" $1 "* ]]; }
 if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; then

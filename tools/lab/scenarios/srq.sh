@@ -29,7 +29,7 @@ run() { timeout "${TMO:-120}" "$@"; }
 ulimit -l unlimited
 iwarp=0
 [[ $LAB_STACK == siwarp || $LAB_STACK == siw ]] && iwarp=1
-[ $iwarp = 1 ] && LAB_PAIR_RACE=$LAB_PERFTEST_IWARP_RACE
+LAB_PAIR_RACE=$LAB_PERFTEST_CM_RACE
 
 # perftest: exit 0, and on the client a result row with the iteration
 # count asked for and a non-zero figure

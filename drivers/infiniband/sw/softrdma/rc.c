@@ -445,6 +445,27 @@ void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_done);
 
+/**
+ * softrdma_rc_write_fits() - may an RDMA WRITE packet's payload land?
+ * @op_flags: the packet's opcode flags (softrdma_roce_opcode()->flags)
+ * @payload: its payload bytes
+ * @left: bytes of the RETH's DMA length not written yet
+ *
+ * IBA 9.7.5.1.2: a message's payloads add up to its RETH length.  A Last
+ * or Only packet takes exactly what is left; a First or Middle packet
+ * must leave some, since the Last that follows it carries at least one
+ * byte (9.4).  A requester that has lost count of its own message (its
+ * PSNs no longer match its data, as a stock rxe requester's can after
+ * two retries in a row) is refused here as early as the lengths show it.
+ */
+bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left)
+{
+	if (op_flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY))
+		return payload == left;
+	return payload < left;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_write_fits);
+
 /* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
 #define SOFTRDMA_RC_RETRY_INFINITE	7
 

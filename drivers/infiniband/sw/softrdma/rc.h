@@ -240,6 +240,8 @@ softrdma_rc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode);
 void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
 			   u8 opcode, u32 npsn);
 
+bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left);
+
 /* What the completer does with an ACK or NAK (IBA 9.7.5.1.1 - 9.7.5.2) */
 enum softrdma_rc_ack_action {
 	SOFTRDMA_RC_ACK_RETIRE,		/* ACK: retire what it covers */

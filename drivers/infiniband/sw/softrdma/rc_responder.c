@@ -466,9 +466,8 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		}
 	}
 	/* IBA 9.7.5.1.2: the payload must add up to the RETH length */
-	if (pkt->payload_len > rc->wr_left ||
-	    ((op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) &&
-	     pkt->payload_len != rc->wr_left)) {
+	if (!softrdma_rc_write_fits(op->flags, pkt->payload_len,
+				    rc->wr_left)) {
 		softrdma_rc_resp_note(qp, skb, "write length");
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;

@@ -12,6 +12,7 @@
 #include "psn.h"
 #include "rc.h"
 #include "roce_hdr.h"
+#include "roce_opcode.h"
 
 struct rc_seg_case {
 	const char *name;
@@ -383,6 +384,52 @@ static void softrdma_rc_resp_stream(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seq.msg, c->end_msg);
 }
 
+struct rc_write_fits_case {
+	const char *name;
+	u8 opcode;
+	u32 payload;
+	u32 left;
+	bool fits;
+};
+
+static const struct rc_write_fits_case rc_write_fits_cases[] = {
+	{ "only_exact", RC_RQ(RDMA_WRITE_ONLY), 100, 100, true },
+	{ "only_zero_length", RC_RQ(RDMA_WRITE_ONLY), 0, 0, true },
+	{ "only_short", RC_RQ(RDMA_WRITE_ONLY), 99, 100, false },
+	{ "only_long", RC_RQ(RDMA_WRITE_ONLY), 101, 100, false },
+	{ "first_leaves_some", RC_RQ(RDMA_WRITE_FIRST), 1024, 1025, true },
+	{ "first_takes_all", RC_RQ(RDMA_WRITE_FIRST), 1024, 1024, false },
+	{ "middle_leaves_some", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 4096, true },
+	/* a Middle where the Last should be: a requester off by one PSN */
+	{ "middle_takes_all", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 1024, false },
+	{ "middle_past_end", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 0, false },
+	{ "last_exact", RC_RQ(RDMA_WRITE_LAST), 1024, 1024, true },
+	{ "last_past_end", RC_RQ(RDMA_WRITE_LAST), 1024, 0, false },
+	{ "last_short", RC_RQ(RDMA_WRITE_LAST), 1, 1025, false },
+	{ "last_imm_exact", RC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), 7, 7,
+	  true },
+	{ "only_imm_zero", RC_RQ(RDMA_WRITE_ONLY_WITH_IMMEDIATE), 0, 0, true },
+};
+
+static void rc_write_fits_case_desc(const struct rc_write_fits_case *c,
+				    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_write_fits, rc_write_fits_cases,
+		  rc_write_fits_case_desc);
+
+static void softrdma_rc_write_length(struct kunit *test)
+{
+	const struct rc_write_fits_case *c = test->param_value;
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(c->opcode);
+
+	KUNIT_ASSERT_NOT_NULL(test, op);
+	KUNIT_EXPECT_EQ(test, softrdma_rc_write_fits(op->flags, c->payload,
+						     c->left), c->fits);
+}
+
 /* syndromes as constants; softrdma_rc_ack_syndromes checks them */
 #define RC_SYN(type, value)	((type) << SOFTRDMA_AETH_TYPE_SHIFT | (value))
 #define RC_ACK(credits)		RC_SYN(SOFTRDMA_AETH_ACK, credits)
@@ -509,6 +556,7 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE(softrdma_rc_npsn),
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_resp_stream, rc_resp_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),

@@ -176,7 +176,10 @@ if ! is_soft && want traffic && [ -f /tmp/r0 ]; then
 	snap "$RDEV" /tmp/r1
 	cp /tmp/r0 "$LAB_OUT/counters-$RDEV-before.txt"
 	cp /tmp/r1 "$LAB_OUT/counters-$RDEV-after.txt"
-	lab_note "$RDEV counters that moved: $(join <(sort /tmp/r0) <(sort /tmp/r1) |
+	# (no /dev/fd in the guests: no process substitution)
+	sort /tmp/r0 >/tmp/r0.sorted
+	sort /tmp/r1 >/tmp/r1.sorted
+	lab_note "$RDEV counters that moved: $(join /tmp/r0.sorted /tmp/r1.sorted |
 		awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }')"
 fi
 

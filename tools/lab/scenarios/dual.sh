@@ -129,6 +129,9 @@ ibw_cmd() { echo ib_write_bw -d "$IDEV" -R -s "$BW_S" -n "$BW_N" -F -p "$1"; }
 if is_soft; then
 	snap "$RDEV" /tmp/r0
 	snap "$IDEV" /tmp/i0
+elif [ -d "/sys/class/infiniband/$RDEV/ports/1/hw_counters" ]; then
+	# stock rxe's counters (its retries, sequence NAKs), for diagnosis only
+	snap "$RDEV" /tmp/r0
 fi
 
 # --- traffic: RoCE and iWARP at once ----------------------------------------------
@@ -167,6 +170,17 @@ if want traffic; then
 			roce-pingpong-cli roce-write-bw-cli iwarp-rping-cli iwarp-write-bw-cli
 	fi
 	lab_barrier traffic-done 400
+fi
+
+if ! is_soft && want traffic && [ -f /tmp/r0 ]; then
+	snap "$RDEV" /tmp/r1
+	cp /tmp/r0 "$LAB_OUT/counters-$RDEV-before.txt"
+	cp /tmp/r1 "$LAB_OUT/counters-$RDEV-after.txt"
+	# (no /dev/fd in the guests: no process substitution)
+	sort /tmp/r0 >/tmp/r0.sorted
+	sort /tmp/r1 >/tmp/r1.sorted
+	lab_note "$RDEV counters that moved: $(join /tmp/r0.sorted /tmp/r1.sorted |
+		awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }')"
 fi
 
 # --- counters -----------------------------------------------------------------------

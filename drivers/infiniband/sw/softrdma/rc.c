@@ -78,10 +78,10 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	spin_lock_bh(&qp->rq.lock);
 	rc->resp_running = false;
 	rc->resp_failed = false;
-	rc->nak_sent = false;
+	rc->seq.nak_sent = false;
 	rc->ack_pending = false;
 	rc->msn = 0;
-	rc->msg = SOFTRDMA_RC_MSG_NONE;
+	rc->seq.msg = SOFTRDMA_RC_MSG_NONE;
 	rc->have_rwqe = false;
 	rc->rd_active = false;
 	rc->replay_atomic = false;
@@ -110,7 +110,7 @@ void softrdma_rc_start(struct softrdma_qp *qp)
 	rc->resp_stopped = false;
 	if (!rc->resp_running && qp->state >= IB_QPS_RTR) {
 		rc->resp_running = true;
-		rc->resp_psn = qp->attr.rq_psn;
+		rc->seq.psn = qp->attr.rq_psn;
 	}
 	spin_unlock_bh(&qp->rq.lock);
 
@@ -362,6 +362,109 @@ enum softrdma_rc_psn_class softrdma_rc_psn_classify(u32 psn, u32 expected,
 	return nak_sent ? SOFTRDMA_RC_PSN_GAP_DROP : SOFTRDMA_RC_PSN_GAP_NAK;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_psn_classify);
+
+/* IBA 9.7.4: may @op come next, inside @msg or between messages? */
+static bool softrdma_rc_opcode_in_sequence(enum softrdma_rc_resp_msg msg,
+					   const struct softrdma_roce_opcode *op)
+{
+	const u32 cont = SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST;
+
+	switch (msg) {
+	case SOFTRDMA_RC_MSG_SEND:
+		return (op->flags & SOFTRDMA_OPF_SEND) && (op->flags & cont);
+	case SOFTRDMA_RC_MSG_WRITE:
+		return (op->flags & SOFTRDMA_OPF_WRITE) && (op->flags & cont);
+	default:
+		return !(op->flags & cont);
+	}
+}
+
+/**
+ * softrdma_rc_resp_step() - judge a request packet (IBA 9.7.5.1.1, 9.7.4)
+ * @seq: the responder's place in the request stream
+ * @psn: the packet's PSN
+ * @opcode: its BTH OpCode, a request opcode of the RC transport
+ *
+ * The PSN is judged first: a duplicate is answered whatever its opcode
+ * (the requester went back, 9.7.5.2.1, and may repeat a First or Only of
+ * the message in progress, or of an earlier one), and a packet past a
+ * gap is NAKed or dropped without looking at its opcode (9.7.5.1.1: the
+ * PSN check comes before the opcode sequence check).  Only an in-order
+ * packet is held against the message in progress: a Middle or Last of
+ * it, or a First or Only between messages.  @seq is changed only to note
+ * a sequence NAK, or that an in-order packet ends a NAKed gap.
+ */
+enum softrdma_rc_resp_verdict
+softrdma_rc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode)
+{
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(opcode);
+
+	switch (softrdma_rc_psn_classify(psn, seq->psn, seq->nak_sent)) {
+	case SOFTRDMA_RC_PSN_EXPECTED:
+		break;
+	case SOFTRDMA_RC_PSN_DUPLICATE:
+		return SOFTRDMA_RC_RESP_DUPLICATE;
+	case SOFTRDMA_RC_PSN_GAP_NAK:
+		seq->nak_sent = true;
+		return SOFTRDMA_RC_RESP_SEQ_NAK;
+	case SOFTRDMA_RC_PSN_GAP_DROP:
+		return SOFTRDMA_RC_RESP_SEQ_DROP;
+	}
+	seq->nak_sent = false;
+	if (!op || !(op->flags & SOFTRDMA_OPF_REQ) ||
+	    !softrdma_rc_opcode_in_sequence(seq->msg, op))
+		return SOFTRDMA_RC_RESP_INVALID;
+	return SOFTRDMA_RC_RESP_EXECUTE;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_step);
+
+/**
+ * softrdma_rc_resp_done() - an executed request moves the responder on
+ * @seq: the responder's place in the request stream
+ * @psn: the request's PSN (the expected one)
+ * @opcode: its BTH OpCode
+ * @npsn: the PSNs it consumes: 1, or a read's response packets (9.7.1)
+ *
+ * Not called for a request refused with an RNR NAK: the requester sends
+ * that very packet again (9.7.5.2.8).
+ */
+void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
+			   u8 opcode, u32 npsn)
+{
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(opcode);
+
+	seq->psn = psn_add(psn, npsn);
+	if (!op || (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)))
+		seq->msg = SOFTRDMA_RC_MSG_NONE;
+	else if (op->flags & SOFTRDMA_OPF_SEND)
+		seq->msg = SOFTRDMA_RC_MSG_SEND;
+	else if (op->flags & SOFTRDMA_OPF_WRITE)
+		seq->msg = SOFTRDMA_RC_MSG_WRITE;
+	else
+		seq->msg = SOFTRDMA_RC_MSG_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_done);
+
+/**
+ * softrdma_rc_write_fits() - may an RDMA WRITE packet's payload land?
+ * @op_flags: the packet's opcode flags (softrdma_roce_opcode()->flags)
+ * @payload: its payload bytes
+ * @left: bytes of the RETH's DMA length not written yet
+ *
+ * IBA 9.7.5.1.2: a message's payloads add up to its RETH length.  A Last
+ * or Only packet takes exactly what is left; a First or Middle packet
+ * must leave some, since the Last that follows it carries at least one
+ * byte (9.4).  A requester that has lost count of its own message (its
+ * PSNs no longer match its data, as a stock rxe requester's can after
+ * two retries in a row) is refused here as early as the lengths show it.
+ */
+bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left)
+{
+	if (op_flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY))
+		return payload == left;
+	return payload < left;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_write_fits);
 
 /* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
 #define SOFTRDMA_RC_RETRY_INFINITE	7

@@ -78,6 +78,20 @@ enum softrdma_rc_resp_msg {
 	SOFTRDMA_RC_MSG_WRITE,	/* inside an RDMA WRITE: Middle or Last */
 };
 
+/*
+ * Where the responder stands in the request stream: the next PSN and
+ * whether it is inside a message.  Only a packet at the expected PSN that
+ * was executed moves it (softrdma_rc_resp_done()); duplicates, NAKed or
+ * dropped packets and RNR NAKs leave it, so a requester that goes back
+ * (IBA 9.7.5.2.1, 9.7.6.1.3) may resume at any packet of a message, First,
+ * Middle or Last, and continue it.
+ */
+struct softrdma_rc_resp_seq {
+	u32 psn;		/* next PSN expected */
+	bool nak_sent;		/* PSN sequence error NAKed, once */
+	enum softrdma_rc_resp_msg msg;
+};
+
 struct softrdma_rc {
 	/* requester and completer: under qp->sq.lock */
 	bool req_running;	/* RTS: the requester may send */
@@ -106,11 +120,9 @@ struct softrdma_rc {
 	bool resp_stopped;
 	bool resp_draining;
 	bool resp_failed;	/* a class C error: drop what follows */
-	bool nak_sent;		/* PSN sequence error NAKed, once */
 	bool ack_pending;	/* an ACK the host dropped */
-	u32 resp_psn;		/* next PSN expected */
+	struct softrdma_rc_resp_seq seq;
 	u32 msn;		/* IBA 9.7.3.1: messages completed */
-	enum softrdma_rc_resp_msg msg;
 	/* SEND in progress: its receive WQE and how much it holds */
 	struct softrdma_recv_wqe rwqe;
 	bool have_rwqe;
@@ -213,6 +225,22 @@ enum softrdma_rc_psn_class {
 
 enum softrdma_rc_psn_class softrdma_rc_psn_classify(u32 psn, u32 expected,
 						    bool nak_sent);
+
+/* What the responder does with a request packet (IBA 9.7.5.1.1, 9.7.4) */
+enum softrdma_rc_resp_verdict {
+	SOFTRDMA_RC_RESP_EXECUTE,	/* in order, a legal opcode: do it */
+	SOFTRDMA_RC_RESP_DUPLICATE,	/* seen before: answer it again */
+	SOFTRDMA_RC_RESP_SEQ_NAK,	/* the first past a gap: NAK it */
+	SOFTRDMA_RC_RESP_SEQ_DROP,	/* past a gap already NAKed: drop */
+	SOFTRDMA_RC_RESP_INVALID,	/* in order, an illegal opcode */
+};
+
+enum softrdma_rc_resp_verdict
+softrdma_rc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode);
+void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
+			   u8 opcode, u32 npsn);
+
+bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left);
 
 /* What the completer does with an ACK or NAK (IBA 9.7.5.1.1 - 9.7.5.2) */
 enum softrdma_rc_ack_action {

@@ -92,6 +92,24 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 	softrdma_qp_error(qp);
 }
 
+/*
+ * Why a request packet is refused as invalid, once per QP (the QP then
+ * fails and takes nothing more): enough to tell the requester's sequence
+ * from the responder's.
+ */
+static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
+				  const char *why)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc *rc = &qp->rc;
+
+	ibdev_warn_ratelimited(&qp->sdev->ibdev,
+			       "QP %u: invalid request (%s): opcode 0x%02x PSN %u payload %u; expected PSN %u msg %d write %u of %u left\n",
+			       qp->ibqp.qp_num, why, pkt->opcode, pkt->psn,
+			       pkt->payload_len, rc->seq.psn, rc->seq.msg,
+			       rc->wr_left, rc->wr_len);
+}
+
 /* Find and check the MR an R_Key names, for @access to [@va, +@len) */
 static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 					    u64 va, u32 len, int access)
@@ -290,23 +308,7 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 	}
 	if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
 		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
-				     psn_sub(qp->rc.resp_psn, 1));
-}
-
-/* IBA 9.7.4: is @op a legal next packet in the current message? */
-static bool softrdma_rc_sequence_ok(struct softrdma_qp *qp,
-				    const struct softrdma_roce_opcode *op)
-{
-	switch (qp->rc.msg) {
-	case SOFTRDMA_RC_MSG_SEND:
-		return (op->flags & SOFTRDMA_OPF_SEND) &&
-		       (op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
-	case SOFTRDMA_RC_MSG_WRITE:
-		return (op->flags & SOFTRDMA_OPF_WRITE) &&
-		       (op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
-	default:
-		return !(op->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST));
-	}
+				     psn_sub(qp->rc.seq.psn, 1));
 }
 
 struct softrdma_rc_scatter {
@@ -421,11 +423,8 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 	}
 	rc->rcv_len += pkt->payload_len;
 	if (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) {
-		rc->msg = SOFTRDMA_RC_MSG_NONE;
 		rc->msn = psn_add(rc->msn, 1);
 		softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_SUCCESS);
-	} else {
-		rc->msg = SOFTRDMA_RC_MSG_SEND;
 	}
 	return true;
 }
@@ -467,9 +466,9 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		}
 	}
 	/* IBA 9.7.5.1.2: the payload must add up to the RETH length */
-	if (pkt->payload_len > rc->wr_left ||
-	    ((op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) &&
-	     pkt->payload_len != rc->wr_left)) {
+	if (!softrdma_rc_write_fits(op->flags, pkt->payload_len,
+				    rc->wr_left)) {
+		softrdma_rc_resp_note(qp, skb, "write length");
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;
 	}
@@ -493,12 +492,9 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 	rc->wr_va += pkt->payload_len;
 	rc->wr_left -= pkt->payload_len;
 	if (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) {
-		rc->msg = SOFTRDMA_RC_MSG_NONE;
 		rc->msn = psn_add(rc->msn, 1);
 		if (imm)
 			softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_SUCCESS);
-	} else {
-		rc->msg = SOFTRDMA_RC_MSG_WRITE;
 	}
 	return true;
 }
@@ -539,7 +535,7 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		.len = len,
 	};
 	qp->rc.msn = psn_add(qp->rc.msn, 1);
-	qp->rc.resp_psn = psn_add(pkt->psn, res->npsn);
+	softrdma_rc_resp_done(&qp->rc.seq, pkt->psn, pkt->opcode, res->npsn);
 	softrdma_rc_read_start(qp, pkt->psn, va, rkey, len);
 	return true;
 }
@@ -590,7 +586,7 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 		.orig = orig,
 	};
 	qp->rc.msn = psn_add(qp->rc.msn, 1);
-	qp->rc.resp_psn = psn_add(pkt->psn, 1);
+	softrdma_rc_resp_done(&qp->rc.seq, pkt->psn, pkt->opcode, 1);
 	softrdma_rc_atomic_ack(qp, pkt->psn, orig);
 	return true;
 }
@@ -610,32 +606,33 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_free;
 	}
-	switch (softrdma_rc_psn_classify(pkt->psn, rc->resp_psn,
-					 rc->nak_sent)) {
-	case SOFTRDMA_RC_PSN_EXPECTED:
+	switch (softrdma_rc_resp_step(&rc->seq, pkt->psn, pkt->opcode)) {
+	case SOFTRDMA_RC_RESP_EXECUTE:
 		break;
-	case SOFTRDMA_RC_PSN_DUPLICATE:
+	case SOFTRDMA_RC_RESP_DUPLICATE:
 		softrdma_rc_resp_duplicate(qp, skb, op);
 		goto out_free;
-	case SOFTRDMA_RC_PSN_GAP_NAK:
+	case SOFTRDMA_RC_RESP_SEQ_NAK:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_OUT_OF_SEQUENCE);
-		rc->nak_sent = true;
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_SEQ_NAKS_SENT);
 		softrdma_rc_send_ack(qp,
 				     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
-				     rc->resp_psn);
+				     rc->seq.psn);
 		goto out_free;
-	case SOFTRDMA_RC_PSN_GAP_DROP:
+	case SOFTRDMA_RC_RESP_SEQ_DROP:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_OUT_OF_SEQUENCE);
 		goto out_free;
+	case SOFTRDMA_RC_RESP_INVALID:
+		softrdma_rc_resp_note(qp, skb, "opcode sequence");
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		goto out_free;
 	}
-	rc->nak_sent = false;
 
-	/* IBA 9.7.4 opcode sequence, 9.4 segmentation: invalid request */
-	if (!softrdma_rc_sequence_ok(qp, op) ||
-	    !softrdma_roce_payload_valid(pkt->opcode, pkt->payload_len,
+	/* IBA 9.4 segmentation: invalid request */
+	if (!softrdma_roce_payload_valid(pkt->opcode, pkt->payload_len,
 					 qp->mtu) ||
 	    (op->flags & SOFTRDMA_OPF_ATOMIC_WRITE)) {
+		softrdma_rc_resp_note(qp, skb, "payload length");
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		goto out_free;
 	}
@@ -654,7 +651,7 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		goto out_free;
 
 	if (op->flags & (SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE)) {
-		rc->resp_psn = psn_add(pkt->psn, 1);
+		softrdma_rc_resp_done(&rc->seq, pkt->psn, pkt->opcode, 1);
 		/* IBA 9.7.2: coalesced, one ACK per AckReq */
 		if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
 			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
@@ -686,7 +683,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 	lockdep_assert_held(&qp->rq.lock);
 
 	if (!rc->rd_active || pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
-	    !psn_before(pkt->psn, rc->resp_psn))
+	    !psn_before(pkt->psn, rc->seq.psn))
 		return false;
 	if (psn_in_window(pkt->psn, rc->rd_psn,
 			  psn_diff(rc->rd_end, rc->rd_psn))) {
@@ -841,13 +838,13 @@ void softrdma_rc_resp_work(struct work_struct *work)
 		goto out_unlock;
 	if (rc->ack_pending) {
 		rc->ack_pending = false;
-		if (rc->nak_sent)
+		if (rc->seq.nak_sent)
 			softrdma_rc_send_ack(qp,
 					     softrdma_aeth_syn_nak(SOFTRDMA_NAK_PSN_SEQ_ERR),
-					     rc->resp_psn);
+					     rc->seq.psn);
 		else
 			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
-					     psn_sub(rc->resp_psn, 1));
+					     psn_sub(rc->seq.psn, 1));
 	}
 	if (rc->replay_atomic) {
 		rc->replay_atomic = false;

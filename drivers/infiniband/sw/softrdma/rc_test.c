@@ -12,6 +12,7 @@
 #include "psn.h"
 #include "rc.h"
 #include "roce_hdr.h"
+#include "roce_opcode.h"
 
 struct rc_seg_case {
 	const char *name;
@@ -189,6 +190,246 @@ static void softrdma_rc_psn_classification(struct kunit *test)
 			c->class);
 }
 
+/*
+ * The responder over a stream of request packets (IBA 9.7.5.1.1, 9.7.4):
+ * each packet's PSN is an offset from the case's start PSN; a packet the
+ * responder executes moves it on unless the case says it was refused with
+ * an RNR NAK (no receive WQE), as rc_responder.c does.
+ */
+#define RC_RQ(op)		IB_OPCODE_RC_##op
+#define RC_EXEC			SOFTRDMA_RC_RESP_EXECUTE
+#define RC_DUP			SOFTRDMA_RC_RESP_DUPLICATE
+#define RC_SEQNAK		SOFTRDMA_RC_RESP_SEQ_NAK
+#define RC_DROP			SOFTRDMA_RC_RESP_SEQ_DROP
+#define RC_INVAL		SOFTRDMA_RC_RESP_INVALID
+
+struct rc_resp_pkt {
+	bool set;		/* the list ends at the first one unset */
+	u32 off;		/* PSN - start */
+	u8 opcode;
+	enum softrdma_rc_resp_verdict verdict;
+	u32 npsn;		/* PSNs it consumes if executed; 0: 1 */
+	bool rnr;		/* executed, but refused with an RNR NAK */
+};
+
+#define RC_RESP_MAX_PKTS	12
+
+struct rc_resp_case {
+	const char *name;
+	u32 start;
+	struct rc_resp_pkt pkt[RC_RESP_MAX_PKTS];
+	u32 end_off;		/* the next PSN expected at the end */
+	enum softrdma_rc_resp_msg end_msg;
+};
+
+static const struct rc_resp_case rc_resp_cases[] = {
+	/* 9.7.5.2.1: the requester resumes at the NAKed Middle */
+	{ "write_resume_middle_after_seq_nak", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_SEQNAK },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	{ "write_gap_naked_once_then_dropped", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_MIDDLE), RC_SEQNAK },
+		{ true, 4, RC_RQ(RDMA_WRITE_LAST), RC_DROP },
+		{ true, 5, RC_RQ(RDMA_WRITE_ONLY), RC_DROP },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 4, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+		{ true, 5, RC_RQ(RDMA_WRITE_ONLY), RC_EXEC },
+	  }, 6, SOFTRDMA_RC_MSG_NONE },
+	/* the Last was lost; the next message's First shows the gap */
+	{ "write_resume_at_last", 7, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_FIRST), RC_SEQNAK },
+		{ true, 2, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_WRITE },
+	/* 9.7.6.1.3: after a timeout from the message's First */
+	{ "write_timeout_resends_from_first", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_DUP },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_DUP },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_DUP },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	/* ... and from the middle of it, where its ACKs stopped */
+	{ "write_timeout_resends_from_middle", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_DUP },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_DUP },
+		{ true, 3, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 4, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 5, SOFTRDMA_RC_MSG_NONE },
+	{ "duplicate_first_during_message", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_DUP },
+		{ true, 2, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	{ "duplicate_only_of_earlier_message", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_ONLY), RC_EXEC },
+		{ true, 1, RC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 0, RC_RQ(RDMA_WRITE_ONLY), RC_DUP },
+		{ true, 0, RC_RQ(SEND_ONLY), RC_DUP },
+		{ true, 2, RC_RQ(SEND_LAST), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	/* a duplicate while a gap is NAKed neither clears nor repeats it */
+	{ "duplicate_inside_naked_gap", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_SEQNAK },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_DUP },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_DROP },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 4, RC_RQ(RDMA_WRITE_ONLY), RC_SEQNAK },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	{ "send_resume_middle_after_seq_nak", 100, {
+		{ true, 0, RC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(SEND_LAST_WITH_IMMEDIATE), RC_SEQNAK },
+		{ true, 2, RC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(SEND_LAST_WITH_IMMEDIATE), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	/* 9.7.5.2.8: the RNR NAKed packet comes again, nothing moved */
+	{ "send_first_rnr_then_again", 100, {
+		{ true, 0, RC_RQ(SEND_FIRST), RC_EXEC, 0, true },
+		{ true, 0, RC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(SEND_LAST), RC_EXEC },
+	  }, 2, SOFTRDMA_RC_MSG_NONE },
+	{ "write_imm_last_rnr_then_again", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), RC_EXEC, 0, true },
+		{ true, 2, RC_RQ(RDMA_WRITE_ONLY), RC_SEQNAK },
+		{ true, 1, RC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), RC_EXEC },
+		{ true, 2, RC_RQ(RDMA_WRITE_ONLY), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	{ "resume_middle_across_psn_wrap", 0xfffffe, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_SEQNAK },
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_DUP },
+		{ true, 2, RC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 3, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	/* a read consumes its response PSNs; its duplicate is replayed */
+	{ "read_duplicate_inside_write", 100, {
+		{ true, 0, RC_RQ(RDMA_READ_REQUEST), RC_EXEC, 4 },
+		{ true, 4, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 0, RC_RQ(RDMA_READ_REQUEST), RC_DUP },
+		{ true, 2, RC_RQ(RDMA_READ_REQUEST), RC_DUP },
+		{ true, 5, RC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+		{ true, 6, RC_RQ(FETCH_ADD), RC_EXEC },
+		{ true, 6, RC_RQ(FETCH_ADD), RC_DUP },
+	  }, 7, SOFTRDMA_RC_MSG_NONE },
+	/* what stays invalid (9.7.4, class C): in order, out of sequence */
+	{ "first_inside_write_is_invalid", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(RDMA_WRITE_FIRST), RC_INVAL },
+	  }, 1, SOFTRDMA_RC_MSG_WRITE },
+	{ "middle_without_first_is_invalid", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_MIDDLE), RC_INVAL },
+		{ true, 0, RC_RQ(SEND_LAST), RC_INVAL },
+	  }, 0, SOFTRDMA_RC_MSG_NONE },
+	{ "send_middle_inside_write_is_invalid", 100, {
+		{ true, 0, RC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, RC_RQ(SEND_MIDDLE), RC_INVAL },
+		{ true, 1, RC_RQ(RDMA_READ_REQUEST), RC_INVAL },
+	  }, 1, SOFTRDMA_RC_MSG_WRITE },
+	{ "response_opcode_is_invalid", 100, {
+		{ true, 0, RC_RQ(RDMA_READ_RESPONSE_ONLY), RC_INVAL },
+		{ true, 0, RC_RQ(ACKNOWLEDGE), RC_INVAL },
+	  }, 0, SOFTRDMA_RC_MSG_NONE },
+};
+
+static void rc_resp_case_desc(const struct rc_resp_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_resp, rc_resp_cases, rc_resp_case_desc);
+
+static void softrdma_rc_resp_stream(struct kunit *test)
+{
+	const struct rc_resp_case *c = test->param_value;
+	struct softrdma_rc_resp_seq seq = {
+		.psn = c->start,
+		.msg = SOFTRDMA_RC_MSG_NONE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < RC_RESP_MAX_PKTS && c->pkt[i].set; i++) {
+		const struct rc_resp_pkt *p = &c->pkt[i];
+		u32 psn = psn_add(c->start, p->off);
+
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_resp_step(&seq, psn,
+								p->opcode),
+				    p->verdict, "packet %u (PSN +%u opcode 0x%02x)",
+				    i, p->off, p->opcode);
+		if (p->verdict == RC_EXEC && !p->rnr)
+			softrdma_rc_resp_done(&seq, psn, p->opcode,
+					      p->npsn ?: 1);
+	}
+	KUNIT_EXPECT_EQ(test, seq.psn, psn_add(c->start, c->end_off));
+	KUNIT_EXPECT_EQ(test, seq.msg, c->end_msg);
+}
+
+struct rc_write_fits_case {
+	const char *name;
+	u8 opcode;
+	u32 payload;
+	u32 left;
+	bool fits;
+};
+
+static const struct rc_write_fits_case rc_write_fits_cases[] = {
+	{ "only_exact", RC_RQ(RDMA_WRITE_ONLY), 100, 100, true },
+	{ "only_zero_length", RC_RQ(RDMA_WRITE_ONLY), 0, 0, true },
+	{ "only_short", RC_RQ(RDMA_WRITE_ONLY), 99, 100, false },
+	{ "only_long", RC_RQ(RDMA_WRITE_ONLY), 101, 100, false },
+	{ "first_leaves_some", RC_RQ(RDMA_WRITE_FIRST), 1024, 1025, true },
+	{ "first_takes_all", RC_RQ(RDMA_WRITE_FIRST), 1024, 1024, false },
+	{ "middle_leaves_some", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 4096, true },
+	/* a Middle where the Last should be: a requester off by one PSN */
+	{ "middle_takes_all", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 1024, false },
+	{ "middle_past_end", RC_RQ(RDMA_WRITE_MIDDLE), 1024, 0, false },
+	{ "last_exact", RC_RQ(RDMA_WRITE_LAST), 1024, 1024, true },
+	{ "last_past_end", RC_RQ(RDMA_WRITE_LAST), 1024, 0, false },
+	{ "last_short", RC_RQ(RDMA_WRITE_LAST), 1, 1025, false },
+	{ "last_imm_exact", RC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), 7, 7,
+	  true },
+	{ "only_imm_zero", RC_RQ(RDMA_WRITE_ONLY_WITH_IMMEDIATE), 0, 0, true },
+};
+
+static void rc_write_fits_case_desc(const struct rc_write_fits_case *c,
+				    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_write_fits, rc_write_fits_cases,
+		  rc_write_fits_case_desc);
+
+static void softrdma_rc_write_length(struct kunit *test)
+{
+	const struct rc_write_fits_case *c = test->param_value;
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(c->opcode);
+
+	KUNIT_ASSERT_NOT_NULL(test, op);
+	KUNIT_EXPECT_EQ(test, softrdma_rc_write_fits(op->flags, c->payload,
+						     c->left), c->fits);
+}
+
 /* syndromes as constants; softrdma_rc_ack_syndromes checks them */
 #define RC_SYN(type, value)	((type) << SOFTRDMA_AETH_TYPE_SHIFT | (value))
 #define RC_ACK(credits)		RC_SYN(SOFTRDMA_AETH_ACK, credits)
@@ -314,6 +555,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
 	KUNIT_CASE(softrdma_rc_npsn),
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_resp_stream, rc_resp_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),

@@ -2,6 +2,7 @@
 /* labverbs: see labverbs.h */
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,22 @@
 #include <unistd.h>
 
 #include "labverbs.h"
+
+int lv_failures;
+
+void lv_check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		lv_failures++;
+}
 
 void lv_die(const char *what)
 {

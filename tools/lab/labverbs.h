@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * labverbs: what the lab's RC test programs (rc_access, rc_inline) share:
- * opening a device by name, an RC QP, the TCP exchange of the attributes
- * each side needs to reach the other, and INIT -> RTR -> RTS.
- * siwarp_verbs uses the device lookup.  Built into each program
- * (tools/lab/lab compiles it with them).
+ * labverbs: what the lab's test programs share: opening a device by name,
+ * an RC QP, the TCP exchange of the attributes each side needs to reach
+ * the other, INIT -> RTR -> RTS (rc_access, rc_inline, srq_verbs), and
+ * the reporter of single checks (siwarp_verbs, srq_verbs).  Built into
+ * each program (tools/lab/lab compiles it with them).
  */
 #ifndef LABVERBS_H
 #define LABVERBS_H
@@ -18,6 +18,18 @@ struct lv_info {
 	uint64_t addr;
 	union ibv_gid gid;
 };
+
+/*
+ * One check: prints "ok - " or "not ok - " (@ok false), then @fmt, and
+ * flushes stdout, so that the line is out before anything can crash.
+ * The scenarios (siwarp-verbs.sh, srq.sh) turn every such line into a
+ * lab check.  A failed check counts in lv_failures.
+ */
+void lv_check(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* How many lv_check()s failed so far. */
+extern int lv_failures;
 
 /* perror(@what) and exit status 2 */
 void lv_die(const char *what) __attribute__((noreturn));

@@ -212,6 +212,86 @@ lab_listening() {
 		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
 }
 
+# --- perftest results -------------------------------------------------------
+#
+# perftest checks no data; what the scenarios check is what it prints: its
+# exit status and the result table (the rows after the "#bytes" header, up
+# to the dashed line), one row per size: "#bytes #iterations" and then, for
+# the bandwidth tests (*_bw), BW peak, BW average and message rate; for the
+# latency tests (*_lat), t_min, t_max, t_typical and t_avg.
+
+# the sizes perftest -a runs: every power of two from 2 B to 8 MiB
+LAB_PERFTEST_ALL_SIZES=$(for ((i = 1; i <= 23; i++)); do printf '%d ' $((1 << i)); done)
+
+# lab_perftest_table SIZES ITERS KIND < OUTPUT: check perftest's result
+# table in OUTPUT: exactly one row for each of SIZES (a space-separated
+# list of byte counts), each with ITERS in #iterations (what perftest
+# counts: -n times -q for the bandwidth tests) and a non-zero figure: KIND
+# bw, BW average or message rate; KIND lat, t_min and t_avg.  Prints a
+# FAIL line for a missing, unexpected, repeated or empty row and the count
+# of rows; fails on any FAIL.
+lab_perftest_table() {
+	awk -v sizes="$1" -v iters="$2" -v kind="$3" '
+	BEGIN { n = split(sizes, want, " "); for (i = 1; i <= n; i++) need[want[i]] = 1 }
+	/^ *#bytes/ { intab = 1; next }
+	intab && /^ *-+ *$/ { intab = 0; next }
+	intab && /^ *[0-9]+ +[0-9]+ / {
+		rows++
+		s = $1
+		if (!(s in need)) { printf "FAIL: unexpected row for %s B\n", s; bad = 1; next }
+		if (s in seen) { printf "FAIL: second row for %s B\n", s; bad = 1; next }
+		seen[s] = 1
+		if ($2 != iters) { printf "FAIL: %s B: %s iterations, not %s\n", s, $2, iters; bad = 1 }
+		if (kind == "bw" && !($4 + 0 > 0 || $5 + 0 > 0)) {
+			printf "FAIL: %s B: zero bandwidth and message rate\n", s; bad = 1
+		}
+		if (kind == "lat" && !($3 + 0 > 0 && $6 + 0 > 0)) {
+			printf "FAIL: %s B: zero t_min or t_avg\n", s; bad = 1
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			if (!(want[i] in seen)) { printf "FAIL: no row for %s B\n", want[i]; bad = 1 }
+		printf "result table: %d rows, %d expected\n", rows, n
+		exit bad
+	}'
+}
+
+# lab_perftest SIZES ITERS CMD...: run the perftest command CMD (CMD is
+# the test's name, ib_write_bw etc.; under timeout ${TMO:-120}, as
+# lab_pair sets it) and print its output; succeed iff it exited 0 and this
+# guest's result table passes lab_perftest_table SIZES ITERS, with KIND lat
+# for *_lat and bw otherwise.  For lab_pair: guest0 is the server, and the
+# passive servers print less: ib_read_lat's no table at all (there only its
+# connection, "remote address", is checked), ib_write_bw's and ib_read_bw's
+# (without -b) one row, the client's last size.  The output stays in
+# LAB_PERFTEST_OUT for the caller's notes.
+lab_perftest() {
+	local sizes=$1 iters=$2 rc kind=bw all
+	shift 2
+	[[ $1 == *_lat ]] && kind=lat
+	LAB_PERFTEST_OUT=$(timeout "${TMO:-120}" "$@" 2>&1)
+	rc=$?
+	echo "$LAB_PERFTEST_OUT"
+	[ "$rc" -eq 0 ] || return "$rc"
+	if [ "$LAB_ID" = 0 ]; then
+		case $1 in
+		ib_read_lat)
+			grep -q 'remote address' <<<"$LAB_PERFTEST_OUT" ||
+				{ echo "FAIL: no connection"; return 1; }
+			return 0
+			;;
+		ib_write_bw | ib_read_bw)
+			if [[ " $* " != *" -b "* ]]; then
+				read -ra all <<<"$sizes"
+				sizes=${all[-1]}
+			fi
+			;;
+		esac
+	fi
+	lab_perftest_table "$sizes" "$iters" "$kind" <<<"$LAB_PERFTEST_OUT"
+}
+
 # _lab_kill_tree PID: SIGTERM PID and every process below it (a background
 # shell function's children do not die with it).
 _lab_kill_tree() {

@@ -27,29 +27,12 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "labverbs.h"
-
-static int failures;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
 
 static unsigned int pow2(unsigned int n)
 {
@@ -97,8 +80,8 @@ static void qp_refused(struct ibv_pd *pd, struct ibv_cq *cq,
 				    NULL);
 	int err = errno;
 
-	check(!qp && err == want, "create_qp %s refused with %s (got %s)",
-	      what, strerror(want), qp ? "success" : strerror(err));
+	lv_check(!qp && err == want, "create_qp %s refused with %s (got %s)",
+		 what, strerror(want), qp ? "success" : strerror(err));
 	if (qp)
 		ibv_destroy_qp(qp);
 }
@@ -153,21 +136,23 @@ static void test_device(struct ibv_context *ctx)
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
 
-	check(ctx->device->transport_type == IBV_TRANSPORT_IWARP,
-	      "transport is iWARP");
-	check(ctx->device->node_type == IBV_NODE_RNIC, "node type is RNIC");
-	check(!ibv_query_device(ctx, &da), "query_device");
-	check(da.max_qp_wr == 16384, "max_qp_wr 16384 (got %d)", da.max_qp_wr);
-	check(da.max_cqe == 32768, "max_cqe 32768 (got %d)", da.max_cqe);
-	check(da.max_sge == 6, "max_sge 6 (got %d)", da.max_sge);
-	check(da.max_sge_rd == 1, "max_sge_rd 1 (got %d)", da.max_sge_rd);
-	check(da.atomic_cap == IBV_ATOMIC_NONE, "no atomics");
+	lv_check(ctx->device->transport_type == IBV_TRANSPORT_IWARP,
+		 "transport is iWARP");
+	lv_check(ctx->device->node_type == IBV_NODE_RNIC, "node type is RNIC");
+	lv_check(!ibv_query_device(ctx, &da), "query_device");
+	lv_check(da.max_qp_wr == 16384, "max_qp_wr 16384 (got %d)",
+		 da.max_qp_wr);
+	lv_check(da.max_cqe == 32768, "max_cqe 32768 (got %d)", da.max_cqe);
+	lv_check(da.max_sge == 6, "max_sge 6 (got %d)", da.max_sge);
+	lv_check(da.max_sge_rd == 1, "max_sge_rd 1 (got %d)", da.max_sge_rd);
+	lv_check(da.atomic_cap == IBV_ATOMIC_NONE, "no atomics");
 	/* the SRQs themselves are srq_verbs' */
-	check(da.max_srq > 0 && da.max_srq_wr == 16384 && da.max_srq_sge == 6,
-	      "SRQs advertised (max_srq %d max_srq_wr %d max_srq_sge %d)",
-	      da.max_srq, da.max_srq_wr, da.max_srq_sge);
-	check(!ibv_query_port(ctx, 1, &pa), "query_port");
-	check(pa.gid_tbl_len == 1, "one GID (got %d)", pa.gid_tbl_len);
+	lv_check(da.max_srq > 0 && da.max_srq_wr == 16384 &&
+		 da.max_srq_sge == 6,
+		 "SRQs advertised (max_srq %d max_srq_wr %d max_srq_sge %d)",
+		 da.max_srq, da.max_srq_wr, da.max_srq_sge);
+	lv_check(!ibv_query_port(ctx, 1, &pa), "query_port");
+	lv_check(pa.gid_tbl_len == 1, "one GID (got %d)", pa.gid_tbl_len);
 }
 
 static void test_cqs(struct ibv_context *ctx)
@@ -179,25 +164,27 @@ static void test_cqs(struct ibv_context *ctx)
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		cq = ibv_create_cq(ctx, sizes[i], NULL, NULL, 0);
-		check(cq != NULL, "create_cq %d", sizes[i]);
+		lv_check(cq != NULL, "create_cq %d", sizes[i]);
 		if (!cq)
 			continue;
-		check(cq->cqe == (int)pow2(sizes[i]), "cq %d has %u entries (got %d)",
-		      sizes[i], pow2(sizes[i]), cq->cqe);
-		check(ibv_poll_cq(cq, 1, &wc) == 0, "cq %d: empty poll returns 0",
-		      sizes[i]);
-		check(!ibv_req_notify_cq(cq, 0), "cq %d: req_notify_cq(all)",
-		      sizes[i]);
-		check(!ibv_req_notify_cq(cq, 1), "cq %d: req_notify_cq(solicited)",
-		      sizes[i]);
-		check(ibv_resize_cq(cq, 2 * sizes[i]) != 0,
-		      "cq %d: resize_cq refused", sizes[i]);
-		check(!ibv_destroy_cq(cq), "destroy cq %d", sizes[i]);
+		lv_check(cq->cqe == (int)pow2(sizes[i]),
+			 "cq %d has %u entries (got %d)", sizes[i],
+			 pow2(sizes[i]), cq->cqe);
+		lv_check(ibv_poll_cq(cq, 1, &wc) == 0,
+			 "cq %d: empty poll returns 0", sizes[i]);
+		lv_check(!ibv_req_notify_cq(cq, 0), "cq %d: req_notify_cq(all)",
+			 sizes[i]);
+		lv_check(!ibv_req_notify_cq(cq, 1),
+			 "cq %d: req_notify_cq(solicited)", sizes[i]);
+		lv_check(ibv_resize_cq(cq, 2 * sizes[i]) != 0,
+			 "cq %d: resize_cq refused", sizes[i]);
+		lv_check(!ibv_destroy_cq(cq), "destroy cq %d", sizes[i]);
 	}
 	errno = 0;
 	cq = ibv_create_cq(ctx, 32769, NULL, NULL, 0);
-	check(!cq && errno == EINVAL, "create_cq 32769 refused with EINVAL (%s)",
-	      cq ? "created" : strerror(errno));
+	lv_check(!cq && errno == EINVAL,
+		 "create_cq 32769 refused with EINVAL (%s)",
+		 cq ? "created" : strerror(errno));
 	if (cq)
 		ibv_destroy_cq(cq);
 }
@@ -217,22 +204,23 @@ static void test_qp_caps(struct ibv_pd *pd, struct ibv_cq *cq)
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		qp = make_qp(pd, cq, cq, IBV_QPT_RC, caps[i].swr, caps[i].rwr,
 			     caps[i].sge, caps[i].inl, &got);
-		check(qp != NULL, "create_qp send %u recv %u sge %u inline %u (%s)",
-		      caps[i].swr, caps[i].rwr, caps[i].sge, caps[i].inl,
-		      qp ? "ok" : strerror(errno));
+		lv_check(qp != NULL,
+			 "create_qp send %u recv %u sge %u inline %u (%s)",
+			 caps[i].swr, caps[i].rwr, caps[i].sge, caps[i].inl,
+			 qp ? "ok" : strerror(errno));
 		if (!qp)
 			continue;
-		check(got.max_send_wr == pow2(caps[i].swr) &&
-		      got.max_recv_wr == pow2(caps[i].rwr ? caps[i].rwr : 1),
-		      "  queues %u/%u (want %u/%u)", got.max_send_wr,
-		      got.max_recv_wr, pow2(caps[i].swr),
-		      pow2(caps[i].rwr ? caps[i].rwr : 1));
-		check(got.max_send_sge >= caps[i].sge &&
-		      got.max_inline_data >= caps[i].inl,
-		      "  sge %u inline %u cover the request", got.max_send_sge,
-		      got.max_inline_data);
-		check(qp_state(qp) == IBV_QPS_RESET, "  starts in RESET");
-		check(!ibv_destroy_qp(qp), "  destroy_qp");
+		lv_check(got.max_send_wr == pow2(caps[i].swr) &&
+			 got.max_recv_wr == pow2(caps[i].rwr ? caps[i].rwr : 1),
+			 "  queues %u/%u (want %u/%u)", got.max_send_wr,
+			 got.max_recv_wr, pow2(caps[i].swr),
+			 pow2(caps[i].rwr ? caps[i].rwr : 1));
+		lv_check(got.max_send_sge >= caps[i].sge &&
+			 got.max_inline_data >= caps[i].inl,
+			 "  sge %u inline %u cover the request",
+			 got.max_send_sge, got.max_inline_data);
+		lv_check(qp_state(qp) == IBV_QPS_RESET, "  starts in RESET");
+		lv_check(!ibv_destroy_qp(qp), "  destroy_qp");
 	}
 	qp_refused(pd, cq, IBV_QPT_RC, 16385, 1, 1, 0, EINVAL, "send 16385");
 	qp_refused(pd, cq, IBV_QPT_RC, 1, 16385, 1, 0, EINVAL, "recv 16385");
@@ -254,37 +242,38 @@ static void test_states(struct ibv_pd *pd, struct ibv_cq *cq)
 	int rc;
 
 	qp = make_qp(pd, cq, cq, IBV_QPT_RC, 4, 4, 1, 0, NULL);
-	check(qp != NULL, "create_qp for state changes");
+	lv_check(qp != NULL, "create_qp for state changes");
 	if (!qp)
 		return;
 	rc = ibv_post_send(qp, &swr, &bad);
-	check(rc != 0, "post_send in RESET fails (%d)", rc);
-	check(ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				       IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) != 0,
-	      "RESET->INIT with IB's pkey index refused");
-	check(qp_state(qp) == IBV_QPS_RESET, "  still RESET");
-	check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS),
-	      "RESET->INIT with state and access flags (iw_cm)");
-	check(qp_state(qp) == IBV_QPS_INIT, "  now INIT");
-	check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
-					IBV_QP_PORT),
-	      "INIT->INIT with the port (rdma_cm)");
-	check(!modify(qp, IBV_QPS_RTR, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
-				       IBV_QP_PORT),
-	      "INIT->RTR (rdma_cm)");
-	check(qp_state(qp) == IBV_QPS_RTR, "  now RTR");
-	check(!modify(qp, IBV_QPS_RTS, IBV_QP_PORT),
-	      "RTS attributes without a state (rdma_cm on iWARP)");
-	check(modify(qp, IBV_QPS_RTS, IBV_QP_STATE) != 0,
-	      "RTR->RTS refused without a connection");
-	check(qp_state(qp) == IBV_QPS_RTR, "  still RTR");
-	check(!modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "RTR->ERR");
-	check(poll_n(cq, &wc, 1) == 1 && wc.wr_id == 1 &&
-	      wc.status == IBV_WC_WR_FLUSH_ERR,
-	      "ERR flushed the send refused in RESET");
-	check(!modify(qp, IBV_QPS_RESET, IBV_QP_STATE), "ERR->RESET");
-	check(qp_state(qp) == IBV_QPS_RESET, "  now RESET");
-	check(!ibv_destroy_qp(qp), "destroy_qp");
+	lv_check(rc != 0, "post_send in RESET fails (%d)", rc);
+	lv_check(ibv_modify_qp(qp, &attr,
+			       IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			       IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) != 0,
+		 "RESET->INIT with IB's pkey index refused");
+	lv_check(qp_state(qp) == IBV_QPS_RESET, "  still RESET");
+	lv_check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS),
+		 "RESET->INIT with state and access flags (iw_cm)");
+	lv_check(qp_state(qp) == IBV_QPS_INIT, "  now INIT");
+	lv_check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
+					   IBV_QP_PORT),
+		 "INIT->INIT with the port (rdma_cm)");
+	lv_check(!modify(qp, IBV_QPS_RTR, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
+					  IBV_QP_PORT),
+		 "INIT->RTR (rdma_cm)");
+	lv_check(qp_state(qp) == IBV_QPS_RTR, "  now RTR");
+	lv_check(!modify(qp, IBV_QPS_RTS, IBV_QP_PORT),
+		 "RTS attributes without a state (rdma_cm on iWARP)");
+	lv_check(modify(qp, IBV_QPS_RTS, IBV_QP_STATE) != 0,
+		 "RTR->RTS refused without a connection");
+	lv_check(qp_state(qp) == IBV_QPS_RTR, "  still RTR");
+	lv_check(!modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "RTR->ERR");
+	lv_check(poll_n(cq, &wc, 1) == 1 && wc.wr_id == 1 &&
+		 wc.status == IBV_WC_WR_FLUSH_ERR,
+		 "ERR flushed the send refused in RESET");
+	lv_check(!modify(qp, IBV_QPS_RESET, IBV_QP_STATE), "ERR->RESET");
+	lv_check(qp_state(qp) == IBV_QPS_RESET, "  now RESET");
+	lv_check(!ibv_destroy_qp(qp), "destroy_qp");
 }
 
 /*
@@ -307,16 +296,16 @@ static void test_rings(struct ibv_context *ctx, struct ibv_pd *pd,
 	void *evctx;
 
 	ch = ibv_create_comp_channel(ctx);
-	check(ch != NULL, "create_comp_channel");
+	lv_check(ch != NULL, "create_comp_channel");
 	if (!ch)
 		return;
 	cq = ibv_create_cq(ctx, NCQE, NULL, ch, 0);
-	check(cq != NULL, "create_cq with a channel");
+	lv_check(cq != NULL, "create_cq with a channel");
 	if (!cq)
 		return;
 	qp = make_qp(pd, cq, cq, IBV_QPT_RC, 4, NRECV, 6, 0, &cap);
-	check(qp && cap.max_recv_wr == NRECV, "create_qp with %d receives",
-	      NRECV);
+	lv_check(qp && cap.max_recv_wr == NRECV, "create_qp with %d receives",
+		 NRECV);
 	if (!qp)
 		return;
 
@@ -333,26 +322,26 @@ static void test_rings(struct ibv_context *ctx, struct ibv_pd *pd,
 		rwr.num_sge = 1 + i % 6;
 		ok &= !ibv_post_recv(qp, &rwr, &bad_rwr);
 	}
-	check(ok, "post_recv fills the RQ (%d receives, 1..6 SGEs)", NRECV);
+	lv_check(ok, "post_recv fills the RQ (%d receives, 1..6 SGEs)", NRECV);
 	rwr.wr_id = 9999;
 	rwr.num_sge = 1;
 	/* libsiw returns negative errnos from its ring posts */
 	rc = ibv_post_recv(qp, &rwr, &bad_rwr);
-	check(abs(rc) == ENOMEM && bad_rwr == &rwr,
-	      "post_recv on a full RQ: ENOMEM from libsiw (%d)", rc);
+	lv_check(abs(rc) == ENOMEM && bad_rwr == &rwr,
+		 "post_recv on a full RQ: ENOMEM from libsiw (%d)", rc);
 	rwr.num_sge = 7;
 	rc = ibv_post_recv(qp, &rwr, &bad_rwr);
-	check(rc != 0, "post_recv with 7 SGEs refused (%d)", rc);
+	lv_check(rc != 0, "post_recv with 7 SGEs refused (%d)", rc);
 
-	check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS),
-	      "RESET->INIT");
+	lv_check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS),
+		 "RESET->INIT");
 	swr.wr_id = 2000;
 	swr.opcode = IBV_WR_SEND;
 	swr.sg_list = sge;
 	swr.num_sge = 1;
 	swr.send_flags = IBV_SEND_SIGNALED;
 	rc = ibv_post_send(qp, &swr, &bad_swr);
-	check(rc != 0, "post_send in INIT (not connected) fails (%d)", rc);
+	lv_check(rc != 0, "post_send in INIT (not connected) fails (%d)", rc);
 	/*
 	 * The refused SQE stays VALID in the ring (as with stock siw), so
 	 * libsiw rings no doorbell for the next one: it "succeeds" and
@@ -362,12 +351,12 @@ static void test_rings(struct ibv_context *ctx, struct ibv_pd *pd,
 	rc = ibv_post_send(qp, &swr, &bad_swr);
 	printf("# second post_send in INIT, no doorbell: %d\n", rc);
 
-	check(!ibv_req_notify_cq(cq, 0), "arm the CQ");
-	check(!modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "INIT->ERR");
+	lv_check(!ibv_req_notify_cq(cq, 0), "arm the CQ");
+	lv_check(!modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "INIT->ERR");
 	/* what sits in the rings: 8 receives, the 2 sends libsiw queued */
 	n = poll_n(cq, wc, NRECV + 2);
-	check(n == NRECV + 2, "ERR flushed %d completions (got %d)", NRECV + 2,
-	      n);
+	lv_check(n == NRECV + 2, "ERR flushed %d completions (got %d)",
+		 NRECV + 2, n);
 	ok = n == NRECV + 2;
 	for (i = 0; i < n && i < NRECV + 2; i++) {
 		int want_recv = 0, j;
@@ -390,14 +379,14 @@ static void test_rings(struct ibv_context *ctx, struct ibv_pd *pd,
 			       wc[i].status, wc[i].opcode, wc[i].qp_num);
 		ok &= j;
 	}
-	check(ok, "flushed completions: wr_id, FLUSH_ERR, opcode, qp_num, order");
-	check(ibv_poll_cq(cq, 1, wc) == 0, "the CQ is empty again");
-	check(wait_fd(ch->fd, 2000), "the armed CQ's channel fired");
+	lv_check(ok, "flushed completions: wr_id, FLUSH_ERR, opcode, qp_num, order");
+	lv_check(ibv_poll_cq(cq, 1, wc) == 0, "the CQ is empty again");
+	lv_check(wait_fd(ch->fd, 2000), "the armed CQ's channel fired");
 	if (!ibv_get_cq_event(ch, &evcq, &evctx)) {
-		check(evcq == cq, "the event names the CQ");
+		lv_check(evcq == cq, "the event names the CQ");
 		ibv_ack_cq_events(cq, 1);
 	} else {
-		check(0, "get_cq_event");
+		lv_check(0, "get_cq_event");
 	}
 
 	ok = 1;
@@ -406,23 +395,25 @@ static void test_rings(struct ibv_context *ctx, struct ibv_pd *pd,
 		rwr.wr_id = 3000 + i;
 		ok &= !ibv_post_recv(qp, &rwr, &bad_rwr);
 	}
-	check(ok, "the flush gave every RQ slot back: %d more receives", NRECV);
+	lv_check(ok, "the flush gave every RQ slot back: %d more receives",
+		 NRECV);
 	/* solicited-only arm: error completions fire it too */
-	check(!ibv_req_notify_cq(cq, 1), "arm the CQ solicited-only");
+	lv_check(!ibv_req_notify_cq(cq, 1), "arm the CQ solicited-only");
 	swr.wr_id = 2002;
 	rc = ibv_post_send(qp, &swr, &bad_swr);
-	check(rc == 0, "post_send in ERR is accepted and flushed (%d)", rc);
+	lv_check(rc == 0, "post_send in ERR is accepted and flushed (%d)", rc);
 	n = poll_n(cq, wc, 1 + NRECV);
-	check(n >= 1 && wc[0].wr_id == swr.wr_id &&
-	      wc[0].status == IBV_WC_WR_FLUSH_ERR,
-	      "the send posted in ERR completes with FLUSH_ERR (%d)", n);
-	check(wait_fd(ch->fd, 2000), "a solicited-only arm fires on an error");
+	lv_check(n >= 1 && wc[0].wr_id == swr.wr_id &&
+		 wc[0].status == IBV_WC_WR_FLUSH_ERR,
+		 "the send posted in ERR completes with FLUSH_ERR (%d)", n);
+	lv_check(wait_fd(ch->fd, 2000),
+		 "a solicited-only arm fires on an error");
 	if (!ibv_get_cq_event(ch, &evcq, &evctx))
 		ibv_ack_cq_events(cq, 1);
 
-	check(!ibv_destroy_qp(qp), "destroy_qp");
-	check(!ibv_destroy_cq(cq), "destroy_cq");
-	check(!ibv_destroy_comp_channel(ch), "destroy_comp_channel");
+	lv_check(!ibv_destroy_qp(qp), "destroy_qp");
+	lv_check(!ibv_destroy_cq(cq), "destroy_cq");
+	lv_check(!ibv_destroy_comp_channel(ch), "destroy_comp_channel");
 }
 
 /* A flush into a CQ with too few slots overflows it: IBV_EVENT_CQ_ERR. */
@@ -439,15 +430,16 @@ static void test_overflow(struct ibv_context *ctx, struct ibv_pd *pd,
 
 	cq = ibv_create_cq(ctx, 2, NULL, NULL, 0);
 	qp = cq ? make_qp(pd, cq, cq, IBV_QPT_RC, 1, 8, 1, 0, NULL) : NULL;
-	check(cq && qp, "a 2-entry CQ under an 8-receive QP");
+	lv_check(cq && qp, "a 2-entry CQ under an 8-receive QP");
 	if (!qp)
 		return;
 	rwr.sg_list = &sge;
 	rwr.num_sge = 1;
 	for (i = 0; i < 8; i++)
 		ibv_post_recv(qp, &rwr, &bad);
-	check(!modify(qp, IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) &&
-	      !modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "INIT->ERR flushes 8");
+	lv_check(!modify(qp, IBV_QPS_INIT,
+			 IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) &&
+		 !modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "INIT->ERR flushes 8");
 	while (wait_fd(ctx->async_fd, 3000) && !ibv_get_async_event(ctx, &ev)) {
 		if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == cq)
 			got = 1;
@@ -455,9 +447,9 @@ static void test_overflow(struct ibv_context *ctx, struct ibv_pd *pd,
 		if (got)
 			break;
 	}
-	check(got, "IBV_EVENT_CQ_ERR on overflow");
-	check(!ibv_destroy_qp(qp), "destroy_qp");
-	check(!ibv_destroy_cq(cq), "destroy_cq");
+	lv_check(got, "IBV_EVENT_CQ_ERR on overflow");
+	lv_check(!ibv_destroy_qp(qp), "destroy_qp");
+	lv_check(!ibv_destroy_cq(cq), "destroy_cq");
 }
 
 int main(int argc, char **argv)
@@ -486,24 +478,24 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ctx = ibv_open_device(dev);
-	check(ctx != NULL, "open %s (libsiw binds)", name);
+	lv_check(ctx != NULL, "open %s (libsiw binds)", name);
 	if (!ctx)
 		return 1;
 
 	test_device(ctx);
 	pd = ibv_alloc_pd(ctx);
-	check(pd != NULL, "alloc_pd");
+	lv_check(pd != NULL, "alloc_pd");
 	buf = calloc(1, 4096);
 	mr = pd ? ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
 			     IBV_ACCESS_REMOTE_WRITE |
 			     IBV_ACCESS_REMOTE_READ) : NULL;
-	check(mr != NULL, "reg_mr 4 KiB (%s)", mr ? "ok" : strerror(errno));
+	lv_check(mr != NULL, "reg_mr 4 KiB (%s)", mr ? "ok" : strerror(errno));
 	if (!pd || !mr)
 		return 1;
 
 	test_cqs(ctx);
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	check(cq != NULL, "create_cq for QPs");
+	lv_check(cq != NULL, "create_cq for QPs");
 	if (!cq)
 		return 1;
 	test_qp_caps(pd, cq);
@@ -511,12 +503,12 @@ int main(int argc, char **argv)
 	test_rings(ctx, pd, mr);
 	test_overflow(ctx, pd, mr);
 
-	check(!ibv_destroy_cq(cq), "destroy_cq");
-	check(!ibv_dereg_mr(mr), "dereg_mr");
-	check(!ibv_dealloc_pd(pd), "dealloc_pd");
-	check(!ibv_close_device(ctx), "close_device");
+	lv_check(!ibv_destroy_cq(cq), "destroy_cq");
+	lv_check(!ibv_dereg_mr(mr), "dereg_mr");
+	lv_check(!ibv_dealloc_pd(pd), "dealloc_pd");
+	lv_check(!ibv_close_device(ctx), "close_device");
 	ibv_free_device_list(list);
 	free(buf);
-	printf("siwarp_verbs: %d failed\n", failures);
-	return failures ? 1 : 0;
+	printf("siwarp_verbs: %d failed\n", lv_failures);
+	return lv_failures ? 1 : 0;
 }

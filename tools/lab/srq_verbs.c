@@ -28,27 +28,12 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
+#include "labverbs.h"
 
 static char buf[4096];
 
@@ -70,45 +55,6 @@ static unsigned int fill(struct ibv_srq *srq, struct ibv_mr *mr,
 			break;
 	}
 	return n;
-}
-
-/* RESET -> INIT -> RTR -> RTS towards @dqpn on this device's own GID */
-static int connect_qp(struct ibv_qp *qp, uint32_t dqpn, union ibv_gid *gid,
-		      int gid_index)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
 /* wait up to 5 s for @n completions; returns how many came */
@@ -145,6 +91,7 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 {
 	static char tx[5 * MSG], rx[8 * MSG];
 	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct lv_info ainfo = {}, binfo = {};
 	struct ibv_mr *txmr, *rxmr;
 	struct ibv_cq *scq, *rcq;
 	struct ibv_async_event ev;
@@ -152,7 +99,6 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_srq_attr sa;
 	struct ibv_srq *srq;
 	struct ibv_wc wc[8];
-	union ibv_gid gid;
 	int i, n, ok, err, events = 0;
 
 	txmr = ibv_reg_mr(pd, tx, sizeof(tx), IBV_ACCESS_LOCAL_WRITE);
@@ -161,8 +107,8 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 	rcq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	srq = ibv_create_srq(pd, &sia);
 	if (!txmr || !rxmr || !scq || !rcq || !srq ||
-	    ibv_query_gid(ctx, 1, gid_index, &gid)) {
-		check(0, "traffic: MRs, CQs, SRQ and GID %d", gid_index);
+	    ibv_query_gid(ctx, 1, gid_index, &ainfo.gid)) {
+		lv_check(0, "traffic: MRs, CQs, SRQ and GID %d", gid_index);
 		return;
 	}
 	{
@@ -177,11 +123,18 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 		qa.cap.max_recv_wr = 0;
 		b = ibv_create_qp(pd, &qa);
 	}
-	if (!a || !b || connect_qp(a, b->qp_num, &gid, gid_index) ||
-	    connect_qp(b, a->qp_num, &gid, gid_index)) {
-		check(0, "traffic: two RC QPs connected over GID %d", gid_index);
+	if (!a || !b) {
+		lv_check(0, "traffic: two RC QPs on GID %d", gid_index);
 		return;
 	}
+	/* to each other over the device's own GID; dies on failure */
+	ainfo.qpn = a->qp_num;
+	binfo.qpn = b->qp_num;
+	binfo.gid = ainfo.gid;
+	lv_rc_connect(a, gid_index, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE,
+		      &ainfo, &binfo);
+	lv_rc_connect(b, gid_index, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE,
+		      &binfo, &ainfo);
 
 	for (i = 0; i < 8; i++) {
 		struct ibv_sge sge = {
@@ -195,10 +148,11 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 		if (ibv_post_srq_recv(srq, &wr, &bad))
 			break;
 	}
-	check(i == 8, "traffic: 8 receives posted to the SRQ");
+	lv_check(i == 8, "traffic: 8 receives posted to the SRQ");
 	memset(&sa, 0, sizeof(sa));
 	sa.srq_limit = 4;
-	check(!ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), "traffic: limit 4 armed");
+	lv_check(!ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT),
+		 "traffic: limit 4 armed");
 
 	for (i = 0; i < 5 * MSG; i++)
 		tx[i] = (char)(i * 7 + i / MSG);
@@ -214,23 +168,25 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 				   *bad;
 
 		if (ibv_post_send(a, &wr, &bad)) {
-			check(0, "traffic: post SEND %d", n);
+			lv_check(0, "traffic: post SEND %d", n);
 			return;
 		}
 		if (wait_cq(scq, 1, wc) != 1 || wc[0].status != IBV_WC_SUCCESS ||
 		    wait_cq(rcq, 1, wc) != 1 || wc[0].status != IBV_WC_SUCCESS ||
 		    wc[0].byte_len != MSG || wc[0].qp_num != b->qp_num ||
 		    wc[0].wr_id != (uint64_t)(100 + n)) {
-			check(0, "traffic: SEND %d received through the SRQ", n);
+			lv_check(0, "traffic: SEND %d received through the SRQ",
+				 n);
 			return;
 		}
 		ok = !memcmp(rx + n * MSG, tx + n * MSG, MSG);
-		check(ok, "traffic: SEND %d: %d bytes, wr_id %llu, data %s", n,
-		      MSG, (unsigned long long)wc[0].wr_id,
-		      ok ? "matches" : "DIFFERS");
+		lv_check(ok, "traffic: SEND %d: %d bytes, wr_id %llu, data %s",
+			 n, MSG, (unsigned long long)wc[0].wr_id,
+			 ok ? "matches" : "DIFFERS");
 		if (n == 2) {
 			err = next_event(ctx, 300, &ev);
-			check(err, "traffic: level 5 over limit 4: no event");
+			lv_check(err,
+				 "traffic: level 5 over limit 4: no event");
 			if (!err)
 				ibv_ack_async_event(&ev);
 		}
@@ -243,11 +199,12 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 			printf("# other async event %d\n", ev.event_type);
 		ibv_ack_async_event(&ev);
 	}
-	check(events == 1, "traffic: level 3 under limit 4: %d SRQ_LIMIT_REACHED",
-	      events);
+	lv_check(events == 1,
+		 "traffic: level 3 under limit 4: %d SRQ_LIMIT_REACHED",
+		 events);
 	memset(&sa, 0, sizeof(sa));
-	check(!ibv_query_srq(srq, &sa) && sa.srq_limit == 0,
-	      "traffic: the limit is disarmed (%u)", sa.srq_limit);
+	lv_check(!ibv_query_srq(srq, &sa) && sa.srq_limit == 0,
+		 "traffic: the limit is disarmed (%u)", sa.srq_limit);
 
 	ibv_destroy_qp(a);
 	ibv_destroy_qp(b);
@@ -274,7 +231,7 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr;
 	unsigned int cap, n, more;
 	const char *name = NULL;
-	int i, opt, iwarp, err, gid_index = -1;
+	int opt, iwarp, err, gid_index = -1;
 
 	while ((opt = getopt(argc, argv, "d:g:")) != -1) {
 		if (opt == 'd')
@@ -283,37 +240,36 @@ int main(int argc, char **argv)
 			gid_index = atoi(optarg);
 	}
 	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i]; i++)
-		if (name && !strcmp(ibv_get_device_name(list[i]), name))
-			dev = list[i];
+	if (name)
+		dev = lv_find_device(list, name);
 	if (!dev) {
-		printf("not ok - device %s found\n", name ? name : "(none)");
+		lv_check(0, "device %s found", name ? name : "(none)");
 		return 1;
 	}
 	ctx = ibv_open_device(dev);
 	if (!ctx || ibv_query_device(ctx, &da)) {
-		printf("not ok - open and query %s\n", name);
+		lv_check(0, "open and query %s", name);
 		return 1;
 	}
 	iwarp = dev->transport_type == IBV_TRANSPORT_IWARP;
-	check(da.max_srq > 0 && da.max_srq_wr > 0 && da.max_srq_sge > 0,
-	      "attrs: max_srq %d max_srq_wr %d max_srq_sge %d", da.max_srq,
-	      da.max_srq_wr, da.max_srq_sge);
+	lv_check(da.max_srq > 0 && da.max_srq_wr > 0 && da.max_srq_sge > 0,
+		 "attrs: max_srq %d max_srq_wr %d max_srq_sge %d", da.max_srq,
+		 da.max_srq_wr, da.max_srq_sge);
 
 	pd = ibv_alloc_pd(ctx);
 	mr = pd ? ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE) :
 		  NULL;
 	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
 	if (!pd || !mr || !cq) {
-		printf("not ok - PD, MR and CQ\n");
+		lv_check(0, "PD, MR and CQ");
 		return 1;
 	}
 
 	sia.attr.max_wr = da.max_srq_wr + 1;
 	sia.attr.max_sge = 1;
 	big = ibv_create_srq(pd, &sia);
-	check(!big, "create_srq max_wr %u (above max_srq_wr) refused",
-	      sia.attr.max_wr);
+	lv_check(!big, "create_srq max_wr %u (above max_srq_wr) refused",
+		 sia.attr.max_wr);
 	if (big)
 		ibv_destroy_srq(big);
 
@@ -321,54 +277,56 @@ int main(int argc, char **argv)
 	sia.attr.max_wr = 16;
 	sia.attr.max_sge = 2;
 	srq = ibv_create_srq(pd, &sia);
-	check(srq && sia.attr.max_wr >= 16 && sia.attr.max_sge >= 2,
-	      "create_srq 16 x 2 SGEs: capacity %u, %u SGEs", sia.attr.max_wr,
-	      sia.attr.max_sge);
+	lv_check(srq && sia.attr.max_wr >= 16 && sia.attr.max_sge >= 2,
+		 "create_srq 16 x 2 SGEs: capacity %u, %u SGEs",
+		 sia.attr.max_wr, sia.attr.max_sge);
 	if (!srq)
 		return 1;
 	cap = sia.attr.max_wr;
 	memset(&sa, 0, sizeof(sa));
 	err = ibv_query_srq(srq, &sa);
 	if (iwarp)	/* libsiw has no query_srq: libibverbs answers */
-		check(err == EOPNOTSUPP, "query_srq: libsiw has none (%d)", err);
+		lv_check(err == EOPNOTSUPP, "query_srq: libsiw has none (%d)",
+			 err);
 	else
-		check(!err && sa.max_wr == cap && sa.srq_limit == 0,
-		      "query_srq: max_wr %u srq_limit %u", sa.max_wr,
-		      sa.srq_limit);
+		lv_check(!err && sa.max_wr == cap && sa.srq_limit == 0,
+			 "query_srq: max_wr %u srq_limit %u", sa.max_wr,
+			 sa.srq_limit);
 
 	n = fill(srq, mr, cap + 8);
-	check(n == cap, "receives fill the SRQ to its capacity: %u of %u", n,
-	      cap);
+	lv_check(n == cap, "receives fill the SRQ to its capacity: %u of %u", n,
+		 cap);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.srq_limit = cap + 1;
 	err = ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT);
-	check(err, "limit %u above the capacity refused (%d)", cap + 1, err);
+	lv_check(err, "limit %u above the capacity refused (%d)", cap + 1, err);
 	sa.srq_limit = 4;
 	err = ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT);
 	memset(&sa, 0, sizeof(sa));
 	if (iwarp) {
-		check(!err, "limit 4 armed (%d)", err);
+		lv_check(!err, "limit 4 armed (%d)", err);
 	} else {
 		err = err ?: ibv_query_srq(srq, &sa);
-		check(!err && sa.srq_limit == 4,
-		      "limit 4 armed, query_srq reads %u", sa.srq_limit);
+		lv_check(!err && sa.srq_limit == 4,
+			 "limit 4 armed, query_srq reads %u", sa.srq_limit);
 	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.max_wr = 4 * cap;
 	err = ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR);
 	if (iwarp) {
-		check(err != 0, "siw ABI: resize refused (%d)", err);
+		lv_check(err != 0, "siw ABI: resize refused (%d)", err);
 	} else {
 		memset(&sa, 0, sizeof(sa));
 		err = err ?: ibv_query_srq(srq, &sa);
-		check(!err && sa.max_wr >= 4 * cap,
-		      "resize to %u: capacity %u (%d)", 4 * cap, sa.max_wr, err);
+		lv_check(!err && sa.max_wr >= 4 * cap,
+			 "resize to %u: capacity %u (%d)", 4 * cap, sa.max_wr,
+			 err);
 		more = fill(srq, mr, sa.max_wr + 8);
-		check(more == sa.max_wr - cap,
-		      "the %u queued receives survive the resize: %u more fit",
-		      cap, more);
+		lv_check(more == sa.max_wr - cap,
+			 "the %u queued receives survive the resize: %u more fit",
+			 cap, more);
 		cap = sa.max_wr;
 	}
 
@@ -383,7 +341,7 @@ int main(int argc, char **argv)
 
 		qp = ibv_create_qp(pd, &qia);
 	}
-	check(!!qp, "create an RC QP on the SRQ");
+	lv_check(!!qp, "create an RC QP on the SRQ");
 	if (!qp)
 		return 1;
 
@@ -395,18 +353,19 @@ int main(int argc, char **argv)
 			    (iwarp ? 0 : IBV_QP_PKEY_INDEX | IBV_QP_PORT));
 	qa.qp_state = IBV_QPS_ERR;
 	err = err ?: ibv_modify_qp(qp, &qa, IBV_QP_STATE);
-	check(!err, "QP to INIT, then ERR (%d)", err);
+	lv_check(!err, "QP to INIT, then ERR (%d)", err);
 	usleep(200000);
 	n = ibv_poll_cq(cq, 4, wc);
-	check(n == 0, "no receive flushed from the SRQ: %d completions", n);
+	lv_check(n == 0, "no receive flushed from the SRQ: %d completions", n);
 	n = fill(srq, mr, 1);
-	check(n == 0, "the SRQ is still full after the QP's flush");
+	lv_check(n == 0, "the SRQ is still full after the QP's flush");
 
 	errno = 0;
 	err = ibv_destroy_srq(srq);
-	check(err == EBUSY, "destroy_srq while a QP uses it: EBUSY (%d)", err);
-	check(!ibv_destroy_qp(qp), "destroy the QP");
-	check(!ibv_destroy_srq(srq), "destroy the SRQ");
+	lv_check(err == EBUSY, "destroy_srq while a QP uses it: EBUSY (%d)",
+		 err);
+	lv_check(!ibv_destroy_qp(qp), "destroy the QP");
+	lv_check(!ibv_destroy_srq(srq), "destroy the SRQ");
 
 	if (gid_index >= 0)
 		traffic(ctx, pd, gid_index);
@@ -416,5 +375,5 @@ int main(int argc, char **argv)
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
 	ibv_free_device_list(list);
-	return failures ? 1 : 0;
+	return lv_failures ? 1 : 0;
 }

@@ -9,13 +9,16 @@
 #  rping  rping -V (the client reads back and compares every byte),
 #         500 x 64 B and 500 x 65535 B
 #  bw     ib_write_bw, ib_read_bw, ib_send_bw -R -q 4 at 2, 4095, 65536 and
-#         1048576 bytes (perftest checks completions and sizes; its result
-#         line is kept as a note)
+#         1048576 bytes
 #  lat    ib_write_lat, ib_read_lat, ib_send_lat -R at 2, 4095 and 65536 B
 #  full   the six tests with -a (every power of two from 2 B to 8 MiB) and
-#         -R, the bw tests with -q 4; the client's result table must have
-#         one row per size with the requested iteration count and a
-#         non-zero rate (make test-full; not in the default set)
+#         -R, the bw tests with -q 4 (make test-full; not in the default
+#         set)
+# perftest checks completions and sizes, no data; every perftest run here
+# must exit 0 and print a result table with exactly one row per size, the
+# iteration count asked for (of all QPs) and a non-zero rate, on both sides
+# (the passive servers print one row or none: lab_perftest in lib.sh); the
+# client's rows are kept as notes.
 # On siwarp guests the iWARP counters must show traffic, zero-copy FPDUs
 # and no receive error, and softrdma must unload afterwards.
 # Optional args: part names to run (default: rping bw lat), e.g. "rping bw";
@@ -67,19 +70,17 @@ fi
 
 run() { timeout "${TMO:-120}" "$@"; }
 
-# perftest, and its result line as a note (the client prints it)
+# perf SIZE ITERS CMD...: perftest at one size, its exit status and this
+# side's result table checked by lab_perftest (lib.sh); the client's
+# header and row as a note
 perf() {
-	local out rc res hdr
-	out=$(run "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] || return $rc
-	hdr=$(grep -m1 '^ *#bytes' <<<"$out")
-	res=$(awk '/^ *#bytes/ { getline; print; exit }' <<<"$out" | tr -s ' ')
-	[ -n "$res" ] || [ "$LAB_ID" != 1 ] || { echo "FAIL: no result line"; return 1; }
-	[ -n "$res" ] || return 0
-	[ "$LAB_ID" = 1 ] && lab_note "$CUR: $(head -1 <<<"$hdr" | tr -s ' ')| $res"
-	return 0
+	local hdr res
+	lab_perftest "$@" || return
+	[ "$LAB_ID" = 1 ] || return 0
+	hdr=$(grep -m1 '^ *#bytes' <<<"$LAB_PERFTEST_OUT" | tr -s ' ')
+	res=$(awk '/^ *#bytes/ { getline; print; exit }' <<<"$LAB_PERFTEST_OUT" |
+		tr -s ' ')
+	lab_note "$CUR: $hdr| $res"
 }
 
 # rping: the client validates (-V) and prints every ping (-v); all of
@@ -124,8 +125,10 @@ if want bw; then
 		test_wanted "$t" || continue
 		for size in 2 4095 65536 1048576; do
 			for ((r = 1; r <= RUNS; r++)); do
-				lab_pair "$t-$size-q4" 300 perf "$t" -d "$LAB_IBDEV" -R \
-					-q 4 -s "$size" -n "$(iters "$size")" -F
+				# the table counts the iterations of all 4 QPs
+				lab_pair "$t-$size-q4" 300 perf "$size" \
+					"$((4 * $(iters "$size")))" "$t" -d "$LAB_IBDEV" \
+					-R -q 4 -s "$size" -n "$(iters "$size")" -F
 			done
 		done
 	done
@@ -136,58 +139,23 @@ if want lat; then
 		test_wanted "$t" || continue
 		for size in 2 4095 65536; do
 			for ((r = 1; r <= RUNS; r++)); do
-				lab_pair "$t-$size" 300 perf "$t" -d "$LAB_IBDEV" -R \
-					-s "$size" -n "$(iters "$size")" -F
+				lab_pair "$t-$size" 300 perf "$size" "$(iters "$size")" \
+					"$t" -d "$LAB_IBDEV" -R -s "$size" \
+					-n "$(iters "$size")" -F
 			done
 		done
 	done
 fi
 
-# table ITERS KIND < output: perftest's result table has one row for each
-# power of two from 2 B to 8 MiB, each with ITERS iterations and a non-zero
-# rate (KIND bw: bandwidth or message rate; lat: t_min and t_avg).
-table() {
-	awk -v iters="$1" -v kind="$2" '
-	BEGIN { for (i = 1; i <= 23; i++) need[2 ^ i] = 1; n = 23 }
-	/^ *#bytes/ { intab = 1; next }
-	intab && /^ *-+ *$/ { intab = 0; next }
-	intab && /^ *[0-9]+ +[0-9]+ / {
-		rows++
-		s = $1
-		if (!(s in need)) { printf "FAIL: unexpected row for %s B\n", s; bad = 1; next }
-		if (s in seen) { printf "FAIL: second row for %s B\n", s; bad = 1; next }
-		seen[s] = 1
-		if ($2 != iters) { printf "FAIL: %s B: %s iterations, not %s\n", s, $2, iters; bad = 1 }
-		if (kind == "bw" && !($4 + 0 > 0 || $5 + 0 > 0)) {
-			printf "FAIL: %s B: zero bandwidth and message rate\n", s; bad = 1
-		}
-		if (kind == "lat" && !($3 + 0 > 0 && $6 + 0 > 0)) {
-			printf "FAIL: %s B: zero t_min or t_avg\n", s; bad = 1
-		}
-	}
-	END {
-		for (s in need) if (!(s in seen)) { printf "FAIL: no row for %s B\n", s; bad = 1 }
-		printf "result table: %d rows, %d expected\n", rows, n
-		exit bad
-	}'
-}
-
-# perf_all ITERS CMD...: perftest -a; the client checks the whole table
-# (passive servers print one row or none), and notes the 64 KiB and 8 MiB
-# rows.
+# perf_all ITERS CMD...: perftest -a, its exit status and this side's
+# result table (one row per size, lab_perftest in lib.sh); the client's
+# 64 KiB and 8 MiB rows as a note
 perf_all() {
-	local iters=$1 out rc kind=bw
-	shift
-	[[ $1 == *_lat ]] && kind=lat
-	out=$(run "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] || return $rc
+	lab_perftest "$LAB_PERFTEST_ALL_SIZES" "$@" || return
 	[ "$LAB_ID" = 1 ] || return 0
-	table "$iters" "$kind" <<<"$out" || return 1
 	lab_note "$CUR: $(awk '/^ *#bytes/ { t = 1; next }
-		t && /^ *(65536|8388608) / { printf "%s| ", $0 }' <<<"$out" |
-		tr -s ' \t' ' ')"
+		t && /^ *(65536|8388608) / { printf "%s| ", $0 }' \
+		<<<"$LAB_PERFTEST_OUT" | tr -s ' \t' ' ')"
 }
 
 # -a: 23 sizes, one iteration count each; 8 MiB dominates the time (the

@@ -23,19 +23,19 @@
 # ib_read_bw-a (full), ...
 #
 # perftest checks no data; this scenario checks what perftest prints, on
-# both sides: exit status 0, the result table has exactly one row per
-# expected size, every row has the requested iteration count and a
-# non-zero rate (bandwidth or message rate; t_min and t_avg for latency).
-# No figure is compared against a threshold.  The passive servers of
-# ib_write_bw and ib_read_bw print one row, the client's last size; the
-# ib_read_lat server prints no table: there the client's table is the
-# check.  Iteration counts are small (and shrink with the size in the quick
-# cut) so that a pairing's -a matrix fits in a few minutes on the emulated
-# guests.
+# both sides (lab_perftest in lib.sh): exit status 0, the result table has
+# exactly one row per expected size, every row has the requested iteration
+# count and a non-zero rate (bandwidth or message rate; t_min and t_avg
+# for latency).  No figure is compared against a threshold.  The passive
+# servers of ib_write_bw and ib_read_bw print one row, the client's last
+# size; the ib_read_lat server prints no table: there the client's table
+# is the check.  Iteration counts are small (and shrink with the size in
+# the quick cut) so that a pairing's -a matrix fits in a few minutes on
+# the emulated guests.
 
 MAX_INLINE=256		# SOFTRDMA_ROCE_MAX_INLINE, drivers/.../param.h
 INLINE_BIN=${RC_INLINE_BIN:-/var/tmp/softrdma-lab/rc_inline}
-ALL_SIZES=$(for ((i = 1; i <= 23; i++)); do printf '%d ' $((1 << i)); done)
+ALL_SIZES=$LAB_PERFTEST_ALL_SIZES	# what -a runs (lib.sh)
 port=18600
 
 cut=${1:-quick}
@@ -55,66 +55,13 @@ gid4=$(lab_gid_index "$LAB_ADDR") || lab_fail "no GID for $LAB_ADDR on $LAB_IBDE
 gid6=$(lab_gid_index "$LAB_ADDR6") || lab_fail "no GID for $LAB_ADDR6 on $LAB_IBDEV"
 lab_note "stack $LAB_STACK dev $LAB_IBDEV cut $cut gid index IPv4 $gid4 IPv6 $gid6"
 
-# table SIZES ITERS KIND < output: check perftest's result table.  KIND is
-# bw or lat.  Prints what it found; fails on a missing, extra, repeated or
-# empty row.
-table() {
-	awk -v sizes="$1" -v iters="$2" -v kind="$3" '
-	BEGIN { n = split(sizes, want, " "); for (i = 1; i <= n; i++) need[want[i]] = 1 }
-	/^ *#bytes/ { intab = 1; next }
-	intab && /^ *-+ *$/ { intab = 0; next }
-	intab && /^ *[0-9]+ +[0-9]+ / {
-		rows++
-		s = $1
-		if (!(s in need)) { printf "FAIL: unexpected row for %s B\n", s; bad = 1; next }
-		if (s in seen) { printf "FAIL: second row for %s B\n", s; bad = 1; next }
-		seen[s] = 1
-		if ($2 != iters) { printf "FAIL: %s B: %s iterations, not %s\n", s, $2, iters; bad = 1 }
-		if (kind == "bw" && !($4 + 0 > 0 || $5 + 0 > 0)) {
-			printf "FAIL: %s B: zero bandwidth and message rate\n", s; bad = 1
-		}
-		if (kind == "lat" && !($3 + 0 > 0 && $6 + 0 > 0)) {
-			printf "FAIL: %s B: zero t_min or t_avg\n", s; bad = 1
-		}
-	}
-	END {
-		for (i = 1; i <= n; i++)
-			if (!(want[i] in seen)) { printf "FAIL: no row for %s B\n", want[i]; bad = 1 }
-		printf "result table: %d rows, %d expected\n", rows, n
-		exit bad
-	}'
-}
-
-# pt SIZES ITERS CMD...: run a perftest CMD, then check its table.
+# pt SIZES ITERS CMD...: lab_perftest (lib.sh: exit status, this side's
+# result table), and the client's last row as a note
 pt() {
-	local sizes=$1 iters=$2 out rc kind=bw
-	shift 2
-	[[ $1 == *_lat ]] && kind=lat
-	out=$(timeout "${TMO:-120}" "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ "$rc" -eq 0 ] || return "$rc"
-	if [ "$LAB_ID" = 0 ]; then
-		case "$1 $*" in
-		ib_read_lat*)
-			# passive: no table at all
-			grep -q 'remote address' <<<"$out" ||
-				{ echo "FAIL: no connection"; return 1; }
-			return 0
-			;;
-		*" -b "*) ;;
-		ib_write_bw* | ib_read_bw*)
-			# passive: one row, the client's last size
-			local all
-			read -ra all <<<"$sizes"
-			sizes=${all[-1]}
-			;;
-		esac
-	fi
-	table "$sizes" "$iters" "$kind" <<<"$out" || return 1
+	lab_perftest "$@" || return
 	[ "$LAB_ID" = 1 ] && lab_note "$CUR: $(awk '/^ *#bytes/ { t = 1; next }
-		t && /^ *-+ *$/ { exit } t { print }' <<<"$out" | tr -s ' \t' ' ' |
-		tail -n 1)"
+		t && /^ *-+ *$/ { exit } t { print }' <<<"$LAB_PERFTEST_OUT" |
+		tr -s ' \t' ' ' | tail -n 1)"
 	return 0
 }
 

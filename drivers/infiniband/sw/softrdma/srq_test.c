@@ -3,12 +3,15 @@
  * KUnit tests for srq.c: taking receive WQEs from an SRQ ring in either
  * user layout (libsiw's VALID flags, librxe's indices) against tables of
  * hostile entries and indices, the limit arithmetic and its one-shot
- * IB_EVENT_SRQ_LIMIT_REACHED, and the rules of modify_srq.
+ * IB_EVENT_SRQ_LIMIT_REACHED, the rules of modify_srq, and a kernel
+ * ULP's post_srq_recv into a kernel SRQ, read back by the receive side.
  *
  * Rings here have no ucontext (never mapped); an rxe-layout ring is
  * marked user so that its slots are read as librxe's struct
  * rxe_recv_wqe.  Every byte written into a slot or the ring header is
- * what a process holding the mapping could write.
+ * what a process holding the mapping could write.  A kernel SRQ's ring
+ * (struct softrdma_recv_wqe slots) is filled only through the driver's
+ * post_srq_recv, as ib_post_srq_recv() calls it.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -350,6 +353,199 @@ static void softrdma_srq_below_limit_hostile(struct kunit *test)
 	destroy_srq(f);
 }
 
+/* ------------------------------------------------- kernel post_srq_recv */
+
+/* A kernel SRQ as create_srq makes one without udata: @num WQEs */
+static struct srq_fixture *make_kernel_srq(struct kunit *test, u32 num)
+{
+	struct srq_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct softrdma_ring *ring;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	spin_lock_init(&f->srq.lock);
+	spin_lock_init(&f->srq.post_lock);
+	refcount_set(&f->srq.users, 1);
+	ring = softrdma_ring_create(NULL, &num,
+				    sizeof(struct softrdma_recv_wqe),
+				    SOFTRDMA_RING_USER_PRODUCES, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	softrdma_ring_set_locks(ring, &f->srq.post_lock, &f->srq.lock);
+	f->srq.ring = ring;
+	f->srq.lim.max_sge = MAX_SGE;
+	f->srq.max_wr = num;
+	f->srq.ibsrq.event_handler = srq_event;
+	f->srq.ibsrq.srq_context = f;
+	return f;
+}
+
+/* what ib_post_srq_recv() calls */
+static int kernel_post(struct srq_fixture *f, const struct ib_recv_wr *wr,
+		       const struct ib_recv_wr **bad)
+{
+	return softrdma_srq_ops.post_srq_recv(&f->srq.ibsrq, wr, bad);
+}
+
+/* WR @id: @num_sge SGEs in @sge, each a function of (id, index) */
+static void kernel_wr(struct ib_recv_wr *wr, struct ib_sge *sge, u64 id,
+		      int num_sge)
+{
+	int i;
+
+	for (i = 0; i < MAX_SGE + 1; i++) {
+		sge[i].addr = 0x10000 * id + 0x100 * i;
+		sge[i].length = 16 * (id % 8) + i + 1;
+		sge[i].lkey = 0x1000 + 0x10 * id + i;
+	}
+	*wr = (struct ib_recv_wr){
+		.wr_id = id,
+		.sg_list = sge,
+		.num_sge = num_sge,
+	};
+}
+
+/* the WQE the receive side takes for WR @id posted with @num_sge */
+static void expect_taken(struct kunit *test, struct srq_fixture *f, u64 id,
+			 int num_sge)
+{
+	struct softrdma_recv_wqe wqe;
+	struct ib_sge sge[MAX_SGE + 1];
+	struct ib_recv_wr wr;
+	u32 length = 0;
+	int i;
+
+	kernel_wr(&wr, sge, id, num_sge);
+	memset(&wqe, 0xa5, sizeof(wqe));
+	KUNIT_ASSERT_EQ(test, softrdma_srq_take(&f->srq, &wqe), 0);
+	KUNIT_EXPECT_EQ(test, wqe.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wqe.num_sge, (u32)num_sge);
+	for (i = 0; i < num_sge; i++) {
+		KUNIT_EXPECT_EQ(test, wqe.sge[i].addr, sge[i].addr);
+		KUNIT_EXPECT_EQ(test, wqe.sge[i].length, sge[i].length);
+		KUNIT_EXPECT_EQ(test, wqe.sge[i].lkey, sge[i].lkey);
+		length += sge[i].length;
+	}
+	KUNIT_EXPECT_EQ(test, wqe.length, length);
+}
+
+static u32 kernel_level(struct srq_fixture *f)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&f->srq.lock, flags);
+	n = softrdma_ring_count(f->srq.ring);
+	spin_unlock_irqrestore(&f->srq.lock, flags);
+	return n;
+}
+
+/*
+ * A kernel ULP's ib_post_srq_recv(): a chain posts in order; a WR with
+ * too many SGEs, a negative count or overflowing lengths, and a WR that
+ * finds the SRQ full, stop the chain there with bad_wr at that WR and
+ * the WRs before it posted; the receive side takes exactly what was
+ * posted, in order, and the slots it frees take new WRs.
+ */
+static void softrdma_srq_kernel_post(struct kunit *test)
+{
+	struct srq_fixture *f = make_kernel_srq(test, 7);
+	struct ib_sge sge[5][MAX_SGE + 1];
+	const struct ib_recv_wr *bad;
+	struct softrdma_recv_wqe wqe;
+	struct ib_recv_wr wr[5];
+	unsigned long flags;
+	u32 cap, i;
+
+	cap = softrdma_ring_capacity(f->srq.ring);
+	KUNIT_ASSERT_EQ(test, cap, 7U);
+	KUNIT_ASSERT_FALSE(test, softrdma_ring_is_user(f->srq.ring));
+
+	/* a chain of three: 1, MAX_SGE and 0 SGEs */
+	kernel_wr(&wr[0], sge[0], 1, 1);
+	kernel_wr(&wr[1], sge[1], 2, MAX_SGE);
+	kernel_wr(&wr[2], sge[2], 3, 0);
+	wr[0].next = &wr[1];
+	wr[1].next = &wr[2];
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[0], &bad), 0);
+	KUNIT_EXPECT_NULL(test, bad);
+	KUNIT_EXPECT_EQ(test, kernel_level(f), 3U);
+
+	/* one SGE too many in the middle of a chain: the first one posts */
+	kernel_wr(&wr[0], sge[0], 4, 2);
+	kernel_wr(&wr[1], sge[1], 90, MAX_SGE + 1);
+	kernel_wr(&wr[2], sge[2], 91, 1);
+	wr[0].next = &wr[1];
+	wr[1].next = &wr[2];
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[0], &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr[1]);
+	KUNIT_EXPECT_EQ(test, kernel_level(f), 4U);
+
+	/* a negative count, and lengths whose sum overflows u32 */
+	kernel_wr(&wr[0], sge[0], 92, -1);
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[0], &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr[0]);
+	kernel_wr(&wr[0], sge[0], 93, 2);
+	sge[0][0].length = 0x80000000;
+	sge[0][1].length = 0x80000000;
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[0], &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr[0]);
+	KUNIT_EXPECT_EQ(test, kernel_level(f), 4U);
+
+	/* a chain of five onto 3 free slots: the fourth WR finds it full */
+	for (i = 0; i < 5; i++) {
+		kernel_wr(&wr[i], sge[i], 5 + i, 1 + i % MAX_SGE);
+		wr[i].next = i < 4 ? &wr[i + 1] : NULL;
+	}
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[0], &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr[3]);
+	KUNIT_EXPECT_EQ(test, kernel_level(f), cap);
+	spin_lock_irqsave(&f->srq.post_lock, flags);
+	KUNIT_EXPECT_TRUE(test, softrdma_ring_full(f->srq.ring));
+	spin_unlock_irqrestore(&f->srq.post_lock, flags);
+
+	/* full: the first WR of a chain is the bad one */
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[3], &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr[3]);
+
+	/* the receive side: exactly the seven posted, in order */
+	expect_taken(test, f, 1, 1);
+	expect_taken(test, f, 2, MAX_SGE);
+	expect_taken(test, f, 3, 0);
+	expect_taken(test, f, 4, 2);
+	for (i = 0; i < 3; i++)
+		expect_taken(test, f, 5 + i, 1 + i % MAX_SGE);
+	KUNIT_EXPECT_EQ(test, softrdma_srq_take(&f->srq, &wqe), -ENOENT);
+	KUNIT_EXPECT_EQ(test, f->events, 0);
+
+	/* the freed slots take the rest of that chain, across the wrap */
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr[3], &bad), 0);
+	KUNIT_EXPECT_NULL(test, bad);
+	expect_taken(test, f, 8, 1 + 3 % MAX_SGE);
+	expect_taken(test, f, 9, 1 + 4 % MAX_SGE);
+	KUNIT_EXPECT_EQ(test, softrdma_srq_take(&f->srq, &wqe), -ENOENT);
+	destroy_srq(f);
+}
+
+/* a user SRQ's ring is its process's: the kernel post is refused */
+static void softrdma_srq_kernel_post_user_ring(struct kunit *test)
+{
+	struct srq_fixture *f = make_srq(test, false, 8);
+	struct ib_sge sge[MAX_SGE + 1];
+	const struct ib_recv_wr *bad = NULL;
+	struct ib_recv_wr wr;
+
+	kernel_wr(&wr, sge, 1, 1);
+	KUNIT_EXPECT_EQ(test, kernel_post(f, &wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_recv_wr *)&wr);
+	KUNIT_EXPECT_EQ(test, f->srq.ring->hdr->producer_index, 0U);
+	destroy_srq(f);
+}
+
 /* ---------------------------------------------------------- modify_srq */
 
 struct modify_case {
@@ -409,6 +605,8 @@ static struct kunit_case softrdma_srq_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_srq_limit, limit_gen_params),
 	KUNIT_CASE_PARAM(softrdma_srq_below_limit_hostile, below_gen_params),
 	KUNIT_CASE_PARAM(softrdma_srq_modify_rules, modify_gen_params),
+	KUNIT_CASE(softrdma_srq_kernel_post),
+	KUNIT_CASE(softrdma_srq_kernel_post_user_ring),
 	{}
 };
 

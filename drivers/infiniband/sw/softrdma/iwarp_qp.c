@@ -389,15 +389,21 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	spin_unlock_bh(&qp->sq.lock);
 
 	tcp_sock_set_nodelay(sk);
+	/*
+	 * Owning the socket holds TCP's receive processing back (segments
+	 * wait in its backlog until release_sock()), so no callback of ours
+	 * sees the QP before it is in RTS: the peer may send its first FPDU
+	 * the moment it has our MPA reply, and a header read in INIT or RTR
+	 * would be taken for a dead connection and discarded.
+	 */
+	lock_sock(sk);
 	softrdma_iw_sk_install(iw, sk);
 	/* cannot fail: the state was checked under the same mutex */
 	softrdma_qp_iwarp_connected(qp);
-
 	/*
 	 * Bytes that came before our callbacks did: read them now.  A peer
 	 * that closed meanwhile is caught the same way.
 	 */
-	lock_sock(sk);
 	softrdma_iw_rx_read(qp, sk);
 	release_sock(sk);
 	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED)

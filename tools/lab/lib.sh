@@ -258,7 +258,7 @@ lab_perftest_table() {
 }
 
 # lab_perftest SIZES ITERS CMD...: run the perftest command CMD (CMD is
-# the test's name, ib_write_bw etc.; under timeout ${TMO:-120}, as
+# the test's name, ib_write_bw etc.; under lab_timeout ${TMO:-120}, as
 # lab_pair sets it) and print its output; succeed iff it exited 0 and this
 # guest's result table passes lab_perftest_table SIZES ITERS, with KIND lat
 # for *_lat and bw otherwise.  For lab_pair: guest0 is the server, and the
@@ -270,7 +270,7 @@ lab_perftest() {
 	local sizes=$1 iters=$2 rc kind=bw all
 	shift 2
 	[[ $1 == *_lat ]] && kind=lat
-	LAB_PERFTEST_OUT=$(timeout "${TMO:-120}" "$@" 2>&1)
+	LAB_PERFTEST_OUT=$(lab_timeout "${TMO:-120}" "$@" 2>&1)
 	rc=$?
 	echo "$LAB_PERFTEST_OUT"
 	[ "$rc" -eq 0 ] || return "$rc"
@@ -290,6 +290,37 @@ lab_perftest() {
 		esac
 	fi
 	lab_perftest_table "$sizes" "$iters" "$kind" <<<"$LAB_PERFTEST_OUT"
+}
+
+# lab_timeout SECS CMD...: timeout(1) for RDMA programs: when CMD is still
+# running after SECS, print the QPs' state first (rdma -dd res show qp:
+# softrdma's QPs add where their engines stand), then end CMD (TERM, KILL
+# 5 s later) and return 124.  A stall then says where it stood.
+lab_timeout() {
+	local secs=$1 pid wd rc mark
+	shift
+	mark=$(mktemp)
+	"$@" &
+	pid=$!
+	(
+		sleep "$secs"
+		echo "lab: still running after ${secs}s; the QPs then:"
+		rdma -dd res show qp 2>&1
+		kill -TERM "$pid" 2>/dev/null
+		sleep 5
+		kill -KILL "$pid" 2>/dev/null
+	) >"$mark" 2>&1 &
+	wd=$!
+	wait "$pid"
+	rc=$?
+	_lab_kill_tree "$wd"
+	wait "$wd" 2>/dev/null
+	if [ -s "$mark" ]; then
+		cat "$mark"
+		rc=124
+	fi
+	rm -f "$mark"
+	return $rc
 }
 
 # _lab_kill_tree PID: SIGTERM PID and every process below it (a background

@@ -399,6 +399,16 @@ vanish_exited() {
 	lab_wait_for 30 sh -c "! kill -0 $1 2>/dev/null"
 }
 
+restrack_qp() {
+	local out
+	out=$(rdma -dd res show qp 2>&1)
+	echo "$out"
+	# the guest's only QP is rping's; iproute2 may wrap the driver part
+	grep -q 'state RTS' <<<"$out" && grep -q 'comm rping' <<<"$out" &&
+		grep -q 'tx_running 1' <<<"$out" && grep -q 'sq_fetched [0-9]' <<<"$out" &&
+		grep -q 'sk_wmem_queued [0-9]' <<<"$out"
+}
+
 vanish_part() {
 	local how=$1 pid t
 	PORT=$((PORT + 1))
@@ -408,6 +418,10 @@ vanish_part() {
 		lab_wait_listen "$PORT" 20
 		lab_barrier "vanish-$PORT"
 		lab_barrier "vanish-$PORT-running" 120
+		# a live softrdma QP shows its engines' state to restrack
+		[ "$how" = kill ] && is_siwarp &&
+			lab_check "restrack: rdma -dd res show qp has rping's QP in RTS with its engines' state" \
+				restrack_qp
 		case $how in
 		kill) kill -9 "$pid" ;;
 		linkdel) lab_check "vanish: rdma link del $LAB_IBDEV under traffic" \

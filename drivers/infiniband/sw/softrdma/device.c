@@ -19,6 +19,7 @@
 #include "counters.h"
 #include "device.h"
 #include "iw_cm.h"
+#include "iwarp_qp.h"
 #include "param.h"
 #include "roce_net.h"
 #include "verbs.h"
@@ -254,6 +255,7 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
 	.get_hw_stats = softrdma_get_hw_stats,
 	.query_gid = softrdma_iwarp_query_gid,
+	.fill_res_qp_entry = softrdma_iwarp_fill_res_qp_entry,
 };
 
 /*

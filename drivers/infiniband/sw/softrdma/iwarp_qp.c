@@ -24,6 +24,8 @@
 #include <linux/tcp.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <rdma/restrack.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #include "counters.h"
 #include "device.h"
@@ -416,4 +418,108 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 out_unlock:
 	mutex_unlock(&qp->state_mutex);
 	return err;
+}
+
+/* the engines' state, copied under sq.lock for restrack */
+struct softrdma_iw_res {
+	u32 running;
+	u32 busy;
+	u32 dead;
+	u32 fpdu_active;
+	u32 msg;
+	u32 fpdu_sent;
+	u32 fpdu_total;
+	u32 orq;
+	u32 irq;
+	u32 term_pending;
+};
+
+static int softrdma_iw_res_put(struct sk_buff *msg,
+			       const struct softrdma_iw_res *r)
+{
+	return rdma_nl_put_driver_u32(msg, "tx_running", r->running) ||
+	       rdma_nl_put_driver_u32(msg, "tx_busy", r->busy) ||
+	       rdma_nl_put_driver_u32(msg, "tx_dead", r->dead) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_active", r->fpdu_active) ||
+	       rdma_nl_put_driver_u32(msg, "tx_msg", r->msg) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_sent", r->fpdu_sent) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_total", r->fpdu_total) ||
+	       rdma_nl_put_driver_u32(msg, "tx_orq", r->orq) ||
+	       rdma_nl_put_driver_u32(msg, "tx_irq", r->irq) ||
+	       rdma_nl_put_driver_u32(msg, "tx_term_pending", r->term_pending);
+}
+
+/* what TCP holds for the connection; racy reads, for diagnosis only */
+static int softrdma_iw_res_put_sock(struct sk_buff *msg, struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+
+	return rdma_nl_put_driver_u32(msg, "sk_state",
+				      READ_ONCE(sk->sk_state)) ||
+	       rdma_nl_put_driver_u32(msg, "sk_wmem_queued",
+				      READ_ONCE(sk->sk_wmem_queued)) ||
+	       rdma_nl_put_driver_u32(msg, "sk_sndbuf",
+				      READ_ONCE(sk->sk_sndbuf)) ||
+	       rdma_nl_put_driver_u32(msg, "sk_nospace",
+				      test_bit(SOCK_NOSPACE, &sock->flags)) ||
+	       rdma_nl_put_driver_u32(msg, "sk_writeable",
+				      sk_stream_is_writeable(sk));
+}
+
+/**
+ * softrdma_iwarp_fill_res_qp_entry() - restrack's driver attributes
+ * @msg: the netlink message
+ * @ibqp: an iWARP QP
+ *
+ * Where the send queue and the engines stand (rdma -dd res show qp), so
+ * that a stalled connection can be read from a live system.
+ *
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct softrdma_qp *qp = to_sqp(ibqp);
+	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iw_res r;
+	struct socket *sock;
+	struct nlattr *nest;
+	int err;
+
+	if (!iw)
+		return 0;
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
+		return -EMSGSIZE;
+
+	spin_lock_bh(&qp->sq.lock);
+	err = softrdma_qp_fill_res_sq(msg, qp);
+	r = (struct softrdma_iw_res){
+		.running = iw->tx.running,
+		.busy = iw->tx.busy,
+		.dead = iw->tx.dead,
+		.fpdu_active = iw->tx.fpdu_active,
+		.msg = iw->tx.msg,
+		.fpdu_sent = iw->tx.fpdu.sent,
+		.fpdu_total = iw->tx.fpdu.total,
+		.orq = iw->tx.orq.count,
+		.irq = iw->tx.irq.count,
+		.term_pending = iw->tx.term_pending,
+	};
+	/* the socket stays until stop, which takes state_mutex and sq.lock */
+	sock = iw->sock;
+	if (!err && sock && softrdma_iw_res_put_sock(msg, sock))
+		err = -EMSGSIZE;
+	spin_unlock_bh(&qp->sq.lock);
+
+	if (!err && softrdma_iw_res_put(msg, &r))
+		err = -EMSGSIZE;
+	if (!err && rdma_nl_put_driver_u32(msg, "rx_state",
+					   READ_ONCE(iw->rx.state)))
+		err = -EMSGSIZE;
+	if (err) {
+		nla_nest_cancel(msg, nest);
+		return err;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }

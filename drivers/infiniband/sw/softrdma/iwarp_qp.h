@@ -243,6 +243,7 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_reset(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp);
+int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_drain(struct softrdma_qp *qp);
 

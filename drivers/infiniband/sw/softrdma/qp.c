@@ -253,6 +253,27 @@ bool softrdma_sq_more_posted(struct softrdma_qp *qp)
 }
 
 /**
+ * softrdma_qp_fill_res_sq() - the send queue's progress, for restrack
+ * @msg: the netlink message, inside its driver attribute nest
+ * @qp: the QP; the caller holds qp->sq.lock
+ *
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int softrdma_qp_fill_res_sq(struct sk_buff *msg, struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!qp->sq.ring)
+		return 0;
+	if (rdma_nl_put_driver_u32(msg, "sq_fetched", qp->sq.fetched) ||
+	    rdma_nl_put_driver_u32(msg, "sq_fetch", qp->sq.fetch) ||
+	    rdma_nl_put_driver_u32(msg, "sq_more_posted",
+				   softrdma_sq_more_posted(qp)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
  * softrdma_sq_fetch() - snapshot the next posted send WQE
  * @qp: the QP; the caller holds qp->sq.lock
  *

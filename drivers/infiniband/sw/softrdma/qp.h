@@ -152,6 +152,7 @@ void softrdma_qp_error(struct softrdma_qp *qp);
  */
 struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp);
 bool softrdma_sq_more_posted(struct softrdma_qp *qp);
+int softrdma_qp_fill_res_sq(struct sk_buff *msg, struct softrdma_qp *qp);
 int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe);
 int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 		      const struct ib_sge *sg_list, int num_sge);

@@ -227,7 +227,8 @@ LAB_PERFTEST_ALL_SIZES=$(for ((i = 1; i <= 23; i++)); do printf '%d ' $((1 << i)
 # table in OUTPUT: exactly one row for each of SIZES (a space-separated
 # list of byte counts), each with ITERS in #iterations (what perftest
 # counts: -n times -q for the bandwidth tests) and a non-zero figure: KIND
-# bw, BW average or message rate; KIND lat, t_min and t_avg.  Prints a
+# bw, BW average or message rate; KIND lat, t_min and t_avg; KIND rows, no
+# figure.  Prints a
 # FAIL line for a missing, unexpected, repeated or empty row and the count
 # of rows; fails on any FAIL.
 lab_perftest_table() {
@@ -288,6 +289,14 @@ lab_perftest() {
 			fi
 			;;
 		esac
+	fi
+	# a stock siw server's ib_send_bw prints 0.00 MB/s and a zero
+	# message rate for some sizes (seen 2026-12-01 with a siwarp client
+	# whose own table was right): perftest's server-side timing over
+	# stock siw, not the data path under test; its rows are checked,
+	# not its figures
+	if [ "$LAB_ID" = 0 ] && [ "$LAB_STACK" = siw ] && [ "$kind" = bw ]; then
+		kind=rows
 	fi
 	lab_perftest_table "$sizes" "$iters" "$kind" <<<"$LAB_PERFTEST_OUT"
 }

@@ -302,19 +302,26 @@ lab_perftest() {
 }
 
 # lab_timeout SECS CMD...: timeout(1) for RDMA programs: when CMD is still
-# running after SECS, print the QPs' state first (rdma -dd res show qp:
-# softrdma's QPs add where their engines stand), then end CMD (TERM, KILL
-# 5 s later) and return 124.  A stall then says where it stood.
+# running after SECS, print the kernel stack of each of CMD's threads and
+# the QPs' state (rdma -dd res show qp: softrdma's QPs add where their
+# engines stand), then end CMD (TERM, KILL 5 s later) and return
+# 124.  A stall then says where it stood.
 lab_timeout() {
-	local secs=$1 pid wd rc mark
+	local secs=$1 pid wd rc mark task
 	shift
 	mark=$(mktemp)
 	"$@" &
 	pid=$!
 	(
 		sleep "$secs"
-		echo "lab: still running after ${secs}s; the QPs then:"
-		rdma -dd res show qp 2>&1
+		echo "lab: still running after ${secs}s"
+		for task in /proc/"$pid"/task/*; do
+			echo "lab: task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
+			cat "$task/stack" 2>/dev/null
+		done
+		# a QP being destroyed holds the restrack dump back
+		echo "lab: the QPs then:"
+		timeout 5 rdma -dd res show qp 2>&1
 		kill -TERM "$pid" 2>/dev/null
 		sleep 5
 		kill -KILL "$pid" 2>/dev/null

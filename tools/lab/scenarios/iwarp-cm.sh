@@ -17,9 +17,6 @@
 #           revision, with CRC when asked
 #  rping    rping -V, 500 x 64 B and 500 x 65535 B, each guest as server
 #           (about two minutes for 500 pings under TCG)
-#  connects 100 short rping connections (-V -C 2), each guest in turn
-#           serving them (rping -s -P): a client's first message sent the
-#           moment it is connected must not be lost
 #  ucmatose between two siwarp guests
 #  vanish   a transfer whose server goes away (process killed, rdma link
 #           del, eth0 down): the client gets an error, not a hang, and a
@@ -37,15 +34,12 @@ PEER_STACK=${LAB_STACKS[$PEER]}
 PEER_ADDR=$(lab_peer_addr "$PEER")
 MPA_PEER=/tmp/mpa_peer.py
 
-# "pings=N": N pings per rping run (default 500); "connects=N": N
-# connections per connects run (default 100)
+# "pings=N": N pings per rping run (default 500)
 RPING_COUNT=500
-CONNECTS=100
 PARTS=
 for a in $LAB_SCENARIO_ARGS; do
 	case $a in
 	pings=*) RPING_COUNT=${a#pings=} ;;
-	connects=*) CONNECTS=${a#connects=} ;;
 	*) PARTS="$PARTS $a" ;;
 	esac
 done
@@ -287,57 +281,6 @@ if want rping; then
 		rping_part "$srv" 65535 "$RPING_COUNT"
 	done
 	part_time rping
-fi
-
-# --- connects --------------------------------------------------------------
-# Many short connections, each guest in turn serving (rping -s -P, one
-# thread per connection): the client sends its first message the moment it
-# is connected, so it reaches the server as that connection's QP is being
-# handed the socket (2026-12-01: a softrdma QP took a header read in that
-# window for a dead connection and discarded the message; the server then
-# waited for ever).  Every client must finish its 2 validated pings.
-connects_client() {
-	local i ok=0
-	for ((i = 0; i < CONNECTS; i++)); do
-		if timeout 20 rping -c -v -a "$PEER_ADDR" -p "$PORT" -V -C 2 -S 64 \
-			>/tmp/connects.log 2>&1 &&
-			[ "$(grep -c "^ping data" /tmp/connects.log)" -eq 2 ]; then
-			ok=$((ok + 1))
-		else
-			echo "connection $i failed:"
-			cat /tmp/connects.log
-		fi
-	done
-	echo "$ok of $CONNECTS connections completed their pings"
-	[ "$ok" = "$CONNECTS" ]
-}
-
-connects_part() {
-	local srv=$1
-	PORT=$((PORT + 1))
-	if [ "$LAB_ID" = "$srv" ]; then
-		timeout 900 rping -s -P -a "$LAB_ADDR" -p "$PORT" -V -S 64 \
-			>"/tmp/connects-srv-$PORT.log" 2>&1 &
-		local pid=$!
-		lab_wait_listen "$PORT" 20
-		lab_barrier "connects-$PORT"
-		lab_barrier "connects-$PORT-done" 900
-		lab_check "connects: guest$srv's persistent server still running" \
-			kill -0 "$pid"
-		kill_rpings
-	else
-		lab_barrier "connects-$PORT"
-		lab_check "connects: $CONNECTS rping -V -C 2 clients to guest$srv" \
-			connects_client
-		lab_barrier "connects-$PORT-done" 900
-	fi
-}
-
-if want connects; then
-	PORT=7450
-	connects_part 0
-	connects_part 1
-	part_time connects
 fi
 
 # --- ucmatose --------------------------------------------------------------

@@ -307,13 +307,15 @@ lab_perftest() {
 # engines stand), then end CMD (TERM, KILL 5 s later) and return
 # 124.  A stall then says where it stood.
 lab_timeout() {
-	local secs=$1 pid wd rc mark task
+	local secs=$1 pid wd rc mark task kids
 	shift
 	mark=$(mktemp)
 	"$@" &
 	pid=$!
 	(
-		sleep "$secs"
+		# a sleep ended by the clean-up below is not a timeout
+		sleep "$secs" || exit 0
+		kill -0 "$pid" 2>/dev/null || exit 0
 		echo "lab: still running after ${secs}s"
 		for task in /proc/"$pid"/task/*; do
 			echo "lab: task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
@@ -329,7 +331,11 @@ lab_timeout() {
 	wd=$!
 	wait "$pid"
 	rc=$?
-	_lab_kill_tree "$wd"
+	# the watchdog before its sleep, so it cannot go on once the sleep
+	# is gone
+	kids=$(pgrep -P "$wd")
+	kill "$wd" 2>/dev/null
+	[ -z "$kids" ] || kill $kids 2>/dev/null
 	wait "$wd" 2>/dev/null
 	if [ -s "$mark" ]; then
 		cat "$mark"

@@ -420,33 +420,20 @@ out_unlock:
 	return err;
 }
 
-/* the engines' state, copied under sq.lock for restrack */
-struct softrdma_iw_res {
-	u32 running;
-	u32 busy;
-	u32 dead;
-	u32 fpdu_active;
-	u32 msg;
-	u32 fpdu_sent;
-	u32 fpdu_total;
-	u32 orq;
-	u32 irq;
-	u32 term_pending;
-};
-
-static int softrdma_iw_res_put(struct sk_buff *msg,
-			       const struct softrdma_iw_res *r)
+/* the engines' state; sq.lock held */
+static int softrdma_iw_res_put_tx(struct sk_buff *msg,
+				  const struct softrdma_iw_tx *tx)
 {
-	return rdma_nl_put_driver_u32(msg, "tx_running", r->running) ||
-	       rdma_nl_put_driver_u32(msg, "tx_busy", r->busy) ||
-	       rdma_nl_put_driver_u32(msg, "tx_dead", r->dead) ||
-	       rdma_nl_put_driver_u32(msg, "tx_fpdu_active", r->fpdu_active) ||
-	       rdma_nl_put_driver_u32(msg, "tx_msg", r->msg) ||
-	       rdma_nl_put_driver_u32(msg, "tx_fpdu_sent", r->fpdu_sent) ||
-	       rdma_nl_put_driver_u32(msg, "tx_fpdu_total", r->fpdu_total) ||
-	       rdma_nl_put_driver_u32(msg, "tx_orq", r->orq) ||
-	       rdma_nl_put_driver_u32(msg, "tx_irq", r->irq) ||
-	       rdma_nl_put_driver_u32(msg, "tx_term_pending", r->term_pending);
+	return rdma_nl_put_driver_u32(msg, "tx_running", tx->running) ||
+	       rdma_nl_put_driver_u32(msg, "tx_busy", tx->busy) ||
+	       rdma_nl_put_driver_u32(msg, "tx_dead", tx->dead) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_active", tx->fpdu_active) ||
+	       rdma_nl_put_driver_u32(msg, "tx_msg", tx->msg) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_sent", tx->fpdu.sent) ||
+	       rdma_nl_put_driver_u32(msg, "tx_fpdu_total", tx->fpdu.total) ||
+	       rdma_nl_put_driver_u32(msg, "tx_orq", tx->orq.count) ||
+	       rdma_nl_put_driver_u32(msg, "tx_irq", tx->irq.count) ||
+	       rdma_nl_put_driver_u32(msg, "tx_term_pending", tx->term_pending);
 }
 
 /* what TCP holds for the connection; racy reads, for diagnosis only */
@@ -480,10 +467,8 @@ int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	struct softrdma_iwarp_qp *iw = qp->iw;
-	struct softrdma_iw_res r;
-	struct socket *sock;
 	struct nlattr *nest;
-	int err;
+	int err = 0;
 
 	if (!iw)
 		return 0;
@@ -491,28 +476,14 @@ int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!nest)
 		return -EMSGSIZE;
 
-	spin_lock_bh(&qp->sq.lock);
-	err = softrdma_qp_fill_res_sq(msg, qp);
-	r = (struct softrdma_iw_res){
-		.running = iw->tx.running,
-		.busy = iw->tx.busy,
-		.dead = iw->tx.dead,
-		.fpdu_active = iw->tx.fpdu_active,
-		.msg = iw->tx.msg,
-		.fpdu_sent = iw->tx.fpdu.sent,
-		.fpdu_total = iw->tx.fpdu.total,
-		.orq = iw->tx.orq.count,
-		.irq = iw->tx.irq.count,
-		.term_pending = iw->tx.term_pending,
-	};
 	/* the socket stays until stop, which takes state_mutex and sq.lock */
-	sock = iw->sock;
-	if (!err && sock && softrdma_iw_res_put_sock(msg, sock))
+	spin_lock_bh(&qp->sq.lock);
+	if (softrdma_qp_fill_res_sq(msg, qp) ||
+	    softrdma_iw_res_put_tx(msg, &iw->tx) ||
+	    (iw->sock && softrdma_iw_res_put_sock(msg, iw->sock)))
 		err = -EMSGSIZE;
 	spin_unlock_bh(&qp->sq.lock);
 
-	if (!err && softrdma_iw_res_put(msg, &r))
-		err = -EMSGSIZE;
 	if (!err && rdma_nl_put_driver_u32(msg, "rx_state",
 					   READ_ONCE(iw->rx.state)))
 		err = -EMSGSIZE;

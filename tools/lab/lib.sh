@@ -303,7 +303,8 @@ lab_timeout() {
 	local secs=$1 pid wd rc mark task kids
 	shift
 	mark=$(mktemp)
-	"$@" &
+	# line-buffered, so that what it printed survives its kill
+	stdbuf -oL "$@" &
 	pid=$!
 	(
 		# a sleep ended by the clean-up below is not a timeout
@@ -317,6 +318,8 @@ lab_timeout() {
 		# a QP being destroyed holds the restrack dump back
 		echo "lab: the QPs then:"
 		timeout 5 rdma -dd res show qp 2>&1
+		echo "lab: the connections then:"
+		timeout 5 rdma res show cm_id 2>&1
 		kill -TERM "$pid" 2>/dev/null
 		sleep 5
 		kill -KILL "$pid" 2>/dev/null
@@ -366,7 +369,9 @@ LAB_PERFTEST_CM_RACE='RDMA_CM_EVENT_REJECTED; error: (-111|8)\.|ERRNO: Connectio
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
 # is guest0's); TIMEOUT is set as TMO for the scenario's own timeout
-# wrapper (a shell function CMD calls), and both must succeed: checks
+# wrapper (a shell function CMD calls; the server's is 30 s longer, so a
+# stall is reported by the client, lab_timeout, while the server still
+# holds its end), and both must succeed: checks
 # "NAME server" and "NAME client".  Each call takes the next port after $port.  The client starts
 # once the server listens (lab_listening, 30 s at most).
 #
@@ -389,11 +394,24 @@ lab_pair() {
 		rc=0
 		case $LAB_ID in
 		0)
-			"$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
+			# the client's watchdog goes first: a stalled
+			# pair's QPs are shown before the server's end
+			# changes them
+			TMO=$((tmo + 30)) "$@" -p "$port" >"/tmp/$name.srv" 2>&1 &
 			srv=$!
 			lab_wait_for 30 lab_listening "$port"
 			lab_barrier "$name"
-			if [ "$(_lab_pair_verdict "$verdict" "$tmo")" = retry ]; then
+			verdict=$(_lab_pair_verdict "$verdict" "$tmo")
+			# a server still running when its client is done is
+			# kept as it stands, to pair with the client's report
+			if kill -0 "$srv" 2>/dev/null; then
+				{
+					echo "the server's QPs after its client ended:"
+					timeout 5 rdma -dd res show qp
+					timeout 5 rdma res show cm_id
+				} >"$LAB_OUT/checks/$name.srv.state" 2>&1
+			fi
+			if [ "$verdict" = retry ]; then
 				retry=1
 				_lab_kill_tree "$srv"
 				wait "$srv" 2>/dev/null

@@ -23,12 +23,16 @@
 # and no receive error, and softrdma must unload afterwards.
 # Optional args: part names to run (default: rping bw lat), e.g. "rping bw";
 # "tests=ib_read_bw,ib_write_lat" runs only those perftest tests; "runs=N"
-# runs each selected perftest N times (to chase intermittent failures).
+# runs each selected perftest N times (to chase intermittent failures);
+# "cmtrace" keeps each side's `rdma res show cm_id` (sampled every second
+# while perftest runs) as $LAB_OUT/PORT.NAME.GUEST.cm: QP numbers against
+# TCP ports show how the two sides paired their connections.
 
 port=19515
 want() {
 	local a=" $LAB_SCENARIO_ARGS " w
 	a=${a// debug / }
+	a=${a// cmtrace / }
 	for w in $a; do
 		[[ $w == *=* ]] && a=${a// $w / }
 	done
@@ -74,8 +78,19 @@ run() { timeout "${TMO:-120}" "$@"; }
 # side's result table checked by lab_perftest (lib.sh); the client's
 # header and row as a note
 perf() {
-	local hdr res
-	lab_perftest "$@" || return
+	local hdr res smp rc
+	if [[ " $LAB_SCENARIO_ARGS " == *" cmtrace "* ]]; then
+		(while sleep 1; do
+			rdma res show cm_id >"/tmp/cm.$$" 2>&1
+			grep -q qpn "/tmp/cm.$$" &&
+				cp "/tmp/cm.$$" "$LAB_OUT/$port.$CUR.$LAB_ID.cm"
+		done) &
+		smp=$!
+	fi
+	lab_perftest "$@"
+	rc=$?
+	[ -z "$smp" ] || kill "$smp"
+	[ $rc = 0 ] || return $rc
 	[ "$LAB_ID" = 1 ] || return 0
 	hdr=$(grep -m1 '^ *#bytes' <<<"$LAB_PERFTEST_OUT" | tr -s ' ')
 	res=$(awk '/^ *#bytes/ { getline; print; exit }' <<<"$LAB_PERFTEST_OUT" |

@@ -10,6 +10,18 @@
  * state that returns the next state.  The iw_cm's downcalls (connect,
  * accept, reject, listen) take the same mutex.
  *
+ * Connections keep their order.  Applications that open several
+ * connections back to back pair them with the peer's by that order
+ * (perftest -q N with rdma_cm does; stock siw, which connects in the
+ * caller, keeps it).  So all endpoints share one ordered workqueue: the
+ * steps of different connections run in the order their events came, and
+ * a listener reports requests in the order they arrive.  And connects to
+ * one peer address take turns (QUEUED): each starts its TCP handshake
+ * once the one before has sent its MPA request, because a listener may
+ * accept in parallel and then report a request that came with its accept
+ * before an earlier one that came after (stock siw does).  A turn costs
+ * one round trip.
+ *
  * A connection goes: TCP handshake (active side: CONNECTING), MPA request
  * and reply (RFC 5044 7.1, RFC 6581 5) with private data and IRD/ORD, the
  * RTR message of peer-to-peer mode (RFC 6581 4.2) if negotiated, then the
@@ -131,6 +143,9 @@ struct softrdma_iw_cep {
 	struct list_head listen_link;	/* in listen->socks or ->children */
 	struct list_head all_link;	/* in softrdma_iw_ceps */
 	struct list_head abort_link;	/* softrdma_iw_cm_abort_net()'s */
+	/* in softrdma_iw_dialing while QUEUED or CONNECTING */
+	struct list_head dial_link;
+	struct sockaddr_storage dial_addr;	/* active: the peer */
 
 	struct work_struct work;
 	struct delayed_work timeout;
@@ -167,15 +182,18 @@ struct softrdma_iw_listen {
 	struct list_head children;
 };
 
-/* protects softrdma_iw_ceps and every listener's lists */
+/* protects softrdma_iw_ceps, softrdma_iw_dialing and listeners' lists */
 static DEFINE_MUTEX(softrdma_iw_cm_mutex);
 static LIST_HEAD(softrdma_iw_ceps);
+/* active endpoints before their MPA request, in connect order */
+static LIST_HEAD(softrdma_iw_dialing);
 
 static struct workqueue_struct *softrdma_iw_wq;
 
 static const char * const softrdma_iw_cep_state_names[] = {
 	[SOFTRDMA_IW_CEP_IDLE] = "IDLE",
 	[SOFTRDMA_IW_CEP_LISTENING] = "LISTENING",
+	[SOFTRDMA_IW_CEP_QUEUED] = "QUEUED",
 	[SOFTRDMA_IW_CEP_CONNECTING] = "CONNECTING",
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REP] = "AWAIT_MPA_REP",
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REQ] = "AWAIT_MPA_REQ",
@@ -202,9 +220,10 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_cep_state_name);
 
 /* the states each state may move to; CLOSED is reachable from all */
 static const u16 softrdma_iw_cep_moves[] = {
-	[SOFTRDMA_IW_CEP_IDLE] = S(LISTENING) | S(CONNECTING) |
+	[SOFTRDMA_IW_CEP_IDLE] = S(LISTENING) | S(QUEUED) | S(CONNECTING) |
 				 S(AWAIT_MPA_REQ) | S(CLOSED),
 	[SOFTRDMA_IW_CEP_LISTENING] = S(CLOSED),
+	[SOFTRDMA_IW_CEP_QUEUED] = S(CONNECTING) | S(CLOSED),
 	[SOFTRDMA_IW_CEP_CONNECTING] = S(AWAIT_MPA_REP) | S(CLOSED),
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REP] = S(RDMA_MODE) | S(CLOSED),
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REQ] = S(RECVD_MPA_REQ) | S(CLOSED),
@@ -289,6 +308,7 @@ static struct softrdma_iw_cep *softrdma_iw_cep_alloc(struct net *net,
 	cep->net = net;
 	cep->max_rd = max_rd;
 	INIT_LIST_HEAD(&cep->listen_link);
+	INIT_LIST_HEAD(&cep->dial_link);
 	INIT_WORK(&cep->work, softrdma_iw_cep_work);
 	INIT_DELAYED_WORK(&cep->timeout, softrdma_iw_cep_timeout);
 	init_completion(&cep->rtr_done);
@@ -307,6 +327,7 @@ static void softrdma_iw_cep_release(struct kref *ref)
 
 	mutex_lock(&softrdma_iw_cm_mutex);
 	list_del(&cep->all_link);
+	WARN_ON_ONCE(!list_empty(&cep->dial_link));
 	mutex_unlock(&softrdma_iw_cm_mutex);
 	mutex_destroy(&cep->lock);
 	kfree(cep->req_pd);
@@ -582,6 +603,113 @@ static void softrdma_iw_upcall(struct softrdma_iw_cep *cep,
 	cep->cm_id->event_handler(cep->cm_id, &ev);
 }
 
+/* --- active side: connects to one peer take turns ----------------------- */
+
+/**
+ * softrdma_iw_same_peer() - do two socket addresses name the same peer?
+ * @a: an AF_INET or AF_INET6 address
+ * @b: another
+ *
+ * Return: true for the same family, address, port (and IPv6 scope).
+ */
+bool softrdma_iw_same_peer(const struct sockaddr *a, const struct sockaddr *b)
+{
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)a;
+	const struct sockaddr_in6 *b6 = (const struct sockaddr_in6 *)b;
+	const struct sockaddr_in *a4 = (const struct sockaddr_in *)a;
+	const struct sockaddr_in *b4 = (const struct sockaddr_in *)b;
+
+	if (a->sa_family != b->sa_family)
+		return false;
+	switch (a->sa_family) {
+	case AF_INET:
+		return a4->sin_port == b4->sin_port &&
+		       a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	case AF_INET6:
+		return a6->sin6_port == b6->sin6_port &&
+		       ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr) &&
+		       a6->sin6_scope_id == b6->sin6_scope_id;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_same_peer);
+
+static bool softrdma_iw_dial_same(const struct softrdma_iw_cep *a,
+				  const struct softrdma_iw_cep *b)
+{
+	return net_eq(a->net, b->net) &&
+	       softrdma_iw_same_peer((const struct sockaddr *)&a->dial_addr,
+				     (const struct sockaddr *)&b->dial_addr);
+}
+
+/* the first endpoint of the line to @cep's peer, other than @cep */
+static struct softrdma_iw_cep *
+softrdma_iw_dial_first(const struct softrdma_iw_cep *cep)
+{
+	struct softrdma_iw_cep *other;
+
+	lockdep_assert_held(&softrdma_iw_cm_mutex);
+
+	list_for_each_entry(other, &softrdma_iw_dialing, dial_link)
+		if (other != cep && softrdma_iw_dial_same(other, cep))
+			return other;
+	return NULL;
+}
+
+/* join the line to the peer; true when another connect is ahead */
+static bool softrdma_iw_dial_join(struct softrdma_iw_cep *cep)
+{
+	bool ahead;
+
+	lockdep_assert_held(&cep->lock);
+
+	mutex_lock(&softrdma_iw_cm_mutex);
+	ahead = softrdma_iw_dial_first(cep);
+	list_add_tail(&cep->dial_link, &softrdma_iw_dialing);
+	mutex_unlock(&softrdma_iw_cm_mutex);
+	return ahead;
+}
+
+/* is a connect that joined before @cep still ahead of it? */
+static bool softrdma_iw_dial_waits(struct softrdma_iw_cep *cep)
+{
+	struct softrdma_iw_cep *other;
+	bool ahead = false;
+
+	mutex_lock(&softrdma_iw_cm_mutex);
+	/* the line is in join order */
+	list_for_each_entry(other, &softrdma_iw_dialing, dial_link) {
+		if (other == cep)
+			break;
+		if (softrdma_iw_dial_same(other, cep)) {
+			ahead = true;
+			break;
+		}
+	}
+	mutex_unlock(&softrdma_iw_cm_mutex);
+	return ahead;
+}
+
+/* the MPA request is out, or the connect failed: the next one goes */
+static void softrdma_iw_dial_leave(struct softrdma_iw_cep *cep)
+{
+	struct softrdma_iw_cep *next;
+
+	mutex_lock(&softrdma_iw_cm_mutex);
+	list_del_init(&cep->dial_link);
+	next = softrdma_iw_dial_first(cep);
+	if (next)
+		softrdma_iw_cep_kick(next);
+	mutex_unlock(&softrdma_iw_cm_mutex);
+}
+
+static bool softrdma_iw_cep_dialing(enum softrdma_iw_cep_state state)
+{
+	return state == SOFTRDMA_IW_CEP_QUEUED ||
+	       state == SOFTRDMA_IW_CEP_CONNECTING;
+}
+
 /* --- the state machine -------------------------------------------------- */
 
 /* leaving for CLOSED: let go of the socket, the QP, the cm_id */
@@ -625,6 +753,9 @@ static void softrdma_iw_cep_move(struct softrdma_iw_cep *cep,
 	pr_debug("softrdma: iw cep %p %s -> %s\n", cep,
 		 softrdma_iw_cep_state_name(cep->state),
 		 softrdma_iw_cep_state_name(next));
+	if (softrdma_iw_cep_dialing(cep->state) &&
+	    !softrdma_iw_cep_dialing(next))
+		softrdma_iw_dial_leave(cep);
 	if (next == SOFTRDMA_IW_CEP_CLOSED)
 		softrdma_iw_cep_enter_closed(cep);
 	cep->state = next;
@@ -719,6 +850,38 @@ softrdma_iw_connect_failed(struct softrdma_iw_cep *cep, int err)
 	softrdma_iw_upcall(cep, IW_CM_EVENT_CONNECT_REPLY,
 			   softrdma_iw_cm_reply_status(err), NULL);
 	return SOFTRDMA_IW_CEP_CLOSED;
+}
+
+static int softrdma_iw_addr_len(const struct sockaddr_storage *addr)
+{
+	return addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
+					    sizeof(struct sockaddr_in6);
+}
+
+/* start the TCP handshake; 0 once it is under way */
+static int softrdma_iw_dial(struct softrdma_iw_cep *cep)
+{
+	int err;
+
+	err = kernel_connect(cep->sock, (struct sockaddr *)&cep->dial_addr,
+			     softrdma_iw_addr_len(&cep->dial_addr), O_NONBLOCK);
+	return err == -EINPROGRESS ? 0 : err;
+}
+
+static enum softrdma_iw_cep_state
+softrdma_iw_step_queued(struct softrdma_iw_cep *cep)
+{
+	int err;
+
+	err = softrdma_iw_cep_failure(cep);
+	if (err)
+		return softrdma_iw_connect_failed(cep, err);
+	if (softrdma_iw_dial_waits(cep))
+		return SOFTRDMA_IW_CEP_QUEUED;
+	err = softrdma_iw_dial(cep);
+	if (err)
+		return softrdma_iw_connect_failed(cep, err);
+	return SOFTRDMA_IW_CEP_CONNECTING;
 }
 
 static enum softrdma_iw_cep_state
@@ -968,6 +1131,7 @@ static enum softrdma_iw_cep_state
 (* const softrdma_iw_cep_steps[])(struct softrdma_iw_cep *cep) = {
 	[SOFTRDMA_IW_CEP_IDLE] = softrdma_iw_step_idle,
 	[SOFTRDMA_IW_CEP_LISTENING] = softrdma_iw_step_listening,
+	[SOFTRDMA_IW_CEP_QUEUED] = softrdma_iw_step_queued,
 	[SOFTRDMA_IW_CEP_CONNECTING] = softrdma_iw_step_connecting,
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REP] = softrdma_iw_step_await_mpa_rep,
 	[SOFTRDMA_IW_CEP_AWAIT_MPA_REQ] = softrdma_iw_step_await_mpa_req,
@@ -1416,6 +1580,8 @@ static int softrdma_iw_connect(struct iw_cm_id *cm_id,
 		goto out_release;
 	}
 
+	memcpy(&cep->dial_addr, raddr, addrlen);
+
 	mutex_lock(&cep->lock);
 	/* the creation reference is the cm_id's, until CLOSED */
 	cep->cm_id = cm_id;
@@ -1423,10 +1589,16 @@ static int softrdma_iw_connect(struct iw_cm_id *cm_id,
 	cm_id->provider_data = cep;
 	cep->qp = qp;
 	softrdma_iw_sk_take(cep, sock);
-	softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_CONNECTING);
 	softrdma_iw_cep_arm_timeout(cep);
-	err = kernel_connect(sock, raddr, addrlen, O_NONBLOCK);
-	if (err && err != -EINPROGRESS) {
+	if (softrdma_iw_dial_join(cep)) {
+		/* the work item dials when the connect ahead is through */
+		softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_QUEUED);
+		mutex_unlock(&cep->lock);
+		return 0;
+	}
+	softrdma_iw_cep_move(cep, SOFTRDMA_IW_CEP_CONNECTING);
+	err = softrdma_iw_dial(cep);
+	if (err) {
 		/* the iw_cm expects no event after a failed connect */
 		cep->cm_id = NULL;
 		cm_id->provider_data = NULL;
@@ -1696,7 +1868,7 @@ int softrdma_iw_cm_init(void)
 {
 	int err;
 
-	softrdma_iw_wq = alloc_workqueue("softrdma_iw_cm", WQ_UNBOUND, 0);
+	softrdma_iw_wq = alloc_ordered_workqueue("softrdma_iw_cm", 0);
 	if (!softrdma_iw_wq)
 		return -ENOMEM;
 	/*

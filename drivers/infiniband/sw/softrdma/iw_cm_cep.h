@@ -19,6 +19,9 @@
 enum softrdma_iw_cep_state {
 	SOFTRDMA_IW_CEP_IDLE,		/* allocated, no socket yet */
 	SOFTRDMA_IW_CEP_LISTENING,	/* listening socket: accept children */
+	SOFTRDMA_IW_CEP_QUEUED,		/* active: an earlier connect to the
+					 * same peer is in its handshake
+					 */
 	SOFTRDMA_IW_CEP_CONNECTING,	/* active: TCP handshake in flight */
 	SOFTRDMA_IW_CEP_AWAIT_MPA_REP,	/* active: MPA request sent */
 	SOFTRDMA_IW_CEP_AWAIT_MPA_REQ,	/* passive: accepted, no request yet */
@@ -40,5 +43,8 @@ bool softrdma_iw_cep_may_move(enum softrdma_iw_cep_state from,
 bool softrdma_iw_cep_has_step(enum softrdma_iw_cep_state state);
 
 int softrdma_iw_cm_reply_status(int err);
+
+struct sockaddr;
+bool softrdma_iw_same_peer(const struct sockaddr *a, const struct sockaddr *b);
 
 #endif /* SOFTRDMA_IW_CM_CEP_H */

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the pure parts of iw_cm.c: the endpoint state machine's
- * transition table, names and step table, and the CONNECT_REPLY status a
- * failure is reported with.
+ * transition table, names and step table, the CONNECT_REPLY status a
+ * failure is reported with, and which connects share a peer (and so take
+ * turns).
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/socket.h>
 
 #include "iw_cm_cep.h"
 
@@ -21,6 +26,11 @@ struct move_case {
 static const struct move_case move_cases[] = {
 	/* the active side */
 	{ "idle_to_connecting", ST(IDLE), ST(CONNECTING), true },
+	{ "idle_to_queued", ST(IDLE), ST(QUEUED), true },
+	{ "queued_to_connecting", ST(QUEUED), ST(CONNECTING), true },
+	{ "queued_skips_handshake", ST(QUEUED), ST(AWAIT_MPA_REP), false },
+	{ "connecting_not_back_in_line", ST(CONNECTING), ST(QUEUED), false },
+	{ "listening_never_queues", ST(LISTENING), ST(QUEUED), false },
 	{ "connecting_to_await_rep", ST(CONNECTING), ST(AWAIT_MPA_REP), true },
 	{ "await_rep_to_rdma_mode", ST(AWAIT_MPA_REP), ST(RDMA_MODE), true },
 	{ "connecting_skips_mpa", ST(CONNECTING), ST(RDMA_MODE), false },
@@ -174,6 +184,79 @@ static void softrdma_iw_cm_reply_status_map(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, softrdma_iw_cm_reply_status(c->err), c->status);
 }
 
+/* sockaddr_storage from an IPv4 or IPv6 literal, port, scope */
+static void peer_addr(struct sockaddr_storage *ss, int family,
+		      const char *addr, u16 port, u32 scope)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = family;
+	if (family == AF_INET) {
+		s4->sin_port = htons(port);
+		s4->sin_addr.s_addr = in_aton(addr);
+	} else if (family == AF_INET6) {
+		s6->sin6_port = htons(port);
+		in6_pton(addr, -1, s6->sin6_addr.s6_addr, -1, NULL);
+		s6->sin6_scope_id = scope;
+	}
+}
+
+struct peer_case {
+	const char *name;
+	int fa;
+	const char *a;
+	u16 pa;
+	u32 sa;
+	int fb;
+	const char *b;
+	u16 pb;
+	u32 sb;
+	bool same;
+};
+
+static const struct peer_case peer_cases[] = {
+	{ "v4_same", AF_INET, "192.0.2.1", 19515, 0,
+	  AF_INET, "192.0.2.1", 19515, 0, true },
+	{ "v4_other_port", AF_INET, "192.0.2.1", 19515, 0,
+	  AF_INET, "192.0.2.1", 19516, 0, false },
+	{ "v4_other_host", AF_INET, "192.0.2.1", 19515, 0,
+	  AF_INET, "192.0.2.2", 19515, 0, false },
+	{ "v6_same", AF_INET6, "fd00::1", 7174, 0,
+	  AF_INET6, "fd00::1", 7174, 0, true },
+	{ "v6_other_host", AF_INET6, "fd00::1", 7174, 0,
+	  AF_INET6, "fd00::2", 7174, 0, false },
+	{ "v6_link_local_other_scope", AF_INET6, "fe80::1", 7174, 2,
+	  AF_INET6, "fe80::1", 7174, 3, false },
+	{ "v6_mapped_is_not_v4", AF_INET6, "::ffff:192.0.2.1", 19515, 0,
+	  AF_INET, "192.0.2.1", 19515, 0, false },
+	{ "unknown_family", AF_UNIX, "", 0, 0, AF_UNIX, "", 0, 0, false },
+};
+
+static void peer_case_desc(const struct peer_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(peer, peer_cases, peer_case_desc);
+
+/* connects to the same peer take turns; the answer is symmetric */
+static void softrdma_iw_cm_same_peer(struct kunit *test)
+{
+	const struct peer_case *c = test->param_value;
+	struct sockaddr_storage a, b;
+
+	peer_addr(&a, c->fa, c->a, c->pa, c->sa);
+	peer_addr(&b, c->fb, c->b, c->pb, c->sb);
+	KUNIT_EXPECT_EQ(test, softrdma_iw_same_peer((struct sockaddr *)&a,
+						    (struct sockaddr *)&b),
+			c->same);
+	KUNIT_EXPECT_EQ(test, softrdma_iw_same_peer((struct sockaddr *)&b,
+						    (struct sockaddr *)&a),
+			c->same);
+}
+
 static struct kunit_case softrdma_iw_cm_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iw_cm_move_table, move_gen_params),
 	KUNIT_CASE(softrdma_iw_cm_closed_from_anywhere),
@@ -181,6 +264,7 @@ static struct kunit_case softrdma_iw_cm_cases[] = {
 	KUNIT_CASE(softrdma_iw_cm_all_reachable),
 	KUNIT_CASE(softrdma_iw_cm_names_and_steps),
 	KUNIT_CASE_PARAM(softrdma_iw_cm_reply_status_map, status_gen_params),
+	KUNIT_CASE_PARAM(softrdma_iw_cm_same_peer, peer_gen_params),
 	{}
 };
 

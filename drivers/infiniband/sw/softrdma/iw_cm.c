@@ -852,19 +852,21 @@ softrdma_iw_connect_failed(struct softrdma_iw_cep *cep, int err)
 	return SOFTRDMA_IW_CEP_CLOSED;
 }
 
-static int softrdma_iw_addr_len(const struct sockaddr_storage *addr)
+/* the length of an AF_INET or AF_INET6 address, for bind and connect */
+static int softrdma_iw_addr_len(const struct sockaddr *addr)
 {
-	return addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
-					    sizeof(struct sockaddr_in6);
+	return addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+					     sizeof(struct sockaddr_in);
 }
 
 /* start the TCP handshake; 0 once it is under way */
 static int softrdma_iw_dial(struct softrdma_iw_cep *cep)
 {
+	struct sockaddr *addr = (struct sockaddr *)&cep->dial_addr;
 	int err;
 
-	err = kernel_connect(cep->sock, (struct sockaddr *)&cep->dial_addr,
-			     softrdma_iw_addr_len(&cep->dial_addr), O_NONBLOCK);
+	err = kernel_connect(cep->sock, addr, softrdma_iw_addr_len(addr),
+			     O_NONBLOCK);
 	return err == -EINPROGRESS ? 0 : err;
 }
 
@@ -1266,9 +1268,7 @@ static int softrdma_iw_listen_one(struct softrdma_iw_listen *listen,
 	if (addr->sa_family == AF_INET6)
 		ip6_sock_set_v6only(sock->sk);
 	err = kernel_bind(sock, (struct sockaddr *)addr,
-			  addr->sa_family == AF_INET6 ?
-			  sizeof(struct sockaddr_in6) :
-			  sizeof(struct sockaddr_in));
+			  softrdma_iw_addr_len(addr));
 	if (err)
 		goto out_release;
 
@@ -1531,8 +1531,7 @@ static int softrdma_iw_connect(struct iw_cm_id *cm_id,
 	if (raddr->sa_family != laddr->sa_family ||
 	    (raddr->sa_family != AF_INET && raddr->sa_family != AF_INET6))
 		return -EAFNOSUPPORT;
-	addrlen = raddr->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
-		  sizeof(struct sockaddr_in6);
+	addrlen = softrdma_iw_addr_len(raddr);
 	err = softrdma_iw_check_param(param, READ_ONCE(iw_mpa_rev) >= 2);
 	if (err)
 		return err;

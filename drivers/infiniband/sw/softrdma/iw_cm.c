@@ -643,16 +643,19 @@ static bool softrdma_iw_dial_same(const struct softrdma_iw_cep *a,
 				     (const struct sockaddr *)&b->dial_addr);
 }
 
-/* the first endpoint of the line to @cep's peer, other than @cep */
+/*
+ * The head of the line to @cep's peer: its first endpoint, which is @cep
+ * itself when @cep is on the line and first.  The line is in join order.
+ */
 static struct softrdma_iw_cep *
-softrdma_iw_dial_first(const struct softrdma_iw_cep *cep)
+softrdma_iw_dial_head(const struct softrdma_iw_cep *cep)
 {
 	struct softrdma_iw_cep *other;
 
 	lockdep_assert_held(&softrdma_iw_cm_mutex);
 
 	list_for_each_entry(other, &softrdma_iw_dialing, dial_link)
-		if (other != cep && softrdma_iw_dial_same(other, cep))
+		if (softrdma_iw_dial_same(other, cep))
 			return other;
 	return NULL;
 }
@@ -665,8 +668,8 @@ static bool softrdma_iw_dial_join(struct softrdma_iw_cep *cep)
 	lockdep_assert_held(&cep->lock);
 
 	mutex_lock(&softrdma_iw_cm_mutex);
-	ahead = softrdma_iw_dial_first(cep);
 	list_add_tail(&cep->dial_link, &softrdma_iw_dialing);
+	ahead = softrdma_iw_dial_head(cep) != cep;
 	mutex_unlock(&softrdma_iw_cm_mutex);
 	return ahead;
 }
@@ -674,19 +677,10 @@ static bool softrdma_iw_dial_join(struct softrdma_iw_cep *cep)
 /* is a connect that joined before @cep still ahead of it? */
 static bool softrdma_iw_dial_waits(struct softrdma_iw_cep *cep)
 {
-	struct softrdma_iw_cep *other;
-	bool ahead = false;
+	bool ahead;
 
 	mutex_lock(&softrdma_iw_cm_mutex);
-	/* the line is in join order */
-	list_for_each_entry(other, &softrdma_iw_dialing, dial_link) {
-		if (other == cep)
-			break;
-		if (softrdma_iw_dial_same(other, cep)) {
-			ahead = true;
-			break;
-		}
-	}
+	ahead = softrdma_iw_dial_head(cep) != cep;
 	mutex_unlock(&softrdma_iw_cm_mutex);
 	return ahead;
 }
@@ -698,7 +692,7 @@ static void softrdma_iw_dial_leave(struct softrdma_iw_cep *cep)
 
 	mutex_lock(&softrdma_iw_cm_mutex);
 	list_del_init(&cep->dial_link);
-	next = softrdma_iw_dial_first(cep);
+	next = softrdma_iw_dial_head(cep);
 	if (next)
 		softrdma_iw_cep_kick(next);
 	mutex_unlock(&softrdma_iw_cm_mutex);

@@ -294,6 +294,14 @@ lab_perftest() {
 	lab_perftest_table "$sizes" "$iters" "$kind" <<<"$LAB_PERFTEST_OUT"
 }
 
+# lab_rdma_state: this guest's QPs (softrdma's with their engines' state)
+# and rdma_cm connections, for a stall report.  A QP being destroyed holds
+# the restrack dump back, hence the limits.
+lab_rdma_state() {
+	timeout 5 rdma -dd res show qp 2>&1
+	timeout 5 rdma res show cm_id 2>&1
+}
+
 # lab_timeout SECS CMD...: timeout(1) for RDMA programs: when CMD is still
 # running after SECS, print the kernel stack of each of CMD's threads and
 # the QPs' state (rdma -dd res show qp: softrdma's QPs add where their
@@ -315,11 +323,8 @@ lab_timeout() {
 			echo "lab: task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
 			cat "$task/stack" 2>/dev/null
 		done
-		# a QP being destroyed holds the restrack dump back
-		echo "lab: the QPs then:"
-		timeout 5 rdma -dd res show qp 2>&1
-		echo "lab: the connections then:"
-		timeout 5 rdma res show cm_id 2>&1
+		echo "lab: the QPs and connections then:"
+		lab_rdma_state
 		kill -TERM "$pid" 2>/dev/null
 		sleep 5
 		kill -KILL "$pid" 2>/dev/null
@@ -407,9 +412,8 @@ lab_pair() {
 			if kill -0 "$srv" 2>/dev/null; then
 				{
 					echo "the server's QPs after its client ended:"
-					timeout 5 rdma -dd res show qp
-					timeout 5 rdma res show cm_id
-				} >"$LAB_OUT/checks/$name.srv.state" 2>&1
+					lab_rdma_state
+				} >"$LAB_OUT/checks/$name.srv.state"
 			fi
 			if [ "$verdict" = retry ]; then
 				retry=1

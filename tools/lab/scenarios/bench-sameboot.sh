@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-sameboot: tools/bench/bench's perftest figures for several RDMA
+# stacks in ONE pair of guests, the stacks taking turns figure by figure.
+# Not a test: it asserts no figure, it only records them.
+#   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT]
+# STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
+# first is the one the ratios are about.  siwarp-nocrc is siwarp with
+# iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does).  BW, RATE, LAT: perftest -n for
+# the 64 KiB bandwidth runs, the 2-byte rate run and the latency runs
+# (default 200, 2000, 1000).
+#
+# Why: figures from separate boots (tools/bench/bench gives each pairing
+# its own guests) swing with the host's load between the runs; here each
+# figure is measured for every stack within a minute, in the same guests,
+# the stack order rotating every round, and each cell is the median of
+# its rounds.  Switching stacks unloads one module and loads the other
+# (softrdma, rdma_rxe and siw never run together).
+#
+# guest0 runs the servers, guest1 the clients.  guest1 writes every value
+# to $LAB_OUT/sameboot.tsv (round, stack, figure, value or "fail") and the
+# table to $LAB_OUT/sameboot.md; raw client outputs go to $LAB_OUT/raw/.
+
+ROUNDS=${1:-3}
+IFS=, read -r -a STACKS <<<"${2:-siwarp,siw}"
+BW_ITERS=${3:-200}
+RATE_ITERS=${4:-2000}
+LAT_ITERS=${5:-1000}
+TMO=120
+ATTEMPTS=3
+export LAB_BARRIER_TIMEOUT=$((TMO + 120))
+
+FIGURES=(write_bw read_bw send_bw msg_rate write_lat read_lat send_lat)
+declare -A CMD=(
+	[write_bw]="ib_write_bw -s 65536 -n $BW_ITERS"
+	[read_bw]="ib_read_bw -s 65536 -n $BW_ITERS"
+	[send_bw]="ib_send_bw -s 65536 -n $BW_ITERS"
+	[msg_rate]="ib_write_bw -s 2 -n $RATE_ITERS"
+	[write_lat]="ib_write_lat -s 2 -n $LAT_ITERS"
+	[read_lat]="ib_read_lat -s 2 -n $LAT_ITERS"
+	[send_lat]="ib_send_lat -s 2 -n $LAT_ITERS"
+)
+
+ulimit -l unlimited
+raw=$LAB_OUT/raw
+mkdir -p "$raw"
+port=19800
+peer=$(lab_peer_addr 0)
+modprobe ib_uverbs
+modprobe rdma_ucm
+modprobe libcrc32c
+
+loaded() { grep -q "^$1 " /proc/modules; }
+
+# use STACK: make STACK this guest's only RDMA stack; sets DEV and CONN
+use() {
+	local want mod d type=$1
+	case $1 in
+	sroce) want=softrdma DEV=sr0 ;;
+	siwarp | siwarp-nocrc) want=softrdma DEV=sw0 type=siwarp ;;
+	rxe) want=rdma_rxe DEV=rxe0 ;;
+	siw) want=siw DEV=siw0 ;;
+	*) lab_fail "bench-sameboot: unknown stack $1" ;;
+	esac
+	for d in sr0 sw0 rxe0 siw0; do
+		if [ -e "/sys/class/infiniband/$d" ]; then
+			rdma link del "$d"
+		fi
+	done
+	for mod in softrdma rdma_rxe siw; do
+		if [ "$mod" != "$want" ] && loaded "$mod"; then
+			rmmod "$mod"
+		fi
+	done
+	loaded "$want" || modprobe "$want"
+	if [ "$type" = siwarp ]; then
+		if [ "$1" = siwarp-nocrc ]; then
+			echo 0 >/sys/module/softrdma/parameters/iw_crc
+		else
+			echo 1 >/sys/module/softrdma/parameters/iw_crc
+		fi
+	fi
+	rdma link add "$DEV" type "$type" netdev eth0 ||
+		lab_fail "rdma link add $DEV type $type failed"
+	case $1 in
+	sroce | rxe)
+		lab_wait_for 10 lab_gid_index "$LAB_ADDR" >/dev/null
+		CONN=(-x "$(lab_gid_index "$LAB_ADDR")")
+		;;
+	*) CONN=(-R) ;;
+	esac
+}
+
+# value FIGURE LOG: the figure from a client log (as bench-perftest.sh)
+value() {
+	local col=4 hdr='BW average'
+	case $1 in
+	msg_rate) col=5 ;;
+	*_lat) col=6 hdr='t_avg' ;;
+	esac
+	awk -v col="$col" -v hdr="$hdr" '
+		index($0, hdr) { found = 1; next }
+		found && $1 ~ /^[0-9]+$/ && $col ~ /^[0-9.]+$/ { print $col; exit }
+	' "$2"
+}
+
+# one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
+# -R start-up race, lib.sh); guest1 records it
+one() {
+	local s=$1 fig=$2 r=$3 try log v status srv
+	# shellcheck disable=SC2206 # a command line
+	local cmd=(${CMD[$fig]})
+	for try in $(seq "$ATTEMPTS"); do
+		port=$((port + 1))
+		lab_barrier "go-$r-$fig-$s-$try" || return 1
+		if [ "$LAB_ID" = 0 ]; then
+			timeout $((TMO + 30)) "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
+				-p "$port" >/tmp/srv.out 2>&1 &
+			srv=$!
+			lab_wait_for 30 lab_listening "$port"
+			lab_barrier "listen-$r-$fig-$s-$try"
+			lab_barrier "done-$r-$fig-$s-$try" $((TMO + 60))
+			kill "$srv" 2>/dev/null
+			wait "$srv" 2>/dev/null
+			status=$(cat "/lab/guest1/sameboot.status" 2>/dev/null)
+		else
+			lab_barrier "listen-$r-$fig-$s-$try"
+			log=$raw/$r.$fig.$s.$try.log
+			timeout "$TMO" "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
+				-p "$port" "$peer" >"$log" 2>&1
+			v=$(value "$fig" "$log")
+			status=${v:+ok}
+			echo "${status:-again}" >/lab/guest1/sameboot.status
+			lab_barrier "done-$r-$fig-$s-$try" $((TMO + 60))
+		fi
+		if [ "$status" = ok ]; then
+			[ "$LAB_ID" = 1 ] && printf '%s\t%s\t%s\t%s\n' "$r" "$s" "$fig" "$v" >>"$LAB_OUT/sameboot.tsv"
+			return 0
+		fi
+		lab_note "bench-sameboot: round $r $fig on $s: attempt $try gave no figure"
+	done
+	[ "$LAB_ID" = 1 ] && printf '%s\t%s\t%s\tfail\n' "$r" "$s" "$fig" >>"$LAB_OUT/sameboot.tsv"
+	return 0
+}
+
+# table: medians and ratios, markdown
+table() {
+	awk -F '\t' -v stacks="${STACKS[*]}" '
+	function median(k,   n, i, j, t, a) {
+		n = split(vals[k], a, " ")
+		if (n == 0) return ""
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	$4 != "fail" { vals[$2 "." $3] = vals[$2 "." $3] " " $4 }
+	END {
+		ns = split(stacks, st, " ")
+		split("write_bw read_bw send_bw msg_rate write_lat read_lat send_lat", figs, " ")
+		name["write_bw"] = "ib_write_bw 64 KiB, MB/s"
+		name["read_bw"] = "ib_read_bw 64 KiB, MB/s"
+		name["send_bw"] = "ib_send_bw 64 KiB, MB/s"
+		name["msg_rate"] = "ib_write_bw 2 B msg rate, k msg/s"
+		name["write_lat"] = "ib_write_lat 2 B avg, us (lower is better)"
+		name["read_lat"] = "ib_read_lat 2 B avg, us (lower is better)"
+		name["send_lat"] = "ib_send_lat 2 B avg, us (lower is better)"
+		line = "| figure |"; sep = "| --- |"
+		for (i = 1; i <= ns; i++) { line = line " " st[i] " |"; sep = sep " ---: |" }
+		for (i = 2; i <= ns; i++) { line = line " " st[1] "/" st[i] " |"; sep = sep " ---: |" }
+		print line; print sep
+		for (f = 1; f <= 7; f++) {
+			fig = figs[f]; line = "| " name[fig] " |"
+			for (i = 1; i <= ns; i++) {
+				m[i] = median(st[i] "." fig)
+				if (m[i] != "" && fig == "msg_rate") m[i] *= 1000
+				line = line " " (m[i] == "" ? "-" : sprintf("%.2f", m[i])) " |"
+			}
+			for (i = 2; i <= ns; i++) {
+				if (m[1] == "" || m[i] == "" || m[1] == 0 || m[i] == 0) r = "-"
+				else if (fig ~ /_lat$/) r = sprintf("%.2f", m[i] / m[1])
+				else r = sprintf("%.2f", m[1] / m[i])
+				line = line " " r " |"
+			}
+			print line
+		}
+	}' "$LAB_OUT/sameboot.tsv"
+}
+
+lab_note "bench-sameboot: $ROUNDS rounds of ${STACKS[*]}; -n $BW_ITERS (64 KiB), $RATE_ITERS (2 B rate), $LAT_ITERS (latency)"
+cur=
+for r in $(seq "$ROUNDS"); do
+	for fig in "${FIGURES[@]}"; do
+		# rotate the order: round 1 a b c, round 2 b c a, ...
+		n=${#STACKS[@]}
+		for ((i = 0; i < n; i++)); do
+			s=${STACKS[$(((i + r - 1) % n))]}
+			if [ "$s" != "$cur" ]; then
+				use "$s"
+				cur=$s
+			fi
+			one "$s" "$fig" "$r" || lab_fail "bench-sameboot: the guests lost step"
+		done
+	done
+done
+
+if [ "$LAB_ID" = 1 ]; then
+	{
+		table
+		echo
+		echo "Values per round (round, stack, figure, value):"
+		sort -k3,3 -k2,2 -k1,1n "$LAB_OUT/sameboot.tsv" | tr '\t' ' '
+	} >"$LAB_OUT/sameboot.md"
+	cat "$LAB_OUT/sameboot.md"
+fi
+lab_check "bench-sameboot recorded its figures" test -s /lab/guest1/sameboot.tsv

@@ -4,6 +4,7 @@
  * (RFC 5044, RFC 6581).  API in mpa.h; wire layout in iwarp_hdr.h.
  */
 #include <linux/bitops.h>
+#include <linux/crc32.h>
 #include <linux/crc32c.h>
 #include <linux/errno.h>
 #include <linux/highmem.h>
@@ -351,6 +352,23 @@ unsigned int softrdma_mpa_max_ulpdu(const struct softrdma_mpa_result *res,
 	return softrdma_mpa_mulpdu(emss, false);
 }
 
+/*
+ * crc32c() reaches the fastest CRC32c the kernel has through the crypto
+ * API: a descriptor and an indirect call per use, which on the few bytes
+ * of a header, a pad or a 2-byte payload (several per FPDU) cost more
+ * than the sum itself.  Below this length the CRC library's table-driven
+ * __crc32c_le(), the same function with the same state, is called
+ * directly.
+ */
+#define SOFTRDMA_MPA_CRC_SMALL	64
+
+static u32 softrdma_mpa_crc32c(u32 state, const void *p, unsigned int n)
+{
+	if (n < SOFTRDMA_MPA_CRC_SMALL)
+		return n ? __crc32c_le(state, p, n) : state;
+	return crc32c(state, p, n);
+}
+
 u32 softrdma_mpa_crc_update(u32 state, const void *buf, size_t len)
 {
 	const u8 *p = buf;
@@ -358,7 +376,7 @@ u32 softrdma_mpa_crc_update(u32 state, const void *buf, size_t len)
 	while (len) {
 		unsigned int n = min_t(size_t, len, UINT_MAX);
 
-		state = crc32c(state, p, n);
+		state = softrdma_mpa_crc32c(state, p, n);
 		p += n;
 		len -= n;
 	}
@@ -376,7 +394,7 @@ static u32 softrdma_mpa_crc_page(u32 state, struct page *page,
 		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - offset);
 		void *va = kmap_local_page(nth_page(page, idx));
 
-		state = crc32c(state, va + offset, n);
+		state = softrdma_mpa_crc32c(state, va + offset, n);
 		kunmap_local(va);
 		len -= n;
 		offset = 0;
@@ -406,7 +424,7 @@ u32 softrdma_mpa_crc_update_skb(u32 state, const struct sk_buff *skb,
 
 	if (offset < start) {
 		n = min(len, start - offset);
-		state = crc32c(state, skb->data + offset, n);
+		state = softrdma_mpa_crc32c(state, skb->data + offset, n);
 		offset += n;
 		len -= n;
 	}

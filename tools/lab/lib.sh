@@ -294,6 +294,48 @@ lab_perftest() {
 	lab_perftest_table "$sizes" "$iters" "$kind" <<<"$LAB_PERFTEST_OUT"
 }
 
+# The benchmark's perftest figures (tools/bench/bench: bench-perftest.sh,
+# bench-sameboot.sh), in table order.
+LAB_BENCH_FIGURES=(write_bw read_bw send_bw msg_rate write_lat read_lat send_lat)
+
+# lab_bench_cmd FIGURE BW RATE LAT: FIGURE's perftest command line, with -n
+# BW for the 64 KiB bandwidth runs, RATE for the 2-byte rate run and LAT
+# for the 2-byte latency runs.
+lab_bench_cmd() {
+	case $1 in
+	write_bw | read_bw | send_bw) echo "ib_$1 -s 65536 -n $2" ;;
+	msg_rate) echo "ib_write_bw -s 2 -n $3" ;;
+	write_lat | read_lat | send_lat) echo "ib_$1 -s 2 -n $4" ;;
+	*) return 1 ;;
+	esac
+}
+
+# lab_bench_cmds BW RATE LAT: fill the associative array CMD, figure ->
+# lab_bench_cmd's command line.
+lab_bench_cmds() {
+	local fig
+	declare -gA CMD=()
+	for fig in "${LAB_BENCH_FIGURES[@]}"; do
+		CMD[$fig]=$(lab_bench_cmd "$fig" "$@")
+	done
+}
+
+# lab_bench_value FIGURE LOG: the figure's value from a perftest client
+# log.  Bandwidth tests: BW average[MB/sec] (column 4) or, for msg_rate,
+# MsgRate[Mpps] (column 5) of the line after the header; latency tests:
+# t_avg[usec] (column 6).
+lab_bench_value() {
+	local col=4 hdr='BW average'
+	case $1 in
+	msg_rate) col=5 ;;
+	*_lat) col=6 hdr='t_avg' ;;
+	esac
+	awk -v col="$col" -v hdr="$hdr" '
+		index($0, hdr) { found = 1; next }
+		found && $1 ~ /^[0-9]+$/ && $col ~ /^[0-9.]+$/ { print $col; exit }
+	' "$2"
+}
+
 # lab_rdma_state: this guest's QPs (softrdma's with their engines' state),
 # rdma_cm connections and TCP sockets (an iWARP stream's unread bytes sit
 # in Recv-Q, its unacknowledged ones in Send-Q), for a stall report.  A QP

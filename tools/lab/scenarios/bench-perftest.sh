@@ -30,16 +30,8 @@ ATTEMPTS=3		# runs of a figure before it counts as failed
 ABANDON_AFTER=3		# hung client runs in a row before the rest is skipped
 export LAB_BARRIER_TIMEOUT=$((TMO + 90))
 
-FIGURES=(write_bw read_bw send_bw msg_rate write_lat read_lat send_lat)
-declare -A CMD=(
-	[write_bw]="ib_write_bw -s 65536 -n $BW_ITERS"
-	[read_bw]="ib_read_bw -s 65536 -n $BW_ITERS"
-	[send_bw]="ib_send_bw -s 65536 -n $BW_ITERS"
-	[msg_rate]="ib_write_bw -s 2 -n $RATE_ITERS"
-	[write_lat]="ib_write_lat -s 2 -n $LAT_ITERS"
-	[read_lat]="ib_read_lat -s 2 -n $LAT_ITERS"
-	[send_lat]="ib_send_lat -s 2 -n $LAT_ITERS"
-)
+FIGURES=("${LAB_BENCH_FIGURES[@]}")
+lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS"
 
 raw=$LAB_OUT/raw
 status_dir=/lab/guest1/status
@@ -60,21 +52,6 @@ lab_note "bench: $LAB_STACK $LAB_IBDEV ${common[*]}"
 	ib_write_bw --version 2>&1 | head -n 1
 	ibv_devinfo -d "$LAB_IBDEV" 2>&1
 } >"$raw/setup.guest$LAB_ID.txt"
-
-# parse_perftest FIGURE LOG: print the figure's value from a client log.
-# Bandwidth tests: BW average[MB/sec] (column 4) or MsgRate[Mpps] (column
-# 5) of the line after the header; latency tests: t_avg[usec] (column 6).
-parse_perftest() {
-	local fig=$1 log=$2 col=4 hdr='BW average'
-	case $fig in
-	msg_rate) col=5 ;;
-	*_lat) col=6 hdr='t_avg' ;;
-	esac
-	awk -v col="$col" -v hdr="$hdr" '
-		index($0, hdr) { found = 1; next }
-		found && $1 ~ /^[0-9]+$/ && $col ~ /^[0-9.]+$/ { print $col; exit }
-	' "$log"
-}
 
 # A connect error: the server was not ready yet; trying again is safe.
 CONNECT_ERR="Couldn't connect|Failed to connect|Connection refused|Unable to open file descriptor|Failed to create QP|Unable to perform rdma_client|Unable to init the socket|rdma_connect|RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)"
@@ -109,7 +86,7 @@ client_once() {
 		rc=$?
 		echo "exit status $rc after $((SECONDS - start))s" >>"$log"
 		if [ "$rc" = 0 ]; then
-			v=$(parse_perftest "$fig" "$log")
+			v=$(lab_bench_value "$fig" "$log")
 			if [ -n "$v" ]; then
 				echo "ok $v"
 			else

@@ -30,16 +30,8 @@ TMO=120
 ATTEMPTS=3
 export LAB_BARRIER_TIMEOUT=$((TMO + 120))
 
-FIGURES=(write_bw read_bw send_bw msg_rate write_lat read_lat send_lat)
-declare -A CMD=(
-	[write_bw]="ib_write_bw -s 65536 -n $BW_ITERS"
-	[read_bw]="ib_read_bw -s 65536 -n $BW_ITERS"
-	[send_bw]="ib_send_bw -s 65536 -n $BW_ITERS"
-	[msg_rate]="ib_write_bw -s 2 -n $RATE_ITERS"
-	[write_lat]="ib_write_lat -s 2 -n $LAT_ITERS"
-	[read_lat]="ib_read_lat -s 2 -n $LAT_ITERS"
-	[send_lat]="ib_send_lat -s 2 -n $LAT_ITERS"
-)
+FIGURES=("${LAB_BENCH_FIGURES[@]}")
+lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS"
 
 ulimit -l unlimited
 raw=$LAB_OUT/raw
@@ -91,19 +83,6 @@ use() {
 	esac
 }
 
-# value FIGURE LOG: the figure from a client log (as bench-perftest.sh)
-value() {
-	local col=4 hdr='BW average'
-	case $1 in
-	msg_rate) col=5 ;;
-	*_lat) col=6 hdr='t_avg' ;;
-	esac
-	awk -v col="$col" -v hdr="$hdr" '
-		index($0, hdr) { found = 1; next }
-		found && $1 ~ /^[0-9]+$/ && $col ~ /^[0-9.]+$/ { print $col; exit }
-	' "$2"
-}
-
 # one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
 # -R start-up race, lib.sh); guest1 records it
 one() {
@@ -128,7 +107,7 @@ one() {
 			log=$raw/$r.$fig.$s.$try.log
 			timeout "$TMO" "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
 				-p "$port" "$peer" >"$log" 2>&1
-			v=$(value "$fig" "$log")
+			v=$(lab_bench_value "$fig" "$log")
 			status=${v:+ok}
 			echo "${status:-again}" >/lab/guest1/sameboot.status
 			lab_barrier "done-$r-$fig-$s-$try" $((TMO + 60))

@@ -6,9 +6,9 @@
 #   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT]
 # STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
 # first is the one the ratios are about.  siwarp-nocrc is siwarp with
-# iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does).  BW, RATE, LAT: perftest -n for
-# the 64 KiB bandwidth runs, the 2-byte rate run and the latency runs
-# (default 200, 2000, 1000).
+# iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does).
+# BW, RATE, LAT: perftest -n for the 64 KiB bandwidth runs, the 2-byte
+# rate run and the latency runs (default 200, 2000, 1000).
 #
 # Why: figures from separate boots (tools/bench/bench gives each pairing
 # its own guests) swing with the host's load between the runs; here each
@@ -124,7 +124,7 @@ one() {
 
 # table: medians and ratios, markdown
 table() {
-	awk -F '\t' -v stacks="${STACKS[*]}" '
+	awk -F '\t' -v stacks="${STACKS[*]}" -v figures="${FIGURES[*]}" '
 	function median(k,   n, i, j, t, a) {
 		n = split(vals[k], a, " ")
 		if (n == 0) return ""
@@ -136,7 +136,7 @@ table() {
 	$4 != "fail" { vals[$2 "." $3] = vals[$2 "." $3] " " $4 }
 	END {
 		ns = split(stacks, st, " ")
-		split("write_bw read_bw send_bw msg_rate write_lat read_lat send_lat", figs, " ")
+		nf = split(figures, figs, " ")
 		name["write_bw"] = "ib_write_bw 64 KiB, MB/s"
 		name["read_bw"] = "ib_read_bw 64 KiB, MB/s"
 		name["send_bw"] = "ib_send_bw 64 KiB, MB/s"
@@ -148,7 +148,7 @@ table() {
 		for (i = 1; i <= ns; i++) { line = line " " st[i] " |"; sep = sep " ---: |" }
 		for (i = 2; i <= ns; i++) { line = line " " st[1] "/" st[i] " |"; sep = sep " ---: |" }
 		print line; print sep
-		for (f = 1; f <= 7; f++) {
+		for (f = 1; f <= nf; f++) {
 			fig = figs[f]; line = "| " name[fig] " |"
 			for (i = 1; i <= ns; i++) {
 				m[i] = median(st[i] "." fig)

@@ -76,8 +76,11 @@ use() {
 		lab_fail "rdma link add $DEV type $type failed"
 	case $1 in
 	sroce | rxe)
-		lab_wait_for 10 lab_gid_index "$LAB_ADDR" >/dev/null
-		CONN=(-x "$(lab_gid_index "$LAB_ADDR")")
+		# the IPv4-mapped GID of this device (LAB_IBDEV is empty here:
+		# the lab booted no stack)
+		lab_wait_for 10 lab_gid_index "$LAB_ADDR" "$DEV" >/dev/null ||
+			lab_fail "no IPv4-mapped GID for $LAB_ADDR on $DEV"
+		CONN=(-x "$(lab_gid_index "$LAB_ADDR" "$DEV")")
 		;;
 	*) CONN=(-R) ;;
 	esac

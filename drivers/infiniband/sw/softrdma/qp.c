@@ -1023,6 +1023,9 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	softrdma_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_AV)
 		qp->av = av;
+	/* RoCE RC caches the route of av and src_port (rc.h) */
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
+		dst_cache_reset(&qp->rc.route);
 
 	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
 		softrdma_qp_enter_error(qp);

@@ -33,6 +33,11 @@ int softrdma_rc_init(struct softrdma_qp *qp)
 			   sizeof(*rc->wqe), GFP_KERNEL);
 	if (!rc->wqe)
 		return -ENOMEM;
+	if (dst_cache_init(&rc->route, GFP_KERNEL)) {
+		kvfree(rc->wqe);
+		rc->wqe = NULL;
+		return -ENOMEM;
+	}
 	skb_queue_head_init(&rc->req_txq);
 	skb_queue_head_init(&rc->resp_txq);
 	skb_queue_head_init(&rc->backlog);
@@ -50,6 +55,7 @@ int softrdma_rc_init(struct softrdma_qp *qp)
  */
 void softrdma_rc_destroy(struct softrdma_qp *qp)
 {
+	dst_cache_destroy(&qp->rc.route);
 	kvfree(qp->rc.wqe);
 	qp->rc.wqe = NULL;
 }

@@ -24,6 +24,7 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 
 #include <rdma/ib_verbs.h>
 
@@ -98,6 +99,9 @@ struct softrdma_rc_resp_seq {
 };
 
 struct softrdma_rc {
+	/* route of qp->av for both directions, per CPU: no lock */
+	struct dst_cache route;
+
 	/* requester and completer: under qp->sq.lock */
 	bool req_running;	/* RTS: the requester may send */
 	bool req_stopped;	/* rc_stop: nothing may be armed */

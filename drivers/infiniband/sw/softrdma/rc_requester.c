@@ -454,7 +454,8 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	while ((skb = __skb_dequeue(&rc->req_txq))) {
 		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
 		spin_unlock_bh(&qp->sq.lock);
-		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port, skb);
+		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port,
+					 &rc->route, skb);
 		spin_lock_bh(&qp->sq.lock);
 		if (!err) {
 			rc->req_backoff_us = 0;

@@ -801,7 +801,8 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 		opcode = softrdma_bth_opcode((struct softrdma_bth *)skb->data);
 		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
 		spin_unlock_bh(&qp->rq.lock);
-		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port, skb);
+		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port,
+					 &rc->route, skb);
 		spin_lock_bh(&qp->rq.lock);
 		if (!err) {
 			rc->resp_backoff_us = 0;

@@ -9,6 +9,7 @@
 
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <net/dst_cache.h>
 
 struct softrdma_av;
 struct softrdma_dev;
@@ -30,7 +31,8 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 					unsigned int ib_hdr_len,
 					unsigned int payload_len);
 int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
-		       u16 src_port, struct sk_buff *skb);
+		       u16 src_port, struct dst_cache *route,
+		       struct sk_buff *skb);
 
 /*
  * The transport's receive entry (roce_rx.c): gets every packet that

@@ -171,7 +171,7 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 			continue;
 
 		spin_unlock_bh(&qp->sq.lock);
-		softrdma_roce_xmit(qp->sdev, &av, sport, skb);
+		softrdma_roce_xmit(qp->sdev, &av, sport, NULL, skb);
 		spin_lock_bh(&qp->sq.lock);
 	}
 	qp->ud.sending = false;

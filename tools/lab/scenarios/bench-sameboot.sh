@@ -6,7 +6,9 @@
 #   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT]
 # STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
 # first is the one the ratios are about.  siwarp-nocrc is siwarp with
-# iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does).
+# iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does);
+# sroce-nocoalesce is sroce with rc_ack_coalesce=0 (one ACK per AckReq,
+# as rxe sends them).
 # BW, RATE, LAT: perftest -n for the 64 KiB bandwidth runs, the 2-byte
 # rate run and the latency runs (default 200, 2000, 1000).
 #
@@ -48,7 +50,7 @@ loaded() { grep -q "^$1 " /proc/modules; }
 use() {
 	local want mod d type=$1
 	case $1 in
-	sroce) want=softrdma DEV=sr0 ;;
+	sroce | sroce-nocoalesce) want=softrdma DEV=sr0 type=sroce ;;
 	siwarp | siwarp-nocrc) want=softrdma DEV=sw0 type=siwarp ;;
 	rxe) want=rdma_rxe DEV=rxe0 ;;
 	siw) want=siw DEV=siw0 ;;
@@ -65,6 +67,13 @@ use() {
 		fi
 	done
 	loaded "$want" || modprobe "$want"
+	if [ "$type" = sroce ]; then
+		if [ "$1" = sroce-nocoalesce ]; then
+			echo 0 >/sys/module/softrdma/parameters/rc_ack_coalesce
+		else
+			echo 1 >/sys/module/softrdma/parameters/rc_ack_coalesce
+		fi
+	fi
 	if [ "$type" = siwarp ]; then
 		if [ "$1" = siwarp-nocrc ]; then
 			echo 0 >/sys/module/softrdma/parameters/iw_crc
@@ -75,7 +84,7 @@ use() {
 	rdma link add "$DEV" type "$type" netdev eth0 ||
 		lab_fail "rdma link add $DEV type $type failed"
 	case $1 in
-	sroce | rxe)
+	sroce | sroce-nocoalesce | rxe)
 		# the IPv4-mapped GID of this device (LAB_IBDEV is empty here:
 		# the lab booted no stack)
 		lab_wait_for 10 lab_gid_index "$LAB_ADDR" "$DEV" >/dev/null ||

@@ -15,6 +15,7 @@
 #include "guard.h"
 #include "iw_cm.h"
 #include "link.h"
+#include "rc.h"
 #include "roce_net.h"
 
 static int __init softrdma_init(void)
@@ -24,6 +25,7 @@ static int __init softrdma_init(void)
 	err = softrdma_guard_init();
 	if (err)
 		return err;
+	softrdma_rc_ack_init();
 
 	err = softrdma_roce_net_init();
 	if (err)
@@ -45,6 +47,7 @@ out_iw_cm:
 out_roce_net:
 	softrdma_roce_net_exit();
 out_guard:
+	softrdma_rc_ack_exit();
 	softrdma_guard_exit();
 	return err;
 }
@@ -56,6 +59,7 @@ static void __exit softrdma_exit(void)
 	softrdma_netdev_notifier_unregister();
 	softrdma_iw_cm_exit();
 	softrdma_roce_net_exit();
+	softrdma_rc_ack_exit();
 	softrdma_guard_exit();
 }
 

@@ -86,6 +86,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->resp_failed = false;
 	rc->seq.nak_sent = false;
 	rc->ack_pending = false;
+	rc->ack_deferred = false;
 	rc->msn = 0;
 	rc->seq.msg = SOFTRDMA_RC_MSG_NONE;
 	rc->have_rwqe = false;

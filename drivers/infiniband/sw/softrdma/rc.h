@@ -21,6 +21,7 @@
 #ifndef SOFTRDMA_RC_H
 #define SOFTRDMA_RC_H
 
+#include <linux/list.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
@@ -130,6 +131,11 @@ struct softrdma_rc {
 	bool resp_draining;
 	bool resp_failed;	/* a class C error: drop what follows */
 	bool ack_pending;	/* an ACK the host dropped */
+	/* an ACK coalesced until the receive batch ends (rc_responder.c) */
+	bool ack_deferred;
+	bool ack_listed;	/* on a CPU's list, holding a QP reference */
+	u32 ack_psn;
+	struct list_head ack_node;
 	struct softrdma_rc_resp_seq seq;
 	u32 msn;		/* IBA 9.7.3.1: messages completed */
 	/* SEND in progress: its receive WQE and how much it holds */
@@ -195,6 +201,8 @@ int softrdma_rc_sge_walk(struct softrdma_qp *qp,
 			 u32 offset, u32 len, int access,
 			 softrdma_rc_sge_fn fn, void *ctx);
 
+void softrdma_rc_ack_init(void);
+void softrdma_rc_ack_exit(void);
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 void softrdma_rc_resp_flush(struct softrdma_qp *qp);
 void softrdma_rc_resp_work(struct work_struct *work);

@@ -6,7 +6,10 @@
  * read responses and atomic ACKs.  Runs in the receive softirq under
  * qp->rq.lock; long read responses continue from a work item.
  */
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
 
 #include "counters.h"
 #include "device.h"
@@ -43,6 +46,48 @@ static struct sk_buff *softrdma_rc_resp_skb(struct softrdma_qp *qp, u8 opcode,
 	return skb;
 }
 
+static u8 softrdma_rc_syn_ack(void)
+{
+	return softrdma_aeth_syn_ack(SOFTRDMA_AETH_CREDITS_INVALID);
+}
+
+static struct sk_buff *softrdma_rc_ack_skb(struct softrdma_qp *qp,
+					   u8 syndrome, u32 psn)
+{
+	struct sk_buff *skb;
+
+	skb = softrdma_rc_resp_skb(qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, 0);
+	if (!skb) {
+		qp->rc.ack_pending = true;
+		return NULL;
+	}
+	softrdma_aeth_set(softrdma_rc_hdr(skb, IB_OPCODE_RC_ACKNOWLEDGE,
+					  SOFTRDMA_EXT_AETH),
+			  syndrome, qp->rc.msn);
+	return skb;
+}
+
+/*
+ * Queue a response.  Responses leave in PSN order, so a coalesced ACK
+ * still waiting goes out first.
+ */
+static void softrdma_rc_resp_queue(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct sk_buff *ack;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (rc->ack_deferred) {
+		rc->ack_deferred = false;
+		ack = softrdma_rc_ack_skb(qp, softrdma_rc_syn_ack(),
+					  rc->ack_psn);
+		if (ack)
+			__skb_queue_tail(&rc->resp_txq, ack);
+	}
+	__skb_queue_tail(&rc->resp_txq, skb);
+}
+
 /* IBA 9.7.5.2: ACK (credits "invalid", 9.7.7.2), RNR NAK or NAK */
 static void softrdma_rc_send_ack(struct softrdma_qp *qp, u8 syndrome, u32 psn)
 {
@@ -50,20 +95,106 @@ static void softrdma_rc_send_ack(struct softrdma_qp *qp, u8 syndrome, u32 psn)
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	skb = softrdma_rc_resp_skb(qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, 0);
-	if (!skb) {
-		qp->rc.ack_pending = true;
-		return;
-	}
-	softrdma_aeth_set(softrdma_rc_hdr(skb, IB_OPCODE_RC_ACKNOWLEDGE,
-					  SOFTRDMA_EXT_AETH),
-			  syndrome, qp->rc.msn);
-	__skb_queue_tail(&qp->rc.resp_txq, skb);
+	skb = softrdma_rc_ack_skb(qp, syndrome, psn);
+	if (skb)
+		softrdma_rc_resp_queue(qp, skb);
 }
 
-static u8 softrdma_rc_syn_ack(void)
+/*
+ * ACK coalescing.  An ACK covers every PSN before it (IBA 9.7.5.1.1), so
+ * the ACKs that the requests of one receive batch ask for can be one.
+ * The receive softirq takes a whole NAPI batch of packets before it
+ * returns; an ACK asked for meanwhile waits on a per-CPU list, and a
+ * tasklet, which runs right after NET_RX in the same softirq pass, sends
+ * one ACK per QP for the newest PSN.  A burst of small WRITEs then costs
+ * the link one ACK instead of one per message; a lone request (latency)
+ * is answered as soon as its batch of one is done.  NAKs, read responses
+ * and atomic ACKs are not delayed; they push the waiting ACK out first.
+ */
+static bool rc_ack_coalesce = true;
+module_param(rc_ack_coalesce, bool, 0644);
+MODULE_PARM_DESC(rc_ack_coalesce,
+		 "RoCE RC: one ACK per receive batch instead of one per AckReq (default on)");
+
+struct softrdma_rc_ackq {
+	struct list_head qps;		/* by rc.ack_node; BHs off, this CPU */
+	struct tasklet_struct tasklet;
+};
+
+static DEFINE_PER_CPU(struct softrdma_rc_ackq, softrdma_rc_ackq);
+
+static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 {
-	return softrdma_aeth_syn_ack(SOFTRDMA_AETH_CREDITS_INVALID);
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc_ackq *q;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (!READ_ONCE(rc_ack_coalesce)) {
+		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
+		return;
+	}
+	if (rc->ack_deferred)
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACKS_COALESCED);
+	rc->ack_deferred = true;
+	rc->ack_psn = psn;
+	if (rc->ack_listed)
+		return;
+	/* rq.lock is taken with BHs off: this CPU's list is ours */
+	rc->ack_listed = true;
+	refcount_inc(&qp->ref);
+	q = this_cpu_ptr(&softrdma_rc_ackq);
+	list_add_tail(&rc->ack_node, &q->qps);
+	tasklet_schedule(&q->tasklet);
+}
+
+static void softrdma_rc_ackq_run(struct tasklet_struct *t)
+{
+	struct softrdma_rc_ackq *q = from_tasklet(q, t, tasklet);
+	struct softrdma_rc *rc, *next;
+	struct softrdma_qp *qp;
+	LIST_HEAD(qps);
+
+	list_splice_init(&q->qps, &qps);
+	list_for_each_entry_safe(rc, next, &qps, ack_node) {
+		qp = container_of(rc, struct softrdma_qp, rc);
+		spin_lock(&qp->rq.lock);
+		list_del(&rc->ack_node);
+		rc->ack_listed = false;
+		if (rc->ack_deferred && !rc->resp_stopped && rc->resp_running) {
+			struct sk_buff *skb;
+
+			rc->ack_deferred = false;
+			skb = softrdma_rc_ack_skb(qp, softrdma_rc_syn_ack(),
+						  rc->ack_psn);
+			if (skb)
+				__skb_queue_tail(&rc->resp_txq, skb);
+		}
+		spin_unlock(&qp->rq.lock);
+		softrdma_rc_resp_flush(qp);
+		softrdma_qp_put(qp);
+	}
+}
+
+void softrdma_rc_ack_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct softrdma_rc_ackq *q = per_cpu_ptr(&softrdma_rc_ackq, cpu);
+
+		INIT_LIST_HEAD(&q->qps);
+		tasklet_setup(&q->tasklet, softrdma_rc_ackq_run);
+	}
+}
+
+/* Every QP is gone, so every list is empty; a tasklet may still run */
+void softrdma_rc_ack_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		tasklet_kill(&per_cpu_ptr(&softrdma_rc_ackq, cpu)->tasklet);
 }
 
 static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
@@ -198,7 +329,7 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 			softrdma_aeth_set(softrdma_rc_hdr(skb, opcode,
 							  SOFTRDMA_EXT_AETH),
 					  softrdma_rc_syn_ack(), rc->msn);
-		__skb_queue_tail(&rc->resp_txq, skb);
+		softrdma_rc_resp_queue(qp, skb);
 		rc->rd_psn = psn_add(rc->rd_psn, 1);
 		if (rc->rd_psn == rc->rd_end)
 			rc->rd_active = false;
@@ -271,7 +402,7 @@ static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
 			  softrdma_rc_syn_ack(), qp->rc.msn);
 	softrdma_atmack_set_orig(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_ATMACK),
 				 orig);
-	__skb_queue_tail(&qp->rc.resp_txq, skb);
+	softrdma_rc_resp_queue(qp, skb);
 }
 
 /* IBA 9.7.5.1.1 duplicates: replay reads and atomics, ACK the rest */
@@ -652,10 +783,9 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 
 	if (op->flags & (SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE)) {
 		softrdma_rc_resp_done(&rc->seq, pkt->psn, pkt->opcode, 1);
-		/* IBA 9.7.2: coalesced, one ACK per AckReq */
+		/* IBA 9.7.2: ACK what asks for it, coalesced per batch */
 		if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
-			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
-					     pkt->psn);
+			softrdma_rc_defer_ack(qp, pkt->psn);
 	}
 out_free:
 	kfree_skb(skb);

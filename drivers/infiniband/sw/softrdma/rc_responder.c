@@ -67,25 +67,30 @@ static struct sk_buff *softrdma_rc_ack_skb(struct softrdma_qp *qp,
 	return skb;
 }
 
-/*
- * Queue a response.  Responses leave in PSN order, so a coalesced ACK
- * still waiting goes out first.
- */
-static void softrdma_rc_resp_queue(struct softrdma_qp *qp, struct sk_buff *skb)
+/* Queue the coalesced ACK that is waiting, if one is (see below) */
+static void softrdma_rc_push_ack(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = &qp->rc;
 	struct sk_buff *ack;
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (rc->ack_deferred) {
-		rc->ack_deferred = false;
-		ack = softrdma_rc_ack_skb(qp, softrdma_rc_syn_ack(),
-					  rc->ack_psn);
-		if (ack)
-			__skb_queue_tail(&rc->resp_txq, ack);
-	}
-	__skb_queue_tail(&rc->resp_txq, skb);
+	if (!rc->ack_deferred)
+		return;
+	rc->ack_deferred = false;
+	ack = softrdma_rc_ack_skb(qp, softrdma_rc_syn_ack(), rc->ack_psn);
+	if (ack)
+		__skb_queue_tail(&rc->resp_txq, ack);
+}
+
+/*
+ * Queue a response.  Responses leave in PSN order, so a coalesced ACK
+ * still waiting goes out first.
+ */
+static void softrdma_rc_resp_queue(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	softrdma_rc_push_ack(qp);
+	__skb_queue_tail(&qp->rc.resp_txq, skb);
 }
 
 /* IBA 9.7.5.2: ACK (credits "invalid", 9.7.7.2), RNR NAK or NAK */
@@ -161,15 +166,8 @@ static void softrdma_rc_ackq_run(struct tasklet_struct *t)
 		spin_lock(&qp->rq.lock);
 		list_del(&rc->ack_node);
 		rc->ack_listed = false;
-		if (rc->ack_deferred && !rc->resp_stopped && rc->resp_running) {
-			struct sk_buff *skb;
-
-			rc->ack_deferred = false;
-			skb = softrdma_rc_ack_skb(qp, softrdma_rc_syn_ack(),
-						  rc->ack_psn);
-			if (skb)
-				__skb_queue_tail(&rc->resp_txq, skb);
-		}
+		if (!rc->resp_stopped && rc->resp_running)
+			softrdma_rc_push_ack(qp);
 		spin_unlock(&qp->rq.lock);
 		softrdma_rc_resp_flush(qp);
 		softrdma_qp_put(qp);
@@ -768,6 +766,9 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		goto out_free;
 	}
 
+	/* a READ or atomic counts in the MSN: the waiting ACK goes first */
+	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC))
+		softrdma_rc_push_ack(qp);
 	if (op->flags & SOFTRDMA_OPF_SEND)
 		ok = softrdma_rc_do_send(qp, skb, op);
 	else if (op->flags & SOFTRDMA_OPF_WRITE)
@@ -783,9 +784,15 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 
 	if (op->flags & (SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE)) {
 		softrdma_rc_resp_done(&rc->seq, pkt->psn, pkt->opcode, 1);
-		/* IBA 9.7.2: ACK what asks for it, coalesced per batch */
+		/*
+		 * IBA 9.7.2: ACK what asks for it, coalesced per batch.  An
+		 * ACK already waiting covers the newer packet too, so that
+		 * its PSN and its MSN (messages done so far) agree.
+		 */
 		if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
 			softrdma_rc_defer_ack(qp, pkt->psn);
+		else if (rc->ack_deferred)
+			rc->ack_psn = pkt->psn;
 	}
 out_free:
 	kfree_skb(skb);

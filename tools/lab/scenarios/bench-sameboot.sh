@@ -145,7 +145,11 @@ table() {
 				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	$4 != "fail" { vals[$2 "." $3] = vals[$2 "." $3] " " $4 }
+	$4 != "fail" {
+		vals[$2 "." $3] = vals[$2 "." $3] " " $4
+		rv[$2 "." $3 "." $1] = $4
+		if ($1 > nr) nr = $1
+	}
 	END {
 		ns = split(stacks, st, " ")
 		nf = split(figures, figs, " ")
@@ -172,6 +176,32 @@ table() {
 				else if (fig ~ /_lat$/) r = sprintf("%.2f", m[i] / m[1])
 				else r = sprintf("%.2f", m[1] / m[i])
 				line = line " " r " |"
+			}
+			print line
+		}
+		# The same ratios round by round: the stacks of one round ran
+		# minutes apart, so each pair saw the same host load
+		if (ns < 2) exit
+		print ""
+		line = "| figure |"; sep = "| --- |"
+		for (i = 2; i <= ns; i++) {
+			line = line " " st[1] "/" st[i] ", median of rounds | rounds " st[1] " ahead |"
+			sep = sep " ---: | ---: |"
+		}
+		print line; print sep
+		for (f = 1; f <= nf; f++) {
+			fig = figs[f]; line = "| " name[fig] " |"
+			for (i = 2; i <= ns; i++) {
+				k = "paired." i "." fig; vals[k] = ""; n = 0; ahead = 0
+				for (r = 1; r <= nr; r++) {
+					a = rv[st[1] "." fig "." r]; b = rv[st[i] "." fig "." r]
+					if (a == "" || b == "" || a == 0 || b == 0) continue
+					q = fig ~ /_lat$/ ? b / a : a / b
+					vals[k] = vals[k] " " q; n++
+					if (q >= 1) ahead++
+				}
+				line = line " " (n ? sprintf("%.2f", median(k)) : "-") \
+				       " | " ahead " of " n " |"
 			}
 			print line
 		}

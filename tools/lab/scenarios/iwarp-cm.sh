@@ -339,10 +339,20 @@ pings_at_least() { [ "$(grep -c '^ping data' "$2")" -ge "$1" ]; }
 # the error reaches the client: DISCONNECT or a failed completion, after
 # 20 good pings and with no data mismatch
 vanish_error() {
-	local log=$1
+	local log=$1 rc task
 	lab_wait_for 120 grep -q 'DISCONNECT EVENT\|completion failed\|error' "$log"
-	local rc=$?
+	rc=$?
 	cat "$log"
+	if [ $rc -ne 0 ]; then
+		# no error came: where rping waits, and which TCP timer (ss -o:
+		# on = retransmit, persist, keepalive) the connection still has
+		for task in /proc/"$(pgrep -x rping | head -1)"/task/*; do
+			echo "task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
+			cat "$task/stack" 2>/dev/null
+		done
+		lab_rdma_state
+		timeout 5 ss -tanoi 2>&1
+	fi
 	pings_at_least 20 "$log" && ! grep -q mismatch "$log" && [ $rc -eq 0 ]
 }
 

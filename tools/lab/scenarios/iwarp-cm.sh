@@ -22,7 +22,9 @@
 #           del, eth0 down): the client gets an error, not a hang, and a
 #           softrdma client's rping then exits (a stock siw client's rping
 #           sometimes sits in its teardown: noted, with its threads' kernel
-#           stacks)
+#           stacks; a stock siw client of a server whose eth0 went down
+#           while the connection was idle never hears of it, siw having
+#           no keepalive: noted too)
 #  unload   on siwarp guests: rdma link del and rmmod with a listener and a
 #           connection up
 # The lab fails any guest whose kernel log has a warning.
@@ -403,9 +405,27 @@ vanish_part() {
 			lab_wait_for 60 pings_at_least 20 "/tmp/vanish-$PORT.log"
 		lab_barrier "vanish-$PORT-running" 120
 		t=$SECONDS
-		lab_check "vanish ($how): the client gets an error, not a hang" \
-			vanish_error "/tmp/vanish-$PORT.log"
-		lab_note "vanish ($how): the client had the error $((SECONDS - t)) s after the server went"
+		if [ "$how" = linkdown ] && ! is_siwarp; then
+			# Only the client's own TCP can notice a server whose link
+			# went down, and stock siw sets no keepalive: a connection
+			# idle at that moment (rping waiting for the server) never
+			# learns (1 run in ~15, 2026-12-01: no error in 120 s).
+			# softrdma clients probe (iw_keepalive_s), checked in the
+			# siwarp-siwarp pairing; a stock siw client is noted.
+			if vanish_error "/tmp/vanish-$PORT.log" \
+				>"$LAB_OUT/vanish-$how.log" 2>&1; then
+				lab_note "vanish ($how): the client had the error $((SECONDS - t)) s after the server went"
+			else
+				lab_note "vanish ($how) on stock siw: no error in 120 s (siw sets no TCP keepalive); its socket then: $(timeout 5 ss -tano "( dport = :$PORT )" | tail -n +2 | tr -s ' ')"
+			fi
+			lab_check "vanish ($how): 20 pings, no data mismatch" \
+				eval 'pings_at_least 20 /tmp/vanish-$PORT.log &&
+					! grep -q mismatch /tmp/vanish-$PORT.log'
+		else
+			lab_check "vanish ($how): the client gets an error, not a hang" \
+				vanish_error "/tmp/vanish-$PORT.log"
+			lab_note "vanish ($how): the client had the error $((SECONDS - t)) s after the server went"
+		fi
 		# as in "refused": a stock siw client's rping may then sit in
 		# its teardown; that is noted with where its threads wait
 		if is_siwarp; then

@@ -346,13 +346,22 @@ lab_rdma_state() {
 	timeout 5 ss -tnio state established 2>&1
 }
 
+# lab_task_stacks PID: the kernel stack each thread of PID waits in
+lab_task_stacks() {
+	local task
+	for task in /proc/"$1"/task/*; do
+		echo "lab: task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
+		cat "$task/stack" 2>/dev/null
+	done
+}
+
 # lab_timeout SECS CMD...: timeout(1) for RDMA programs: when CMD is still
 # running after SECS, print the kernel stack of each of CMD's threads and
 # the QPs' state (rdma -dd res show qp: softrdma's QPs add where their
 # engines stand), then end CMD (TERM, KILL 5 s later) and return
 # 124.  A stall then says where it stood.
 lab_timeout() {
-	local secs=$1 pid wd rc mark task kids
+	local secs=$1 pid wd rc mark kids
 	shift
 	mark=$(mktemp)
 	# line-buffered, so that what it printed survives its kill
@@ -363,10 +372,7 @@ lab_timeout() {
 		sleep "$secs" || exit 0
 		kill -0 "$pid" 2>/dev/null || exit 0
 		echo "lab: still running after ${secs}s"
-		for task in /proc/"$pid"/task/*; do
-			echo "lab: task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
-			cat "$task/stack" 2>/dev/null
-		done
+		lab_task_stacks "$pid"
 		echo "lab: the QPs and connections then:"
 		lab_rdma_state
 		# a lab_pair client: guest0 looks at its end before this kill

@@ -337,25 +337,24 @@ vanish_client() {
 }
 
 pings_at_least() { [ "$(grep -c '^ping data' "$2")" -ge "$1" ]; }
+# 20 good pings before the server went, none of them mismatched
+vanish_data_ok() { pings_at_least 20 "$1" && ! grep -q mismatch "$1"; }
 
 # the error reaches the client: DISCONNECT or a failed completion, after
 # 20 good pings and with no data mismatch
 vanish_error() {
-	local log=$1 rc task
+	local log=$1 rc
 	lab_wait_for 120 grep -q 'DISCONNECT EVENT\|completion failed\|error' "$log"
 	rc=$?
 	cat "$log"
 	if [ $rc -ne 0 ]; then
 		# no error came: where rping waits, and which TCP timer (ss -o:
 		# on = retransmit, persist, keepalive) the connection still has
-		for task in /proc/"$(pgrep -x rping | head -1)"/task/*; do
-			echo "task ${task##*/} ($(cat "$task/comm" 2>/dev/null)) waits in:"
-			cat "$task/stack" 2>/dev/null
-		done
+		lab_task_stacks "$(pgrep -x rping | head -1)"
 		lab_rdma_state
 		timeout 5 ss -tanoi 2>&1
 	fi
-	pings_at_least 20 "$log" && ! grep -q mismatch "$log" && [ $rc -eq 0 ]
+	vanish_data_ok "$log" && [ $rc -eq 0 ]
 }
 
 restrack_qp() {
@@ -419,8 +418,7 @@ vanish_part() {
 				lab_note "vanish ($how) on stock siw: no error in 120 s (siw sets no TCP keepalive); its socket then: $(timeout 5 ss -tano "( dport = :$PORT )" | tail -n +2 | tr -s ' ')"
 			fi
 			lab_check "vanish ($how): 20 pings, no data mismatch" \
-				eval 'pings_at_least 20 /tmp/vanish-$PORT.log &&
-					! grep -q mismatch /tmp/vanish-$PORT.log'
+				vanish_data_ok "/tmp/vanish-$PORT.log"
 		else
 			lab_check "vanish ($how): the client gets an error, not a hang" \
 				vanish_error "/tmp/vanish-$PORT.log"

@@ -527,11 +527,18 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 	}
 }
 
-/* A Read Response's last byte is in: the READ completes in its turn */
+/*
+ * A Read Response's last byte is in: the READ completes in its turn.  A
+ * WQE the READ limit or a fence held back (fetched, not started) may go
+ * now: the work item starts it.  WQEs posted behind are retire's to
+ * pass on (the doorbell rule); nothing waiting, nothing is scheduled (a
+ * READ latency run would otherwise wake the work item for every READ).
+ */
 static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &qp->iw->tx;
 	struct softrdma_iw_read *rd;
+	bool held = false;
 
 	spin_lock_bh(&qp->sq.lock);
 	rd = softrdma_iw_rdq_peek(&tx->orq);
@@ -542,11 +549,11 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 			tx->st[rd->slot].done = true;
 			softrdma_iw_rdq_pop(&tx->orq);
 			softrdma_iw_tx_retire(qp);
+			held = tx->msg == SOFTRDMA_IW_TX_WQE;
 		}
 	}
 	spin_unlock_bh(&qp->sq.lock);
-	/* ORD and fences may let the SQ go on; the doorbell rule wants it */
-	if (qp->iw->rx.pdu.last)
+	if (held)
 		softrdma_iw_tx_schedule(qp);
 }
 

@@ -23,7 +23,7 @@
 CONNECT=${1:-gid}
 BW_ITERS=${2:-500}
 LAT_ITERS=${3:-200}
-RATE_ITERS=${4:-5000}
+RATE_ITERS=${4:-20000}
 TMO=${5:-45}
 CONNECT_TMO=20		# seconds for a client to connect
 ATTEMPTS=3		# runs of a figure before it counts as failed

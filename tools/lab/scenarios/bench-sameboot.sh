@@ -36,6 +36,11 @@ export LAB_BARRIER_TIMEOUT=$((TMO + 120))
 
 FIGURES=("${LAB_BENCH_FIGURES[@]}")
 lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS"
+# the table's rows: the figures, then each latency run's median round trip
+ROWS=("${FIGURES[@]}")
+for fig in "${FIGURES[@]}"; do
+	[[ $fig == *_lat ]] && ROWS+=("${fig}_typ")
+done
 
 ulimit -l unlimited
 raw=$LAB_OUT/raw
@@ -97,6 +102,19 @@ use() {
 	esac
 }
 
+# record ROUND STACK FIGURE LOG: guest1 writes the figure LOG gives (or
+# "fail" without a LOG) to sameboot.tsv, and for a latency run also its
+# median round trip (FIGURE_typ)
+record() {
+	local r=$1 s=$2 fig=$3 log=$4 f v figs=("$3")
+	[[ $fig == *_lat ]] && figs+=("${fig}_typ")
+	for f in "${figs[@]}"; do
+		v=
+		[ -n "$log" ] && v=$(lab_bench_value "$f" "$log")
+		printf '%s\t%s\t%s\t%s\n' "$r" "$s" "$f" "${v:-fail}" >>"$LAB_OUT/sameboot.tsv"
+	done
+}
+
 # one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
 # -R start-up race, lib.sh); guest1 records it
 one() {
@@ -127,32 +145,18 @@ one() {
 			lab_barrier "done-$r-$fig-$s-$try" $((TMO + 60))
 		fi
 		if [ "$status" = ok ]; then
-			if [ "$LAB_ID" = 1 ]; then
-				printf '%s\t%s\t%s\t%s\n' "$r" "$s" "$fig" "$v" >>"$LAB_OUT/sameboot.tsv"
-				# the same run's median round trip
-				case $fig in
-				*_lat)
-					v=$(lab_bench_value "${fig}_typ" "$log")
-					printf '%s\t%s\t%s\t%s\n' "$r" "$s" "${fig}_typ" "${v:-fail}" >>"$LAB_OUT/sameboot.tsv"
-					;;
-				esac
-			fi
+			[ "$LAB_ID" = 1 ] && record "$r" "$s" "$fig" "$log"
 			return 0
 		fi
 		lab_note "bench-sameboot: round $r $fig on $s: attempt $try gave no figure"
 	done
-	if [ "$LAB_ID" = 1 ]; then
-		printf '%s\t%s\t%s\tfail\n' "$r" "$s" "$fig" >>"$LAB_OUT/sameboot.tsv"
-		case $fig in
-		*_lat) printf '%s\t%s\t%s\tfail\n' "$r" "$s" "${fig}_typ" >>"$LAB_OUT/sameboot.tsv" ;;
-		esac
-	fi
+	[ "$LAB_ID" = 1 ] && record "$r" "$s" "$fig" ""
 	return 0
 }
 
 # table: medians and ratios, markdown
 table() {
-	awk -F '\t' -v stacks="${STACKS[*]}" -v figures="${FIGURES[*]} write_lat_typ read_lat_typ send_lat_typ" '
+	awk -F '\t' -v stacks="${STACKS[*]}" -v figures="${ROWS[*]}" '
 	function median(k,   n, i, j, t, a) {
 		n = split(vals[k], a, " ")
 		if (n == 0) return ""

@@ -137,7 +137,7 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 				  unsigned int len, struct softrdma_iw_ev *ev)
 {
 	enum softrdma_iwarp_err err;
-	unsigned int n, pad;
+	unsigned int n, m, pad;
 	u32 crc;
 
 	ev->type = SOFTRDMA_IW_EV_NONE;
@@ -155,7 +155,20 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 			err = softrdma_iw_rx_ctrl(rx);
 			if (err != SOFTRDMA_IWERR_NONE)
 				return softrdma_iw_rx_bad(rx, ev, err, n);
-			if (rx->hdr_need > rx->hdr_got)
+			/*
+			 * The rest of the header in the same call when this
+			 * skb holds it (it nearly always does): one parser
+			 * round and one event less per FPDU.
+			 */
+			m = min(len - n, rx->hdr_need - rx->hdr_got);
+			if (m && skb_copy_bits(skb, off + n,
+					       rx->hdr + rx->hdr_got, m))
+				return softrdma_iw_rx_bad(rx, ev,
+							  SOFTRDMA_IWERR_CATASTROPHIC,
+							  len);
+			rx->hdr_got += m;
+			n += m;
+			if (rx->hdr_got < rx->hdr_need)
 				return n;
 		}
 		return softrdma_iw_rx_hdr_done(rx, ev, n);

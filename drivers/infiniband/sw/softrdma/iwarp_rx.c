@@ -143,23 +143,13 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 	ev->type = SOFTRDMA_IW_EV_NONE;
 	switch (rx->state) {
 	case SOFTRDMA_IW_RX_HDR:
-		n = min(len, rx->hdr_need - rx->hdr_got);
-		if (skb_copy_bits(skb, off, rx->hdr + rx->hdr_got, n))
-			return softrdma_iw_rx_bad(rx, ev,
-						  SOFTRDMA_IWERR_CATASTROPHIC,
-						  len);
-		rx->hdr_got += n;
-		if (rx->hdr_got < rx->hdr_need)
-			return n;
-		if (rx->hdr_need == sizeof(struct iwarp_ctrl)) {
-			err = softrdma_iw_rx_ctrl(rx);
-			if (err != SOFTRDMA_IWERR_NONE)
-				return softrdma_iw_rx_bad(rx, ev, err, n);
-			/*
-			 * The rest of the header in the same call when this
-			 * skb holds it (it nearly always does): one parser
-			 * round and one event less per FPDU.
-			 */
+		/*
+		 * First the four bytes that give the header's length, then
+		 * the rest of it in the same call when this skb holds it (it
+		 * nearly always does): one parser round per header.
+		 */
+		n = 0;
+		do {
 			m = min(len - n, rx->hdr_need - rx->hdr_got);
 			if (m && skb_copy_bits(skb, off + n,
 					       rx->hdr + rx->hdr_got, m))
@@ -170,7 +160,12 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 			n += m;
 			if (rx->hdr_got < rx->hdr_need)
 				return n;
-		}
+			if (rx->hdr_need != sizeof(struct iwarp_ctrl))
+				break;
+			err = softrdma_iw_rx_ctrl(rx);
+			if (err != SOFTRDMA_IWERR_NONE)
+				return softrdma_iw_rx_bad(rx, ev, err, n);
+		} while (rx->hdr_got < rx->hdr_need);
 		return softrdma_iw_rx_hdr_done(rx, ev, n);
 
 	case SOFTRDMA_IW_RX_DATA:

@@ -109,17 +109,19 @@ static void softrdma_rc_send_ack(struct softrdma_qp *qp, u8 syndrome, u32 psn)
  * ACK coalescing.  An ACK covers every PSN before it (IBA 9.7.5.1.1), so
  * the ACKs that the requests of one receive batch ask for can be one.
  * The receive softirq takes a whole NAPI batch of packets before it
- * returns; an ACK asked for meanwhile waits on a per-CPU list, and a
- * tasklet, which runs right after NET_RX in the same softirq pass, sends
- * one ACK per QP for the newest PSN.  A burst of small WRITEs then costs
- * the link one ACK instead of one per message; a lone request (latency)
- * is answered as soon as its batch of one is done.  NAKs, read responses
- * and atomic ACKs are not delayed; they push the waiting ACK out first.
+ * returns.  The first AckReq of a QP in a batch is answered at once, so a
+ * lone request (ping-pong, latency) waits for nothing; the QP then goes
+ * on a per-CPU list until the batch ends, and the AckReqs after the first
+ * wait: a tasklet, which runs right after NET_RX in the same softirq
+ * pass, sends one ACK per QP for the newest PSN.  A burst of small WRITEs
+ * then costs the link two ACKs, not one per message.  NAKs, read
+ * responses and atomic ACKs are not delayed; they push the waiting ACK
+ * out first.
  */
 static bool rc_ack_coalesce = true;
 module_param(rc_ack_coalesce, bool, 0644);
 MODULE_PARM_DESC(rc_ack_coalesce,
-		 "RoCE RC: one ACK per receive batch instead of one per AckReq (default on)");
+		 "RoCE RC: at most two ACKs per receive batch instead of one per AckReq (default on)");
 
 struct softrdma_rc_ackq {
 	struct list_head qps;		/* by rc.ack_node; BHs off, this CPU */
@@ -139,12 +141,15 @@ static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
 		return;
 	}
-	if (rc->ack_deferred)
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACKS_COALESCED);
-	rc->ack_deferred = true;
-	rc->ack_psn = psn;
-	if (rc->ack_listed)
+	if (rc->ack_listed) {
+		if (rc->ack_deferred)
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_ACKS_COALESCED);
+		rc->ack_deferred = true;
+		rc->ack_psn = psn;
 		return;
+	}
+	softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
 	/* rq.lock is taken with BHs off: this CPU's list is ours */
 	rc->ack_listed = true;
 	refcount_inc(&qp->ref);

@@ -16,7 +16,7 @@ KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
 
-.PHONY: all modules clean install deps run test test-full kunit lab-shell \
+.PHONY: all modules clean install deps run test test-full test-debug kunit lab-shell \
 	checkpatch help
 
 all: modules
@@ -50,6 +50,11 @@ test-full: deps
 	$(MAKE) modules
 	tools/test.sh --full
 
+# the lab parts of make test on a KASAN and lockdep kernel built here
+# (tools/lab/debug-kernel.sh: about an hour the first time, then cached)
+test-debug: deps
+	tools/test.sh --debug-kernel
+
 kunit: deps
 	kunit/run
 
@@ -66,6 +71,7 @@ help:
 	@echo "make run        deps, build, two guests, rdma link add, results"
 	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"
 	@echo "make test-full  the same with the full perftest matrices"
+	@echo "make test-debug the lab parts on a KASAN + lockdep kernel (built once, ~1 h)"
 	@echo "make kunit      KUnit only"
 	@echo "make lab-shell  a shell in guest 0 of a two-guest sroce lab"
 	@echo "make checkpatch scripts/checkpatch.pl --strict over the driver"

@@ -5,6 +5,7 @@
 #   LAB_ID LAB_N LAB_STACK LAB_IBDEV LAB_ADDR LAB_ADDR6 LAB_OUT
 #   LAB_IWDEV (the iWARP device of a two-device stack such as sroce+siwarp)
 #   LAB_SCENARIO_ARGS KVER
+#   LAB_TIMEOUT_SCALE (a factor for the waits below on a slower kernel)
 # Checks are recorded in $LAB_OUT/results ("ok<TAB>name" / "not ok<TAB>name")
 # with each check's output in $LAB_OUT/checks/<name>.log; the host turns
 # them into TAP lines.
@@ -104,6 +105,7 @@ lab_fail() {
 # already ended.  On failure records "not ok barrier NAME" and returns 1.
 lab_barrier() {
 	local name=$1 timeout=${2:-${LAB_BARRIER_TIMEOUT:-120}}
+	timeout=$((timeout * ${LAB_TIMEOUT_SCALE:-1}))
 	local safe gen genf dir start n i log
 	safe=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
 	genf=/tmp/.lab-barrier-$safe
@@ -163,7 +165,8 @@ lab_wait_for() {
 # lab_wait_listen PORT [TIMEOUT] [tcp|udp]: wait until a local socket listens
 # on PORT (default timeout 30 s).
 lab_wait_listen() {
-	local port=$1 timeout=${2:-30} proto=${3:-tcp} start=$SECONDS
+	local port=$1 timeout=$((${2:-30} * ${LAB_TIMEOUT_SCALE:-1}))
+	local proto=${3:-tcp} start=$SECONDS
 	local opt=-ltnH
 	[ "$proto" = udp ] && opt=-lunH
 	while [ $((SECONDS - start)) -lt "$timeout" ]; do
@@ -363,7 +366,7 @@ lab_task_stacks() {
 # engines stand), then end CMD (TERM, KILL 5 s later) and return
 # 124.  A stall then says where it stood.
 lab_timeout() {
-	local secs=$1 pid wd rc mark kids
+	local secs=$(($1 * ${LAB_TIMEOUT_SCALE:-1})) pid wd rc mark kids
 	shift
 	mark=$(mktemp)
 	# line-buffered, so that what it printed survives its kill

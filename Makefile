@@ -50,8 +50,9 @@ test-full: deps
 	$(MAKE) modules
 	tools/test.sh --full
 
-# the lab parts of make test on a KASAN and lockdep kernel built here
-# (tools/lab/debug-kernel.sh: about an hour the first time, then cached)
+# make test's softrdma-only lab parts on a KASAN and lockdep kernel built
+# here (tools/lab/debug-kernel.sh: about 22 minutes the first time, then
+# cached; the parts about three hours)
 test-debug: deps
 	tools/test.sh --debug-kernel
 
@@ -71,7 +72,7 @@ help:
 	@echo "make run        deps, build, two guests, rdma link add, results"
 	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"
 	@echo "make test-full  the same with the full perftest matrices"
-	@echo "make test-debug the lab parts on a KASAN + lockdep kernel (built once, ~1 h)"
+	@echo "make test-debug softrdma-only lab parts on a KASAN + lockdep kernel (~3 h)"
 	@echo "make kunit      KUnit only"
 	@echo "make lab-shell  a shell in guest 0 of a two-guest sroce lab"
 	@echo "make checkpatch scripts/checkpatch.pl --strict over the driver"

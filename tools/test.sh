@@ -11,8 +11,9 @@
 #   tools/test.sh           the representative cut (make test)
 #   tools/test.sh --full    everything (make test-full)
 #   tools/test.sh --only PATTERN   only the parts whose name matches
-#   tools/test.sh --debug-kernel   the lab parts of make test on a KASAN and
-#                                  lockdep kernel (make test-debug)
+#   tools/test.sh --debug-kernel   make test's lab parts where softrdma runs
+#                                  alone, on a KASAN and lockdep kernel
+#                                  (make test-debug)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -131,7 +132,7 @@ checkpatch_check() {
 # The debug kernel (tools/lab/debug-kernel.sh): built and installed
 # before the parts run, since each part runs in a subshell.
 dkrel=
-dkmod=/var/tmp/softrdma-debug-kernel/softrdma.ko
+dkmod=${DK_ROOT:-/var/tmp/softrdma-debug-kernel}/softrdma.ko
 debug_kernel_check() {
 	local cfg=/lib/modules/$dkrel/build/.config o
 	cat "$logdir/debug-kernel.build.log"

@@ -158,7 +158,7 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
  * Marks both engines stopped under their locks (so nothing re-arms),
  * then waits for the timer and the work items.  Packets already being
  * handled in the receive path hold a QP reference and find the engines
- * stopped.
+ * stopped.  The responder first sends the ACKs it owes.
  */
 void softrdma_rc_stop(struct softrdma_qp *qp)
 {
@@ -170,6 +170,7 @@ void softrdma_rc_stop(struct softrdma_qp *qp)
 	rc->req_stopped = true;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
+	softrdma_rc_resp_settle(qp);
 	spin_lock_bh(&qp->rq.lock);
 	rc->resp_stopped = true;
 	__skb_queue_purge(&rc->resp_txq);

@@ -205,6 +205,7 @@ void softrdma_rc_ack_init(void);
 void softrdma_rc_ack_exit(void);
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 void softrdma_rc_resp_flush(struct softrdma_qp *qp);
+void softrdma_rc_resp_settle(struct softrdma_qp *qp);
 void softrdma_rc_resp_work(struct work_struct *work);
 
 void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

@@ -961,6 +961,35 @@ out_unlock:
 }
 
 /**
+ * softrdma_rc_resp_settle() - send what the responder owes, before it stops
+ * @qp: the QP; state_mutex held, rq.lock not held
+ *
+ * A consumer may destroy its QP (or move it to Error) the moment the last
+ * completion shows, on another CPU or while the receive softirq runs in
+ * ksoftirqd: before the ACK for that message has left, whether it waits
+ * for the end of the receive batch or is queued behind the lock.  Dropped
+ * with the QP, it would leave the peer retransmitting data that did
+ * arrive, to a QP that no longer answers, until its retries run out.  So
+ * the waiting ACK is queued, and the queue (ACKs, a NAK) is sent; a read
+ * response not yet generated is not.
+ */
+void softrdma_rc_resp_settle(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->rq.lock);
+	if (rc->resp_stopped || !rc->resp_running) {
+		spin_unlock_bh(&qp->rq.lock);
+		return;
+	}
+	softrdma_rc_push_ack(qp);
+	spin_unlock_bh(&qp->rq.lock);
+	softrdma_rc_resp_flush(qp);
+}
+
+/**
  * softrdma_rc_resp_work() - the responder's deferred part
  * @work: rc.resp_work
  *

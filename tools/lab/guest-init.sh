@@ -45,7 +45,8 @@ if [ -z "$LAB_ID" ] || [ ! -r /lab/config.env ]; then
 fi
 
 # config.env defines LAB_N, LAB_STACKS (array), LAB_MODE, KVER,
-# LAB_SCENARIO_NAME, LAB_ARGS (array), LAB_SCENARIO_ARGS, LAB_TIMEOUT_SCALE.
+# LAB_SCENARIO_NAME, LAB_ARGS (array), LAB_SCENARIO_ARGS, LAB_TIMEOUT_SCALE,
+# LAB_MODOPTS.
 # shellcheck source=/dev/null
 . /lab/config.env
 export LAB_ID LAB_N KVER LAB_SCENARIO_NAME LAB_SCENARIO_ARGS LAB_TIMEOUT_SCALE
@@ -97,6 +98,11 @@ run ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
 # and siw away; the lab decides per guest which stack runs, and tests
 # softrdma's own guard, so the rule stays out of the guests.
 rm -f /etc/modprobe.d/softrdma.conf
+# LAB_MODOPTS: softrdma's module parameters for this run, every load
+if [ -n "${LAB_MODOPTS:-}" ]; then
+	mkdir -p /etc/modprobe.d
+	echo "options softrdma $LAB_MODOPTS" >/etc/modprobe.d/softrdma-lab.conf
+fi
 upd=/lib/modules/$KVER/updates
 mkdir -p "$upd"
 for ko in /lab/modules/*.ko; do

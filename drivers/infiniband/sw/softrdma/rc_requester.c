@@ -8,6 +8,7 @@
  * transmit the host dropped.
  */
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/workqueue.h>
 
 #include "counters.h"
@@ -45,6 +46,18 @@ static bool softrdma_rc_wr_supported(u32 opcode)
 	}
 }
 
+/*
+ * A floor under every QP's local ACK timeout, for a host much slower than
+ * the timeouts its applications ask for (perftest and the pingpongs use
+ * 14, 67 ms; a KASAN kernel under emulation takes longer than that to
+ * receive a window of 1 KiB packets).  Some RNICs enforce such a floor
+ * of their own.  0 (the default): the QP's timeout as it is.
+ */
+static unsigned int rc_min_ack_timeout_ms;
+module_param(rc_min_ack_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(rc_min_ack_timeout_ms,
+		 "RoCE RC: local ACK timeout at least this long, in ms (default 0: the QP's own)");
+
 /**
  * softrdma_rc_arm_retry() - start the local ACK timer if it is not running
  * @qp: the QP; sq.lock held
@@ -61,6 +74,8 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 	if (!us || rc->req_stopped || rc->rnr_wait ||
 	    timer_pending(&rc->retry_timer))
 		return;
+	us = max_t(u64, us,
+		   (u64)READ_ONCE(rc_min_ack_timeout_ms) * USEC_PER_MSEC);
 	mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
 }
 

@@ -213,6 +213,12 @@ part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data b
 # an sroce and a siwarp device on one netdev carrying traffic at once, to
 # a guest running stock rdma_rxe and siw side by side (scenarios/dual.sh)
 part lab-dual-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 600 dual
+# The RoCE and iWARP data paths again with two vCPUs per guest (every
+# other part has one): the receive softirq and the application run at the
+# same time, as on users' machines, so a completion can be seen, and its
+# QP destroyed, while the receive path is still at work on it.
+part lab-roce-rc-smp-sroce-sroce lab --cpus 2 --stack sroce,sroce --timeout 900 roce-rc pp atomic
+part lab-iwarp-data-smp-siwarp-siwarp lab --cpus 2 --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping
 
 # The perftest matrix (tools/lab/scenarios/roce-perftest.sh), same three
 # pairings: every operation at a few sizes, -b, -q 8, inline, IPv6.

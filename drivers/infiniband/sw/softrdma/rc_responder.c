@@ -979,12 +979,10 @@ void softrdma_rc_resp_settle(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->state_mutex);
 
+	/* stopped (its queue purged) or never started: nothing to send */
 	spin_lock_bh(&qp->rq.lock);
-	if (rc->resp_stopped || !rc->resp_running) {
-		spin_unlock_bh(&qp->rq.lock);
-		return;
-	}
-	softrdma_rc_push_ack(qp);
+	if (!rc->resp_stopped && rc->resp_running)
+		softrdma_rc_push_ack(qp);
 	spin_unlock_bh(&qp->rq.lock);
 	softrdma_rc_resp_flush(qp);
 }

@@ -76,7 +76,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->req_idx = 0;
 	rc->req_outstanding_rd = 0;
 	rc->rnr_wait = false;
-	rc->gap_valid = false;
+	rc->rewound = false;
 	rc->req_backoff_us = 0;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);

@@ -117,9 +117,11 @@ struct softrdma_rc {
 	u8 retry_left;		/* IBA 9.7.6.1.3 */
 	u8 rnr_left;		/* IBA 9.7.5.2.8; unused when infinite */
 	bool rnr_wait;		/* the timer runs for an RNR back-off */
-	/* a gap answered by go-back-N, until una_psn reaches gap_psn */
-	u32 gap_psn;
-	bool gap_valid;
+	/*
+	 * A go-back-N under way: until una_psn moves, what arrives past it
+	 * was sent before the rewind and shows the same gap again.
+	 */
+	bool rewound;
 	unsigned int req_backoff_us;
 	unsigned long progress;	/* jiffies of the last ACK progress */
 	struct softrdma_rc_wqe *wqe;	/* by SQ slot, like qp->sq.wqe */

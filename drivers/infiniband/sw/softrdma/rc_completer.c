@@ -67,8 +67,8 @@ static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 	rc->una_psn = una;
 	rc->retry_left = qp->attr.retry_cnt;
 	rc->rnr_left = qp->attr.rnr_retry;
-	if (rc->gap_valid && !psn_before(una, rc->gap_psn))
-		rc->gap_valid = false;
+	/* the rewind's first answer, or an older one: a new gap is new */
+	rc->rewound = false;
 	/* an acknowledgment for packets sent before a rewind */
 	if (psn_after(una, rc->req_psn))
 		softrdma_rc_req_rewind(qp, una);
@@ -80,23 +80,21 @@ static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 		softrdma_rc_arm_retry(qp);
 }
 
-/* While a go-back-N is under way, what was sent before it is expected */
-static bool softrdma_rc_comp_holding(struct softrdma_rc *rc)
-{
-	return rc->gap_valid && psn_before(rc->una_psn, rc->gap_psn);
-}
-
 /*
  * Responses are missing (IBA 9.7.5.1.2: a later response or ACK arrived):
  * go back to the oldest one.  Packets already in flight from before will
- * show the same gap again, so it is answered once per go-back-N; if the
- * answer gets lost too, the ACK timer takes over.
+ * show the same gap again, so it is answered once per go-back-N: until
+ * una_psn moves (the responder answered the rewind, and whatever arrives
+ * after that answer was sent after it).  If the answer gets lost too, the
+ * ACK timer takes over.  Holding for longer, say until everything sent
+ * before the rewind is acknowledged, would leave a second loss among a
+ * window of 128 PSNs (at 2 % loss, most windows) to the ACK timer.
  */
 static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
-	if (softrdma_rc_comp_holding(rc))
+	if (rc->rewound)
 		return;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
 	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
@@ -104,8 +102,7 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 				     rc->retry_left);
 	rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd, SOFTRDMA_RC_CWND_LOSS, 0);
 	softrdma_rc_req_rewind(qp, rc->una_psn);
-	rc->gap_valid = true;
-	rc->gap_psn = rc->sent_psn;
+	rc->rewound = true;
 }
 
 /**
@@ -212,7 +209,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		.rnr_retry = qp->attr.rnr_retry,
 		.rnr_left = rc->rnr_left,
 		.retry_left = rc->retry_left,
-		.holding = softrdma_rc_comp_holding(rc),
+		.holding = rc->rewound,
 	};
 	switch (softrdma_rc_ack_decide(syndrome, &ctx, &status)) {
 	case SOFTRDMA_RC_ACK_RNR_WAIT:
@@ -220,7 +217,14 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 			rc->rnr_left--;
 		trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
 					     psn, "rnr nak", rc->rnr_left);
-		softrdma_rc_req_rewind(qp, psn);
+		/*
+		 * Everything before @psn arrived, but a read before it may
+		 * still miss responses: the retire above then went back to
+		 * that read, and skipping ahead to @psn would never ask for
+		 * them again.
+		 */
+		if (!psn_before(rc->req_psn, psn))
+			softrdma_rc_req_rewind(qp, psn);
 		rc->req_paused = true;
 		rc->rnr_wait = true;
 		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
@@ -235,8 +239,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
 						 SOFTRDMA_RC_CWND_LOSS, 0);
 		softrdma_rc_comp_go_back(qp, psn, "sequence nak");
-		rc->gap_valid = true;
-		rc->gap_psn = rc->sent_psn;
+		rc->rewound = true;
 		return;
 	case SOFTRDMA_RC_ACK_RETRY_EXCEEDED:
 		softrdma_rc_comp_retry_exceeded(qp);
@@ -446,16 +449,25 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 		rc->req_paused = false;
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
-		rc->gap_valid = false;
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
 						 SOFTRDMA_RC_CWND_TIMEOUT, 0);
-		if (rc->retry_left)
+		if (rc->retry_left) {
+			/* late responses to what was sent before: no new gap */
 			softrdma_rc_comp_go_back(qp, rc->una_psn,
 						 "ack timeout");
-		else
+			rc->rewound = true;
+		} else {
 			softrdma_rc_comp_retry_exceeded(qp);
+		}
 	}
 	softrdma_rc_req_run(qp);
+	/*
+	 * Whatever is outstanding stays under the ACK timer, also when the
+	 * window lets nothing out now: at the end of an RNR wait, nothing
+	 * else would restart it.
+	 */
+	if (rc->req_running && psn_diff(rc->sent_psn, rc->una_psn) > 0)
+		softrdma_rc_arm_retry(qp);
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_req_flush(qp);

@@ -474,6 +474,29 @@ bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left)
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_write_fits);
 
+/**
+ * softrdma_rc_read_resp_opcode() - the opcode of one RDMA READ response
+ * @idx: the packet's place in the response, from the read's first PSN
+ * @npsn: the response's packets, at least 1
+ *
+ * The place counts from the read's first PSN also when a duplicate asked
+ * for its tail only: the answer repeats the packets lost (IBA 9.7.5.1.3,
+ * a retried read gets duplicate response packets), so a tail starts with a
+ * Middle or the Last.  A requester keeping the opcode sequence, rxe's,
+ * takes a First past the read's first PSN for a protocol error.
+ */
+u8 softrdma_rc_read_resp_opcode(u32 idx, u32 npsn)
+{
+	if (npsn <= 1)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+	if (idx == 0)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST;
+	if (idx >= npsn - 1)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST;
+	return IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_read_resp_opcode);
+
 /* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
 #define SOFTRDMA_RC_RETRY_INFINITE	7
 

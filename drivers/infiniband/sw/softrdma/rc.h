@@ -154,7 +154,8 @@ struct softrdma_rc {
 	u32 res_next;
 	/* the read response being sent (IBA 9.7.5.1.3) */
 	bool rd_active;
-	u32 rd_psn0;		/* PSN of its first packet */
+	u32 rd_first;		/* PSN of the read's first response */
+	u32 rd_psn0;		/* PSN of the first packet sent now */
 	u32 rd_psn;		/* next to build */
 	u32 rd_end;		/* after its last */
 	u64 rd_va;		/* first byte, at rd_psn0 */
@@ -261,6 +262,7 @@ void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
 			   u8 opcode, u32 npsn);
 
 bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left);
+u8 softrdma_rc_read_resp_opcode(u32 idx, u32 npsn);
 
 /* What the completer does with an ACK or NAK (IBA 9.7.5.1.1 - 9.7.5.2) */
 enum softrdma_rc_ack_action {

@@ -275,20 +275,14 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	n = psn_diff(rc->rd_end, rc->rd_psn0);
+	n = psn_diff(rc->rd_end, rc->rd_first);
 	while (rc->rd_active && budget--) {
 		i = psn_diff(rc->rd_psn, rc->rd_psn0);
 		off = i * qp->mtu;
 		len = min(rc->rd_len - off, qp->mtu);
 		pad = (4 - (len & 3)) & 3;
-		if (n == 1)
-			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
-		else if (i == 0)
-			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST;
-		else if (i == n - 1)
-			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST;
-		else
-			opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+		opcode = softrdma_rc_read_resp_opcode(psn_diff(rc->rd_psn,
+							       rc->rd_first), n);
 
 		if (len && !mr) {
 			mr = softrdma_mr_get(qp->sdev, rc->rd_rkey);
@@ -349,12 +343,17 @@ out_retry:
 	softrdma_rc_schedule(qp, SOFTRDMA_RC_XMIT_BACKOFF_MIN_US);
 }
 
-static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 psn, u64 va,
-				   u32 rkey, u32 len)
+/*
+ * Answer the read whose first response is @first, from @psn (the tail a
+ * duplicate asks for, 9.7.5.1.3) or from its start (@psn == @first).
+ */
+static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 first, u32 psn,
+				   u64 va, u32 rkey, u32 len)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
 	rc->rd_active = true;
+	rc->rd_first = first;
 	rc->rd_psn0 = psn;
 	rc->rd_psn = psn;
 	rc->rd_end = psn_add(psn, softrdma_rc_wqe_npsn(IB_WR_RDMA_READ, len,
@@ -432,7 +431,8 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 		    (va - res->va) !=
 			    (u64)psn_diff(pkt->psn, res->first_psn) * qp->mtu)
 			return;
-		softrdma_rc_read_start(qp, pkt->psn, va, res->rkey, len);
+		softrdma_rc_read_start(qp, res->first_psn, pkt->psn, va,
+				       res->rkey, len);
 		return;
 	}
 	if (op->flags & SOFTRDMA_OPF_ATOMIC) {
@@ -670,7 +670,7 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	};
 	qp->rc.msn = psn_add(qp->rc.msn, 1);
 	softrdma_rc_resp_done(&qp->rc.seq, pkt->psn, pkt->opcode, res->npsn);
-	softrdma_rc_read_start(qp, pkt->psn, va, rkey, len);
+	softrdma_rc_read_start(qp, pkt->psn, pkt->psn, va, rkey, len);
 	return true;
 }
 
@@ -906,6 +906,7 @@ static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
 		u32 skip = psn_diff(psn, res->first_psn) * qp->mtu;
 
 		rc->rd_active = true;
+		rc->rd_first = res->first_psn;
 		rc->rd_psn0 = psn;
 		rc->rd_psn = psn;
 		rc->rd_end = psn_add(res->first_psn, res->npsn);

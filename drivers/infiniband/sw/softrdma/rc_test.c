@@ -430,6 +430,46 @@ static void softrdma_rc_write_length(struct kunit *test)
 						     c->left), c->fits);
 }
 
+struct rc_read_opcode_case {
+	const char *name;
+	u32 idx;
+	u32 npsn;
+	u8 opcode;
+};
+
+#define RC_RD(op)	IB_OPCODE_RC_RDMA_READ_RESPONSE_##op
+
+static const struct rc_read_opcode_case rc_read_opcode_cases[] = {
+	{ "one_packet", 0, 1, RC_RD(ONLY) },
+	{ "zero_length_read", 0, 0, RC_RD(ONLY) },
+	{ "first_of_two", 0, 2, RC_RD(FIRST) },
+	{ "last_of_two", 1, 2, RC_RD(LAST) },
+	{ "first_of_64", 0, 64, RC_RD(FIRST) },
+	{ "middle_of_64", 1, 64, RC_RD(MIDDLE) },
+	{ "last_middle_of_64", 62, 64, RC_RD(MIDDLE) },
+	{ "last_of_64", 63, 64, RC_RD(LAST) },
+	/* a tail asked for again keeps its place in the whole read */
+	{ "tail_from_middle", 5, 64, RC_RD(MIDDLE) },
+	{ "tail_of_last_only", 63, 64, RC_RD(LAST) },
+};
+
+static void rc_read_opcode_case_desc(const struct rc_read_opcode_case *c,
+				     char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_read_opcode, rc_read_opcode_cases,
+		  rc_read_opcode_case_desc);
+
+static void softrdma_rc_read_response_opcode(struct kunit *test)
+{
+	const struct rc_read_opcode_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_rc_read_resp_opcode(c->idx, c->npsn),
+			c->opcode);
+}
+
 /* syndromes as constants; softrdma_rc_ack_syndromes checks them */
 #define RC_SYN(type, value)	((type) << SOFTRDMA_AETH_TYPE_SHIFT | (value))
 #define RC_ACK(credits)		RC_SYN(SOFTRDMA_AETH_ACK, credits)
@@ -557,6 +597,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_resp_stream, rc_resp_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_read_response_opcode,
+			 rc_read_opcode_gen_params),
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),

@@ -8,6 +8,8 @@
 #  - ibv_rc_pingpong -c (both sides check the data) at several sizes, and
 #    on softrdma the softrdma_qp_state tracepoint sees its QPs' states;
 #  - perftest write/read/send bandwidth and latency, atomics;
+#  - loss: netem loss both ways, and deterministic READ response loss at
+#    the client (read-gaps) recovered from response gaps, no ACK timeout;
 #  - an RDMA WRITE into a read-only MR fails with a remote access error
 #    and leaves the target unchanged (tools/lab/rc_access.c, built on the
 #    host by tools/lab/lab into /var/tmp/softrdma-lab/rc_access).
@@ -132,6 +134,23 @@ loss_no_acks() {
 			match ip protocol 17 0xff match ip dport 4791 0xffff \
 			match u8 0x11 0xff at 28 flowid 1:1
 }
+# tc on eth0 (ingress or egress) drops every other READ response Middle
+# whose PSN ends in 0x05, and every other one ending in 0x25
+read_gap_filter() {
+	local dir=$1 b
+	tc qdisc add dev eth0 clsact || return 1
+	for b in 0x05 0x25; do
+		tc filter add dev eth0 "$dir" protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff \
+			match u8 0x0e 0xff at 28 match u8 "$b" 0xff at 39 \
+			action pass random determ drop 2 || return 1
+	done
+}
+# a softrdma port counter (rdma statistic)
+rc_counter() {
+	rdma statistic show link "$LAB_IBDEV/1" |
+		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
 if want loss; then
 	modprobe sch_netem 2>/dev/null
 	if [ "$LAB_ID" = 0 ]; then
@@ -158,6 +177,36 @@ if want loss; then
 			-s 65536 -n 100 -F
 	done
 	tc qdisc del dev eth0 root 2>/dev/null
+
+	# Two losses in one window, again and again: the client's ingress
+	# loses READ responses (read_gap_filter; a resent response is a
+	# Middle again and gets through every other time).  The requester
+	# must find every loss from the response gap alone, also the second
+	# one while the first one's go-back-N is under way: no ACK timeout
+	# (2 s here, -u 19, so a slow guest cannot fake one).
+	if [ "$LAB_ID" = 1 ]; then
+		lab_check "tc: lose READ response Middles at PSN *05, *25" \
+			read_gap_filter ingress
+		if [ "$LAB_STACK" = sroce ]; then
+			timeouts0=$(rc_counter ack_timeouts)
+			retrans0=$(rc_counter retransmits)
+		fi
+	fi
+	lab_pair read-gaps-65536 240 perf ib_read_bw -d "$LAB_IBDEV" \
+		-x "$gid" -s 65536 -n 100 -u 19 -F
+	if [ "$LAB_ID" = 1 ]; then
+		tc -s filter show dev eth0 ingress >"$LAB_OUT/read-gaps-filter.txt"
+		tc qdisc del dev eth0 clsact
+		lab_check "tc lost READ responses" \
+			grep -q 'dropped [1-9]' "$LAB_OUT/read-gaps-filter.txt"
+	fi
+	if [ "$LAB_ID" = 1 ] && [ "$LAB_STACK" = sroce ]; then
+		lab_note "read-gaps: ack_timeouts $timeouts0 -> $(rc_counter ack_timeouts), retransmits $retrans0 -> $(rc_counter retransmits)"
+		lab_check "read-gaps: went back at the gaps (retransmits grew)" \
+			test "$(rc_counter retransmits)" -ge $((retrans0 + 2))
+		lab_check "read-gaps: no ACK timeout" \
+			test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
+	fi
 fi
 
 # A burst of 2-byte WRITEs, each asking for an ACK (every requester sets

@@ -207,6 +207,34 @@ if want loss; then
 		lab_check "read-gaps: no ACK timeout" \
 			test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
 	fi
+
+	# The same drops on an sroce server's own egress are host drops
+	# (NET_XMIT_DROP): its responder must send each dropped response
+	# again, in order, so that the requester never sees a gap.
+	if [ "${LAB_STACKS[0]}" = sroce ]; then
+		if [ "$LAB_ID" = 0 ]; then
+			lab_check "tc: drop own READ response Middles at PSN *05, *25" \
+				read_gap_filter egress
+			drops0=$(rc_counter xmit_drop)
+		elif [ "$LAB_STACK" = sroce ]; then
+			timeouts0=$(rc_counter ack_timeouts)
+			retrans0=$(rc_counter retransmits)
+		fi
+		lab_pair read-host-drops-65536 240 perf ib_read_bw \
+			-d "$LAB_IBDEV" -x "$gid" -s 65536 -n 100 -u 19 -F
+		if [ "$LAB_ID" = 0 ]; then
+			tc qdisc del dev eth0 clsact
+			lab_note "read-host-drops: xmit_drop $drops0 -> $(rc_counter xmit_drop)"
+			lab_check "read-host-drops: the host dropped responses" \
+				test "$(rc_counter xmit_drop)" -gt "$drops0"
+		elif [ "$LAB_STACK" = sroce ]; then
+			lab_note "read-host-drops: ack_timeouts $timeouts0 -> $(rc_counter ack_timeouts), retransmits $retrans0 -> $(rc_counter retransmits)"
+			lab_check "read-host-drops: no gap seen (no retransmit)" \
+				test "$(rc_counter retransmits)" -eq "$retrans0"
+			lab_check "read-host-drops: no ACK timeout" \
+				test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
+		fi
+	fi
 fi
 
 # A burst of 2-byte WRITEs, each asking for an ACK (every requester sets

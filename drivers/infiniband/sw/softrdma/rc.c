@@ -91,7 +91,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->seq.msg = SOFTRDMA_RC_MSG_NONE;
 	rc->have_rwqe = false;
 	rc->rd_active = false;
-	rc->replay_atomic = false;
+	rc->resp_held = false;
 	rc->res_next = 0;
 	memset(rc->res, 0, sizeof(rc->res));
 	rc->resp_backoff_us = 0;

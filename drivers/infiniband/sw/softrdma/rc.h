@@ -161,9 +161,8 @@ struct softrdma_rc {
 	u64 rd_va;		/* first byte, at rd_psn0 */
 	u32 rd_rkey;
 	u32 rd_len;		/* bytes from rd_va */
-	/* an atomic ACK the host dropped, to send again */
-	bool replay_atomic;
-	u32 replay_psn;
+	/* the host dropped a response: resp_txq waits out a back-off */
+	bool resp_held;
 	unsigned int resp_backoff_us;
 	struct sk_buff_head resp_txq;
 	struct sk_buff_head backlog;	/* requests waiting for @rd */

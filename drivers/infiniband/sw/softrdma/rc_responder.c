@@ -263,24 +263,59 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 	return mr;
 }
 
+/*
+ * One read response packet: @len bytes of @mr from @va, attached from the
+ * pinned pages, or copied when small.  ERR_PTR(-ENOMEM) when out of
+ * memory (try again later), another error when the MR cannot give them.
+ */
+static struct sk_buff *softrdma_rc_read_skb(struct softrdma_qp *qp,
+					    struct softrdma_mr *mr, u8 opcode,
+					    u32 psn, u64 va, u32 len)
+{
+	u32 pad = (4 - (len & 3)) & 3;
+	struct sk_buff *skb = NULL;
+	int err;
+
+	if (len > SOFTRDMA_RC_COPY_MAX && !pad) {
+		skb = softrdma_rc_resp_skb(qp, opcode, psn, 0);
+		if (!skb)
+			return ERR_PTR(-ENOMEM);
+		if (softrdma_mr_skb_add_frags(mr, va, len, skb)) {
+			kfree_skb(skb);
+			skb = NULL;
+		}
+	}
+	if (!skb) {
+		skb = softrdma_rc_resp_skb(qp, opcode, psn, len + pad);
+		if (!skb)
+			return ERR_PTR(-ENOMEM);
+		err = len ? softrdma_mr_copy(mr, va, skb_put(skb, len), len,
+					     SOFTRDMA_COPY_FROM_MR) : 0;
+		if (err) {
+			kfree_skb(skb);
+			return ERR_PTR(err);
+		}
+		skb_put_zero(skb, pad);
+	}
+	softrdma_bth_set_pad((struct softrdma_bth *)skb->data, pad);
+	return skb;
+}
+
 /* Read responses: build up to @budget packets of the active read */
 static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 {
 	struct softrdma_rc *rc = &qp->rc;
 	struct softrdma_mr *mr = NULL;
 	struct sk_buff *skb;
-	u32 n, i, off, len, pad;
+	u32 n, off, len;
 	u8 opcode;
-	int err;
 
 	lockdep_assert_held(&qp->rq.lock);
 
 	n = psn_diff(rc->rd_end, rc->rd_first);
 	while (rc->rd_active && budget--) {
-		i = psn_diff(rc->rd_psn, rc->rd_psn0);
-		off = i * qp->mtu;
+		off = psn_diff(rc->rd_psn, rc->rd_psn0) * qp->mtu;
 		len = min(rc->rd_len - off, qp->mtu);
-		pad = (4 - (len & 3)) & 3;
 		opcode = softrdma_rc_read_resp_opcode(psn_diff(rc->rd_psn,
 							       rc->rd_first), n);
 
@@ -292,36 +327,14 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 				break;
 			}
 		}
-		/* zero copy from the pinned pages, or a copy when small */
-		if (len > SOFTRDMA_RC_COPY_MAX && !pad) {
-			skb = softrdma_rc_resp_skb(qp, opcode, rc->rd_psn, 0);
-			if (!skb)
+		skb = softrdma_rc_read_skb(qp, mr, opcode, rc->rd_psn,
+					   rc->rd_va + off, len);
+		if (IS_ERR(skb)) {
+			if (PTR_ERR(skb) == -ENOMEM)
 				goto out_retry;
-			err = softrdma_mr_skb_add_frags(mr, rc->rd_va + off, len,
-							skb);
-			if (err) {
-				kfree_skb(skb);
-				skb = NULL;
-			}
-		} else {
-			skb = NULL;
+			rc->rd_active = false;
+			break;
 		}
-		if (!skb) {
-			skb = softrdma_rc_resp_skb(qp, opcode, rc->rd_psn,
-						   len + pad);
-			if (!skb)
-				goto out_retry;
-			err = len ? softrdma_mr_copy(mr, rc->rd_va + off,
-						     skb_put(skb, len), len,
-						     SOFTRDMA_COPY_FROM_MR) : 0;
-			if (err) {
-				kfree_skb(skb);
-				rc->rd_active = false;
-				break;
-			}
-			skb_put_zero(skb, pad);
-		}
-		softrdma_bth_set_pad((struct softrdma_bth *)skb->data, pad);
 		if (softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH) > 0)
 			softrdma_aeth_set(softrdma_rc_hdr(skb, opcode,
 							  SOFTRDMA_EXT_AETH),
@@ -885,39 +898,80 @@ out_unlock:
 	softrdma_rc_resp_flush(qp);
 }
 
-/* A response the host dropped: answer again after a back-off */
+/*
+ * The response the host dropped, built again: the same opcode, PSN and
+ * AETH (@smsn), and for a read response or an atomic ACK the same payload
+ * from the resource that answered it.  NULL if it cannot be.
+ */
+static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
+						u8 opcode, u32 psn,
+						__be32 smsn)
+{
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(opcode);
+	struct softrdma_rc_res *res = NULL;
+	struct softrdma_mr *mr = NULL;
+	struct sk_buff *skb;
+	struct softrdma_aeth *aeth;
+	u32 off, len;
+
+	if (!op)
+		return NULL;
+	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC)) {
+		res = softrdma_rc_res_find(qp, psn);
+		if (!res || res->atomic != !!(op->flags & SOFTRDMA_OPF_ATOMIC))
+			return NULL;
+	}
+	if (op->flags & SOFTRDMA_OPF_READ) {
+		off = psn_diff(psn, res->first_psn) * qp->mtu;
+		len = min(res->len - off, qp->mtu);
+		if (len) {
+			mr = softrdma_mr_get(qp->sdev, res->rkey);
+			if (!mr)
+				return NULL;
+		}
+		skb = softrdma_rc_read_skb(qp, mr, opcode, psn, res->va + off,
+					   len);
+		if (mr)
+			softrdma_mr_put(mr);
+		if (IS_ERR(skb))
+			return NULL;
+	} else {
+		skb = softrdma_rc_resp_skb(qp, opcode, psn, 0);
+		if (!skb)
+			return NULL;
+		if (res)
+			softrdma_atmack_set_orig(softrdma_rc_hdr(skb, opcode,
+								 SOFTRDMA_EXT_ATMACK),
+						 res->orig);
+	}
+	if (softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH) > 0) {
+		aeth = softrdma_rc_hdr(skb, opcode, SOFTRDMA_EXT_AETH);
+		aeth->smsn = smsn;
+	}
+	return skb;
+}
+
+/*
+ * The host dropped a response (qdisc full, no memory).  It goes first
+ * again, built anew, and the queue behind it stays: it may hold answers
+ * to requests kept nowhere else (a read taken from the backlog).  All of
+ * it waits out a back-off.  An ACK that cannot be rebuilt is replaced by
+ * a fresh one; a lost read response the requester asks for again.
+ */
 static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
-				     u32 psn)
+				     u32 psn, __be32 smsn)
 {
 	struct softrdma_rc *rc = &qp->rc;
-	struct softrdma_rc_res *res;
+	struct sk_buff *skb;
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	__skb_queue_purge(&rc->resp_txq);
-	rc->ack_pending = true;
-	res = softrdma_rc_res_find(qp, psn);
-	if (res && !res->atomic &&
-	    (opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST ||
-	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE ||
-	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST ||
-	     opcode == IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY)) {
-		/* resume the read at the dropped packet */
-		u32 skip = psn_diff(psn, res->first_psn) * qp->mtu;
-
-		rc->rd_active = true;
-		rc->rd_first = res->first_psn;
-		rc->rd_psn0 = psn;
-		rc->rd_psn = psn;
-		rc->rd_end = psn_add(res->first_psn, res->npsn);
-		rc->rd_va = res->va + skip;
-		rc->rd_rkey = res->rkey;
-		rc->rd_len = res->len - skip;
-	} else if (res && res->atomic && opcode ==
-		   IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE) {
-		rc->replay_atomic = true;
-		rc->replay_psn = psn;
-	}
+	skb = softrdma_rc_resp_rebuild(qp, opcode, psn, smsn);
+	if (skb)
+		__skb_queue_head(&rc->resp_txq, skb);
+	else if (opcode == IB_OPCODE_RC_ACKNOWLEDGE)
+		rc->ack_pending = true;
+	rc->resp_held = true;
 	rc->resp_backoff_us = clamp(rc->resp_backoff_us * 2,
 				    SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
 				    SOFTRDMA_RC_XMIT_BACKOFF_MAX_US);
@@ -927,22 +981,31 @@ static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
 /**
  * softrdma_rc_resp_flush() - send the queued responses, in order
  * @qp: the QP; rq.lock not held
+ *
+ * Not while a back-off runs: softrdma_rc_resp_work() sends them then.
  */
 void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = &qp->rc;
+	const struct softrdma_bth *bth;
 	struct sk_buff *skb;
+	__be32 smsn;
 	u8 opcode;
-	int err;
+	int err, off;
 	u32 psn;
 
 	spin_lock_bh(&qp->rq.lock);
-	if (rc->resp_draining)
+	if (rc->resp_draining || rc->resp_held)
 		goto out_unlock;
 	rc->resp_draining = true;
 	while ((skb = __skb_dequeue(&rc->resp_txq))) {
-		opcode = softrdma_bth_opcode((struct softrdma_bth *)skb->data);
-		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
+		bth = (const struct softrdma_bth *)skb->data;
+		opcode = softrdma_bth_opcode(bth);
+		psn = softrdma_bth_psn(bth);
+		off = softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH);
+		smsn = off > 0 ?
+		       ((const struct softrdma_aeth *)(skb->data + off))->smsn :
+		       0;
 		spin_unlock_bh(&qp->rq.lock);
 		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port,
 					 &rc->route, skb);
@@ -952,7 +1015,7 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 			continue;
 		}
 		if (err == -EAGAIN && !rc->resp_stopped) {
-			softrdma_rc_resp_backoff(qp, opcode, psn);
+			softrdma_rc_resp_backoff(qp, opcode, psn, smsn);
 			break;
 		}
 	}
@@ -984,6 +1047,8 @@ void softrdma_rc_resp_settle(struct softrdma_qp *qp)
 	spin_lock_bh(&qp->rq.lock);
 	if (!rc->resp_stopped && rc->resp_running)
 		softrdma_rc_push_ack(qp);
+	/* no back-off now: this is the last chance to send */
+	rc->resp_held = false;
 	spin_unlock_bh(&qp->rq.lock);
 	softrdma_rc_resp_flush(qp);
 }
@@ -1000,13 +1065,13 @@ void softrdma_rc_resp_work(struct work_struct *work)
 	struct softrdma_rc *rc = container_of(to_delayed_work(work),
 					      struct softrdma_rc, resp_work);
 	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
-	struct softrdma_rc_res *res;
 	struct sk_buff *skb;
 	unsigned int n = 0;
 
 	spin_lock_bh(&qp->rq.lock);
 	if (rc->resp_stopped || !rc->resp_running)
 		goto out_unlock;
+	rc->resp_held = false;
 	if (rc->ack_pending) {
 		rc->ack_pending = false;
 		if (rc->seq.nak_sent)
@@ -1016,12 +1081,6 @@ void softrdma_rc_resp_work(struct work_struct *work)
 		else
 			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
 					     psn_sub(rc->seq.psn, 1));
-	}
-	if (rc->replay_atomic) {
-		rc->replay_atomic = false;
-		res = softrdma_rc_res_find(qp, rc->replay_psn);
-		if (res && res->atomic)
-			softrdma_rc_atomic_ack(qp, rc->replay_psn, res->orig);
 	}
 	if (rc->rd_active)
 		softrdma_rc_read_run(qp, SOFTRDMA_RC_READ_BUDGET);

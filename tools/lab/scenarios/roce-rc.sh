@@ -146,6 +146,14 @@ read_gap_filter() {
 			action pass random determ drop 2 || return 1
 	done
 }
+# tc on eth0's egress drops every other RoCE packet of opcode $1
+op_drop_filter() {
+	tc qdisc add dev eth0 clsact &&
+		tc filter add dev eth0 egress protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff \
+			match u8 "$1" 0xff at 28 \
+			action pass random determ drop 2
+}
 # a softrdma port counter (rdma statistic)
 rc_counter() {
 	rdma statistic show link "$LAB_IBDEV/1" |
@@ -234,6 +242,32 @@ if want loss; then
 			lab_check "read-host-drops: no ACK timeout" \
 				test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
 		fi
+
+		# and every other ACK (0x11) or atomic ACK (0x12) it sends
+		for t in "0x11 ib_write_bw -s 65536" \
+			"0x12 ib_atomic_bw -A FETCH_AND_ADD" \
+			"0x12 ib_atomic_bw -A CMP_AND_SWAP"; do
+			read -r op prog args <<<"$t"
+			name="host-drops-$op-$prog${args:+-${args##* }}"
+			if [ "$LAB_ID" = 0 ]; then
+				lab_check "tc: drop every other own $op" \
+					op_drop_filter "$op"
+				drops0=$(rc_counter xmit_drop)
+			elif [ "$LAB_STACK" = sroce ]; then
+				timeouts0=$(rc_counter ack_timeouts)
+			fi
+			# shellcheck disable=SC2086 # $args: options
+			lab_pair "$name" 240 perf "$prog" $args -d "$LAB_IBDEV" \
+				-x "$gid" -n 200 -u 19 -F
+			if [ "$LAB_ID" = 0 ]; then
+				tc qdisc del dev eth0 clsact
+				lab_check "$name: the host dropped some" \
+					test "$(rc_counter xmit_drop)" -gt "$drops0"
+			elif [ "$LAB_STACK" = sroce ]; then
+				lab_check "$name: no ACK timeout" \
+					test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
+			fi
+		done
 	fi
 fi
 

@@ -153,7 +153,10 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 		softrdma_rc_progress(qp, psn_add(ack_psn, 1));
 }
 
-/* A go-back-N from @psn, the retry counted (IBA 9.7.6.1.3) */
+/*
+ * A go-back-N from @psn, the retry counted (IBA 9.7.6.1.3); late answers
+ * to what was sent before are no new gap
+ */
 static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn,
 				     const char *why)
 {
@@ -164,6 +167,7 @@ static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn,
 	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp), psn,
 				     why, rc->retry_left);
 	softrdma_rc_req_rewind(qp, psn);
+	rc->rewound = true;
 }
 
 static void softrdma_rc_comp_retry_exceeded(struct softrdma_qp *qp)
@@ -239,7 +243,6 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
 						 SOFTRDMA_RC_CWND_LOSS, 0);
 		softrdma_rc_comp_go_back(qp, psn, "sequence nak");
-		rc->rewound = true;
 		return;
 	case SOFTRDMA_RC_ACK_RETRY_EXCEEDED:
 		softrdma_rc_comp_retry_exceeded(qp);
@@ -451,14 +454,11 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
 						 SOFTRDMA_RC_CWND_TIMEOUT, 0);
-		if (rc->retry_left) {
-			/* late responses to what was sent before: no new gap */
+		if (rc->retry_left)
 			softrdma_rc_comp_go_back(qp, rc->una_psn,
 						 "ack timeout");
-			rc->rewound = true;
-		} else {
+		else
 			softrdma_rc_comp_retry_exceeded(qp);
-		}
 	}
 	softrdma_rc_req_run(qp);
 	/*

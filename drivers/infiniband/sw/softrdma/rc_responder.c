@@ -403,20 +403,33 @@ static struct softrdma_rc_res *softrdma_rc_res_find(struct softrdma_qp *qp,
 	return NULL;
 }
 
-static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
+/* An atomic ACK carrying @orig; its AETH is the caller's */
+static struct sk_buff *softrdma_rc_atomic_ack_skb(struct softrdma_qp *qp,
+						  u32 psn, u64 orig)
 {
 	const u8 op = IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
 	struct sk_buff *skb;
 
 	skb = softrdma_rc_resp_skb(qp, op, psn, 0);
+	if (skb)
+		softrdma_atmack_set_orig(softrdma_rc_hdr(skb, op,
+							 SOFTRDMA_EXT_ATMACK),
+					 orig);
+	return skb;
+}
+
+static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
+{
+	const u8 op = IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
+	struct sk_buff *skb;
+
+	skb = softrdma_rc_atomic_ack_skb(qp, psn, orig);
 	if (!skb) {
 		qp->rc.ack_pending = true;
 		return;
 	}
 	softrdma_aeth_set(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_AETH),
 			  softrdma_rc_syn_ack(), qp->rc.msn);
-	softrdma_atmack_set_orig(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_ATMACK),
-				 orig);
 	softrdma_rc_resp_queue(qp, skb);
 }
 
@@ -936,13 +949,10 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 		if (IS_ERR(skb))
 			return NULL;
 	} else {
-		skb = softrdma_rc_resp_skb(qp, opcode, psn, 0);
+		skb = res ? softrdma_rc_atomic_ack_skb(qp, psn, res->orig) :
+			    softrdma_rc_resp_skb(qp, opcode, psn, 0);
 		if (!skb)
 			return NULL;
-		if (res)
-			softrdma_atmack_set_orig(softrdma_rc_hdr(skb, opcode,
-								 SOFTRDMA_EXT_ATMACK),
-						 res->orig);
 	}
 	if (softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH) > 0) {
 		aeth = softrdma_rc_hdr(skb, opcode, SOFTRDMA_EXT_AETH);

@@ -36,7 +36,7 @@ crc32c_intel crc64 crc64_rocksoft crc64_rocksoft_generic crc_t10dif
 crct10dif_common crct10dif_generic crct10dif_pclmul dummy failover fscache
 garp ib_cm ib_core ib_uverbs ip6_udp_tunnel ipvlan iw_cm libcrc32c llc
 macvlan mrp net_failover netfs nvme_core nvme_fabrics nvme_rdma nvmet
-nvmet_rdma overlay rdma_cm rdma_rxe rdma_ucm cls_u32 sch_netem sch_prio siw stp t10_pi tun
+nvmet_rdma overlay rdma_cm rdma_rxe rdma_ucm act_gact cls_u32 sch_ingress sch_netem sch_prio siw stp t10_pi tun
 udp_tunnel veth virtio virtio_net virtio_pci virtio_pci_legacy_dev
 virtio_pci_modern_dev virtio_ring vxlan"
 

@@ -349,6 +349,12 @@ lab_rdma_state() {
 	timeout 5 rdma -dd res show qp 2>&1
 	timeout 5 rdma res show cm_id 2>&1
 	timeout 5 ss -tnio state established 2>&1
+	# the device's counters and the link below it: a transmit path
+	# that stopped (qdisc backlog, queue timeouts) shows here
+	timeout 5 rdma statistic show 2>&1
+	tc -s qdisc show dev eth0 2>&1
+	ip -s link show dev eth0 2>&1
+	grep -H . /sys/class/net/eth0/queues/tx-*/tx_timeout 2>&1
 }
 
 # lab_task_stacks PID: the kernel stack each thread of PID waits in

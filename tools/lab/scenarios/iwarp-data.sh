@@ -72,7 +72,8 @@ if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; the
 	done) >"$LAB_OUT/counters-live.txt" 2>&1 &
 fi
 
-run() { timeout "${TMO:-120}" "$@"; }
+# a stall leaves the stacks, QPs and link state (lab_timeout)
+run() { lab_timeout "${TMO:-120}" "$@"; }
 
 # perf SIZE ITERS CMD...: perftest at one size, its exit status and this
 # side's result table checked by lab_perftest (lib.sh); the client's

@@ -23,7 +23,8 @@ gid=$(lab_gid_index "$LAB_ADDR") || gid=1
 gid6=$(lab_gid_index "$LAB_ADDR6") || gid6=
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid (IPv6: ${gid6:-none})"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
-run() { timeout "${TMO:-120}" "$@"; }
+# a stall leaves the stacks, QPs and link state (lab_timeout)
+run() { lab_timeout "${TMO:-120}" "$@"; }
 
 # ready PORT: a TCP listener, or an rdma_cm listener (per device cm_id)
 ready() {

@@ -24,7 +24,8 @@ gid=$(lab_gid_index "$LAB_ADDR") || gid=1
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
 
-run() { timeout "${TMO:-120}" "$@"; }
+# a stall leaves the stacks, QPs and link state (lab_timeout)
+run() { lab_timeout "${TMO:-120}" "$@"; }
 
 # pingpong: also require the iteration count and no data errors
 pp() {

@@ -24,7 +24,8 @@ port=18900
 gid=$(lab_gid_index "$LAB_ADDR" 2>/dev/null) || gid=
 lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
-run() { timeout "${TMO:-120}" "$@"; }
+# a stall leaves the stacks, QPs and link state (lab_timeout)
+run() { lab_timeout "${TMO:-120}" "$@"; }
 # siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
 ulimit -l unlimited
 iwarp=0

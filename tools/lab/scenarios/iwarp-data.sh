@@ -16,9 +16,9 @@
 #         set)
 # perftest checks completions and sizes, no data; every perftest run here
 # must exit 0 and print a result table with exactly one row per size, the
-# iteration count asked for (of all QPs) and a non-zero rate, on both sides
-# (the passive servers print one row or none: lab_perftest in lib.sh); the
-# client's rows are kept as notes.
+# iteration count asked for (of all QPs), on both sides (the passive
+# servers print one row or none; a zero rate is perftest's clock in TCG, a
+# note: lab_perftest in lib.sh); the client's rows are kept as notes.
 # On siwarp guests the iWARP counters must show traffic, zero-copy FPDUs
 # and no receive error, and softrdma must unload afterwards.
 # Optional args: part names to run (default: rping bw lat), e.g. "rping bw";

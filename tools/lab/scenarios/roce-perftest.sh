@@ -25,11 +25,10 @@
 # perftest checks no data; this scenario checks what perftest prints, on
 # both sides (lab_perftest in lib.sh): exit status 0, the result table has
 # exactly one row per expected size, every row has the requested iteration
-# count and a non-zero rate (bandwidth or message rate; t_min and t_avg
-# for latency).  No figure is compared against a threshold.  The passive
-# servers of ib_write_bw and ib_read_bw print one row, the client's last
-# size; the ib_read_lat server prints no table: there the client's table
-# is the check.  Iteration counts are small (and shrink with the size in
+# count (a zero rate is perftest's clock in TCG: a note).  No figure is
+# compared against a threshold.  The passive servers of ib_write_bw and
+# ib_read_bw print one row, the client's last size; the ib_read_lat
+# server prints no table: there the client's table is the check.  Iteration counts are small (and shrink with the size in
 # the quick cut) so that a pairing's -a matrix fits in a few minutes on
 # the emulated guests.
 

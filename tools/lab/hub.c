@@ -17,6 +17,12 @@
  * Exits on SIGTERM/SIGINT/SIGHUP, or when its parent (or --parent PID)
  * dies.  All I/O is non-blocking and poll()-driven; a port whose output
  * queue grows beyond OUTQ_MAX drops frames rather than stalling the hub.
+ *
+ * What the segment itself did to frames is always logged (stderr), so
+ * that a stalled test can tell a lost frame from a lost protocol: a port
+ * whose guest has read nothing of its queued frames for STALL_SECS (its
+ * NIC takes no frames), the first drop of each such episode, and at exit
+ * every port's frame counts.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,12 +38,14 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_PORTS	64
 #define FRAME_MAX	(256 * 1024)	/* QEMU sends at most ~69 KiB */
 #define INBUF_SIZE	(FRAME_MAX + 4)
 #define OUTQ_MAX	(4 * 1024 * 1024)
+#define STALL_SECS	5
 
 struct port {
 	int fd;
@@ -47,6 +55,10 @@ struct port {
 	unsigned char *out;	/* queued output bytes */
 	size_t out_len, out_cap, out_off;
 	unsigned long rx_frames, tx_frames, drops;
+	size_t out_peak;	/* most bytes ever queued */
+	time_t stuck_since;	/* output pending, none sent since; or 0 */
+	int stall_logged;	/* this episode was reported */
+	unsigned long stall_drops;	/* drops at the episode's start */
 };
 
 static struct port ports[MAX_PORTS];
@@ -62,6 +74,21 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static void vlog(const char *fmt, va_list ap)
+{
+	struct timespec ts;
+	char hms[16];
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	fprintf(stderr, "hub: %s.%03ld ", hms, ts.tv_nsec / 1000000);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* Connections and the like: only with -v */
 static void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void logmsg(const char *fmt, ...)
 {
@@ -70,10 +97,27 @@ static void logmsg(const char *fmt, ...)
 	if (!verbose)
 		return;
 	va_start(ap, fmt);
-	fputs("hub: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vlog(fmt, ap);
 	va_end(ap);
+}
+
+/* What happened to frames: always */
+static void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warnmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(fmt, ap);
+	va_end(ap);
+}
+
+static time_t now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
 }
 
 static int set_nonblock(int fd)
@@ -142,8 +186,8 @@ static void port_close(int i)
 {
 	struct port *p = &ports[i];
 
-	logmsg("port %u closed (rx %lu tx %lu drops %lu)", p->id,
-	       p->rx_frames, p->tx_frames, p->drops);
+	warnmsg("port %u closed: %lu frames in, %lu out, %lu dropped, at most %zu bytes queued",
+		p->id, p->rx_frames, p->tx_frames, p->drops, p->out_peak);
 	close(p->fd);
 	free(p->in);
 	free(p->out);
@@ -158,6 +202,9 @@ static void port_queue(struct port *p, const unsigned char *frame, uint32_t len)
 	if (p->out_off && p->out_off == p->out_len)
 		p->out_off = p->out_len = 0;
 	if (p->out_len - p->out_off + need > OUTQ_MAX) {
+		if (p->drops == p->stall_drops)
+			warnmsg("port %u: %zu bytes queued: dropping frames",
+				p->id, p->out_len - p->out_off);
 		p->drops++;
 		return;
 	}
@@ -191,6 +238,8 @@ static void port_queue(struct port *p, const unsigned char *frame, uint32_t len)
 	memcpy(p->out + p->out_len, frame, len);
 	p->out_len += len;
 	p->tx_frames++;
+	if (p->out_len - p->out_off > p->out_peak)
+		p->out_peak = p->out_len - p->out_off;
 }
 
 /* Returns -1 if the port must be closed. */
@@ -208,9 +257,38 @@ static int port_flush(struct port *p)
 			return -1;
 		}
 		p->out_off += (size_t)n;
+		p->stuck_since = 0;
 	}
 	p->out_off = p->out_len = 0;
 	return 0;
+}
+
+/*
+ * Once a second: has a port's guest stopped reading?  An episode starts
+ * when output is pending and none of it has been sent for STALL_SECS,
+ * and ends when the queue is empty again.
+ */
+static void port_watch(struct port *p, time_t now)
+{
+	if (p->out_len == p->out_off) {
+		if (p->stall_logged)
+			warnmsg("port %u: read again, %lu frames dropped meanwhile",
+				p->id, p->drops - p->stall_drops);
+		p->stuck_since = 0;
+		p->stall_logged = 0;
+		p->stall_drops = p->drops;
+		return;
+	}
+	if (!p->stuck_since) {
+		p->stuck_since = now;
+		return;
+	}
+	if (!p->stall_logged && now - p->stuck_since >= STALL_SECS) {
+		warnmsg("port %u: %zu bytes queued, none read for %ld s",
+			p->id, p->out_len - p->out_off,
+			(long)(now - p->stuck_since));
+		p->stall_logged = 1;
+	}
 }
 
 static void forward(int from, const unsigned char *frame, uint32_t len)
@@ -265,6 +343,15 @@ static int port_read(int i)
 		}
 		p->in_len += (size_t)n;
 	}
+}
+
+static void watch_all(void)
+{
+	time_t now = now_secs();
+	int i;
+
+	for (i = 0; i < nports; i++)
+		port_watch(&ports[i], now);
 }
 
 static void usage(void)
@@ -367,8 +454,10 @@ int main(int argc, char **argv)
 			perror("hub: poll");
 			break;
 		}
-		if (n == 0)
+		if (n == 0) {
+			watch_all();
 			continue;
+		}
 
 		/*
 		 * Handle the existing ports from the last one down, so that
@@ -394,6 +483,7 @@ int main(int argc, char **argv)
 			if (ports[i].out_len > ports[i].out_off &&
 			    port_flush(&ports[i]) < 0)
 				port_close(i);
+		watch_all();
 
 		if (pfd[0].revents & POLLIN) {
 			for (;;) {

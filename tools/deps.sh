@@ -12,7 +12,7 @@ PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	python3 rsync
 	# lab
-	qemu-system-x86 busybox-static iproute2 iputils-ping procps
+	qemu-system-x86 busybox-static iproute2 iputils-ping procps ethtool
 	# RDMA userspace used inside the guests
 	rdma-core ibverbs-providers ibverbs-utils perftest rdmacm-utils
 	# guest-side test programs built by the lab

@@ -261,6 +261,10 @@ if [ "$full" -eq 1 ]; then
 fi
 
 echo
+# the lab's own restarts of a QEMU transmit queue that stopped (tools/lab/
+# qmp-virtio): not a verdict on softrdma, but said, with where
+restarts=$(grep -l '^# virtio-watch: ' "$logdir"/*.log 2>/dev/null | xargs -r -n1 basename | sed 's/\.log$//' | paste -sd ' ' -)
+[ -z "$restarts" ] || echo "lab: QEMU stopped taking a guest's transmit buffers and was restarted in: $restarts"
 [ ${#failures[@]} -eq 0 ] || echo "failed parts: ${failures[*]} (logs in $logdir)"
 echo "softrdma: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

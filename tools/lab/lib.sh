@@ -342,19 +342,42 @@ lab_bench_value() {
 }
 
 # lab_rdma_state: this guest's QPs (softrdma's with their engines' state),
-# rdma_cm connections and TCP sockets (an iWARP stream's unread bytes sit
-# in Recv-Q, its unacknowledged ones in Send-Q), for a stall report.  A QP
-# being destroyed holds the restrack dump back, hence the limits.
+# rdma_cm connections and TCP sockets in every state but LISTEN (an iWARP
+# stream's unread bytes sit in Recv-Q, its unacknowledged ones in Send-Q),
+# and the TCP counters that are not zero (TcpExtTCPRcvQDrop: a receiver
+# that stopped reading; TcpExtTCPBacklogDrop: a socket held locked), the
+# device's counters and eth0's (qdisc, link, virtio-net queues), for a
+# stall report.  A QP being destroyed holds the restrack dump back,
+# hence the limits.
 lab_rdma_state() {
 	timeout 5 rdma -dd res show qp 2>&1
 	timeout 5 rdma res show cm_id 2>&1
-	timeout 5 ss -tnio state established 2>&1
+	timeout 5 ss -tnio state connected 2>&1
+	nstat -as 2>&1 | awk '/^Tcp/ { printf "%s %s ", $1, $2 } END { print "" }'
 	# the device's counters and the link below it: a transmit path
 	# that stopped (qdisc backlog, queue timeouts) shows here
 	timeout 5 rdma statistic show 2>&1
 	tc -s qdisc show dev eth0 2>&1
 	ip -s link show dev eth0 2>&1
 	grep -H . /sys/class/net/eth0/queues/tx-*/tx_timeout 2>&1
+	# virtio-net's own queue counters (kicks, drops)
+	ethtool -S eth0 2>&1 | awk 'NR > 1 && $2 != 0 { printf "%s %s ", $1, $2 }
+		END { print "" }'
+	lab_qemu_queues
+}
+
+# lab_qemu_queues: where each guest's virtio-net queues stand in its QEMU
+# (the host's lab answers: qmp-virtio), 20 s at most
+lab_qemu_queues() {
+	local req
+	mkdir -p /lab/qmp
+	req=/lab/qmp/$LAB_ID.$$.$RANDOM
+	: >"$req.req"
+	if lab_wait_for 20 test -e "$req.txt"; then
+		cat "$req.txt"
+	else
+		echo "lab: no answer from the host about the QEMU queues"
+	fi
 }
 
 # lab_task_stacks PID: the kernel stack each thread of PID waits in
@@ -430,6 +453,8 @@ _lab_pair_verdict() {
 	local f=$1 end=$((SECONDS + $2 + 60))
 	while [ ! -s "$f" ] && [ $SECONDS -lt "$end" ]; do
 		if [ "$LAB_ID" = 0 ] && [ -e "$f.ask" ] && [ ! -e "$f.peer" ]; then
+			# the client stalled: this end as it stands then
+			lab_rdma_state >"$LAB_OUT/checks/$CUR.srv.asked.state" 2>&1
 			_lab_peer_race "${f##*/}" >"$f.peer.tmp"
 			mv "$f.peer.tmp" "$f.peer"
 		fi
@@ -555,6 +580,9 @@ lab_pair() {
 				lab_check "$name server" wait "$srv"
 				rc=$?
 				cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null
+				# a failed server's sockets and TCP counters
+				[ $rc = 0 ] || [ -e "$LAB_OUT/checks/$name.srv.state" ] ||
+					lab_rdma_state >"$LAB_OUT/checks/$name.srv.state" 2>&1
 			fi
 			;;
 		1)

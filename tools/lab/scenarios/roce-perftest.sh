@@ -28,9 +28,10 @@
 # count (a zero rate is perftest's clock in TCG: a note).  No figure is
 # compared against a threshold.  The passive servers of ib_write_bw and
 # ib_read_bw print one row, the client's last size; the ib_read_lat
-# server prints no table: there the client's table is the check.  Iteration counts are small (and shrink with the size in
-# the quick cut) so that a pairing's -a matrix fits in a few minutes on
-# the emulated guests.
+# server prints no table: there the client's table is the check.
+# Iteration counts are small (and shrink with the size in the quick cut)
+# so that a pairing's -a matrix fits in a few minutes on the emulated
+# guests.
 
 MAX_INLINE=256		# SOFTRDMA_ROCE_MAX_INLINE, drivers/.../param.h
 INLINE_BIN=${RC_INLINE_BIN:-/var/tmp/softrdma-lab/rc_inline}

@@ -7,7 +7,11 @@
  * allocates.  A DMA MR (get_dma_mr, kernel consumers only) covers all
  * kernel memory: softrdma registers with no DMA device, so the RDMA core's
  * virtual DMA ops hand consumers kernel virtual addresses, and those are
- * the addresses a DMA MR is accessed with.
+ * the addresses a DMA MR is accessed with.  A fast-registration MR
+ * (alloc_mr, kernel consumers only) has a page list of such addresses,
+ * mapped by map_mr_sg and made valid by an IB_WR_REG_MR work request,
+ * until a local or remote invalidation (IBA vol 1 10.6.3.6, 10.7.2.4;
+ * RFC 5040 6.2.1 for iWARP's STags).
  *
  * Lifetime: an MR is built completely, then published in the device's
  * xarray under its key index.  Lookups take a reference under RCU.  Dereg
@@ -104,8 +108,10 @@ VISIBLE_IF_KUNIT int softrdma_mr_add(struct softrdma_dev *sdev,
 	if (err)
 		return err == -EBUSY ? -ENOMEM : err;
 
-	mr->ibmr.lkey = softrdma_mr_key(index, get_random_u8());
-	mr->ibmr.rkey = mr->ibmr.lkey;
+	spin_lock_init(&mr->fast_lock);
+	mr->key = softrdma_mr_key(index, get_random_u8());
+	mr->ibmr.lkey = mr->key;
+	mr->ibmr.rkey = mr->key;
 	return 0;
 }
 
@@ -119,7 +125,7 @@ VISIBLE_IF_KUNIT int softrdma_mr_add(struct softrdma_dev *sdev,
 VISIBLE_IF_KUNIT int softrdma_mr_publish(struct softrdma_dev *sdev,
 					 struct softrdma_mr *mr)
 {
-	u32 index = softrdma_mr_key_index(mr->ibmr.lkey);
+	u32 index = softrdma_mr_key_index(mr->key);
 
 	return xa_err(xa_store(&sdev->mr_xa, index, mr, GFP_KERNEL));
 }
@@ -137,7 +143,7 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
 {
 	might_sleep();
 
-	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mr->ibmr.lkey));
+	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mr->key));
 	kref_put(&mr->ref, softrdma_mr_release);
 	wait_for_completion(&mr->released);
 }
@@ -148,8 +154,8 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
  * @key: the key from a work request or a packet
  *
  * The whole key must match: an index whose key byte differs belongs to an
- * MR the key does not name (a stale or guessed key).  May be called from
- * any context.
+ * MR the key does not name (a stale or guessed key).  A fast-registration
+ * MR is found only while it is valid.  May be called from any context.
  *
  * Return: the MR with a reference held (drop it with softrdma_mr_put()), or
  * NULL.  A responder answers NULL like a failed check: NAK Remote Access
@@ -161,7 +167,25 @@ struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
 
 	rcu_read_lock();
 	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
-	if (mr && (mr->ibmr.lkey != key || !kref_get_unless_zero(&mr->ref)))
+	/* valid before key: REG_MR stores the key, then releases valid */
+	if (mr && mr->type == SOFTRDMA_MR_FAST && !smp_load_acquire(&mr->valid))
+		mr = NULL;
+	if (mr && (READ_ONCE(mr->key) != key ||
+		   !kref_get_unless_zero(&mr->ref)))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+/* The MR in @key's slot, whatever its key byte and state, referenced */
+static struct softrdma_mr *softrdma_mr_get_slot(struct softrdma_dev *sdev,
+						u32 key)
+{
+	struct softrdma_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+	if (mr && !kref_get_unless_zero(&mr->ref))
 		mr = NULL;
 	rcu_read_unlock();
 	return mr;
@@ -225,28 +249,48 @@ int softrdma_mr_check(const struct softrdma_mr *mr, const struct ib_pd *pd,
 	return 0;
 }
 
+/* The page of kernel address @addr (virtual DMA), and the offset in it */
+static struct page *mr_kernel_page(u64 addr, unsigned int *offset)
+{
+	const void *va = (const void *)(uintptr_t)addr;
+
+	if ((uintptr_t)addr != addr)
+		return NULL;
+	*offset = offset_in_page(va);
+	if (virt_addr_valid(va))
+		return virt_to_page(va);
+	if (is_vmalloc_addr(va))
+		return vmalloc_to_page(va);
+	return NULL;
+}
+
 /*
  * The page holding byte @iova of @mr, and the byte's offset in it.  The
- * caller has checked the range; a user MR still refuses to index past its
- * page array.
+ * caller has checked the range; user and fast-registration MRs still
+ * refuse to index past their page arrays (a fast-registration MR's
+ * registration may change under a reader that found it valid).
  */
 static struct page *mr_page(const struct softrdma_mr *mr, u64 iova,
 			    unsigned int *offset)
 {
 	unsigned long index;
+	unsigned int shift;
 	u64 pos;
 
-	if (mr->type == SOFTRDMA_MR_DMA) {
-		const void *va = (const void *)(uintptr_t)iova;
-
-		if ((uintptr_t)iova != iova)
+	switch (mr->type) {
+	case SOFTRDMA_MR_DMA:
+		return mr_kernel_page(iova, offset);
+	case SOFTRDMA_MR_FAST:
+		shift = READ_ONCE(mr->pbl_shift);
+		pos = iova - READ_ONCE(mr->iova) + READ_ONCE(mr->page_offset);
+		index = pos >> shift;
+		if (index >= min_t(unsigned long, READ_ONCE(mr->npages),
+				   mr->pbl_max))
 			return NULL;
-		*offset = offset_in_page(va);
-		if (virt_addr_valid(va))
-			return virt_to_page(va);
-		if (is_vmalloc_addr(va))
-			return vmalloc_to_page(va);
-		return NULL;
+		return mr_kernel_page(READ_ONCE(mr->pbl[index]) +
+				      (pos & (BIT_ULL(shift) - 1)), offset);
+	case SOFTRDMA_MR_USER:
+		break;
 	}
 
 	pos = iova - mr->iova + mr->page_offset;
@@ -503,7 +547,7 @@ static int softrdma_mr_install(struct softrdma_dev *sdev,
 	if (err)
 		return err;
 	if (siw_udata) {
-		siw_resp.stag = mr->ibmr.lkey;
+		siw_resp.stag = mr->key;
 		err = ib_copy_to_udata(siw_udata, &siw_resp, sizeof(siw_resp));
 		if (err)
 			goto out_remove_mr;
@@ -551,6 +595,200 @@ struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access)
 out_free_mr:
 	kfree(mr);
 	return ERR_PTR(err);
+}
+
+/**
+ * softrdma_alloc_mr() - a fast-registration MR, for kernel users
+ * @ibpd: the PD
+ * @mr_type: IB_MR_TYPE_MEM_REG; nothing else is supported
+ * @max_num_sg: the most blocks one registration may map
+ *
+ * The MR starts invalid: no key finds it until an IB_WR_REG_MR.
+ *
+ * Return: the MR, or ERR_PTR(-errno).
+ */
+struct ib_mr *softrdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
+				u32 max_num_sg)
+{
+	struct softrdma_dev *sdev = to_sdev(ibpd->device);
+	struct softrdma_mr *mr;
+	int err;
+
+	if (mr_type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > SOFTRDMA_MAX_FAST_REG_PAGES)
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->pbl = kcalloc(max_num_sg, sizeof(*mr->pbl), GFP_KERNEL);
+	if (!mr->pbl) {
+		err = -ENOMEM;
+		goto out_free_mr;
+	}
+	mr->type = SOFTRDMA_MR_FAST;
+	mr->pd = ibpd;
+	mr->pbl_max = max_num_sg;
+	mr->pbl_shift = PAGE_SHIFT;
+
+	err = softrdma_mr_install(sdev, mr, NULL);
+	if (err)
+		goto out_free_pbl;
+	return &mr->ibmr;
+
+out_free_pbl:
+	kfree(mr->pbl);
+out_free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+static int softrdma_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct softrdma_mr *mr = to_smr(ibmr);
+
+	if (mr->pbl_mapped == mr->pbl_max)
+		return -ENOMEM;
+	WRITE_ONCE(mr->pbl[mr->pbl_mapped++], addr);
+	return 0;
+}
+
+/**
+ * softrdma_map_mr_sg() - fill a fast-registration MR's page list
+ * @ibmr: the MR
+ * @sg: DMA-mapped scatterlist (kernel virtual addresses)
+ * @sg_nents: its entries
+ * @sg_offset: offset into the first entry, or NULL
+ *
+ * Sets ibmr->iova, ->length and the page list from @sg at
+ * ibmr->page_size blocks; the MR's memory changes only at the next
+ * IB_WR_REG_MR.
+ *
+ * Return: the number of entries mapped (ib_sg_to_pages()).
+ */
+int softrdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+		       int sg_nents, unsigned int *sg_offset)
+{
+	struct softrdma_mr *mr = to_smr(ibmr);
+	int n;
+
+	mr->pbl_mapped = 0;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset,
+			   softrdma_mr_set_page);
+	/* kept apart from iova, which ib_map_mr_sg_zbva() then zeroes */
+	if (ibmr->page_size)
+		mr->pbl_first_off = ibmr->iova & (ibmr->page_size - 1);
+	return n;
+}
+
+/**
+ * softrdma_mr_fast_reg() - execute an IB_WR_REG_MR
+ * @sdev: the device
+ * @pd: the PD of the QP it was posted on
+ * @expect: the MR the work request named (compared, not dereferenced)
+ * @key: the key it gives the MR (same index, a new key byte)
+ * @access: IB_ACCESS_* rights it grants
+ *
+ * The MR takes the page list, iova and length of its last map_mr_sg.
+ *
+ * Return: 0; -EINVAL for a key that does not name @expect, an MR that is
+ * not a fast-registration one, a page size or access it cannot have;
+ * -EACCES for another PD; -EBUSY if the MR is valid (IBA: a fast
+ * register needs an invalid MR).
+ */
+int softrdma_mr_fast_reg(struct softrdma_dev *sdev, const struct ib_pd *pd,
+			 const struct softrdma_mr *expect, u32 key,
+			 int access)
+{
+	struct softrdma_mr *mr;
+	unsigned long flags;
+	unsigned int shift;
+	u32 size;
+	int err;
+
+	if (softrdma_mr_check_access_flags(access))
+		return -EINVAL;
+	mr = softrdma_mr_get_slot(sdev, key);
+	if (!mr)
+		return -EINVAL;
+
+	err = -EINVAL;
+	if (mr != expect || mr->type != SOFTRDMA_MR_FAST)
+		goto out_put;
+	err = -EACCES;
+	if (mr->pd != pd)
+		goto out_put;
+	err = -EINVAL;
+	size = mr->ibmr.page_size;
+	if (!is_power_of_2(size) || size < PAGE_SIZE ||
+	    mr->pbl_mapped > mr->pbl_max)
+		goto out_put;
+	shift = ilog2(size);
+	if (mr->ibmr.length + mr->pbl_first_off >
+	    ((u64)mr->pbl_mapped << shift))
+		goto out_put;
+
+	spin_lock_irqsave(&mr->fast_lock, flags);
+	if (mr->valid) {
+		err = -EBUSY;
+	} else {
+		WRITE_ONCE(mr->iova, mr->ibmr.iova);
+		WRITE_ONCE(mr->length, mr->ibmr.length);
+		WRITE_ONCE(mr->page_offset, mr->pbl_first_off);
+		WRITE_ONCE(mr->npages, mr->pbl_mapped);
+		WRITE_ONCE(mr->pbl_shift, shift);
+		WRITE_ONCE(mr->access, access & ~IB_ACCESS_OPTIONAL);
+		WRITE_ONCE(mr->key, key);
+		/* pairs with softrdma_mr_get(): all of the above, then valid */
+		smp_store_release(&mr->valid, true);
+		err = 0;
+	}
+	spin_unlock_irqrestore(&mr->fast_lock, flags);
+out_put:
+	softrdma_mr_put(mr);
+	return err;
+}
+
+/**
+ * softrdma_mr_invalidate() - a local invalidate (LOCAL_INV, RDMA Read with
+ *	local invalidate), or a remote one (Send with Invalidate)
+ * @sdev: the device
+ * @pd: the PD of the QP it came in on
+ * @key: the key to invalidate
+ * @remote: the key came from the peer: its key byte must match too
+ *
+ * Only fast-registration MRs can be invalidated; invalidating an MR that
+ * is already invalid succeeds.  A local invalidate names the MR by its
+ * index, as siw does: the RDMA core's rdma_rw (6.1) builds an RDMA Read
+ * with local invalidate with the MR's key from before the key byte it
+ * registers with.  Accesses that found the MR valid before may still
+ * finish: the consumer orders them (IBA 10.8.3.3 fence).
+ *
+ * Return: 0; -EINVAL when @key names no such MR; -EACCES for another PD.
+ */
+int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
+			   u32 key, bool remote)
+{
+	struct softrdma_mr *mr;
+	unsigned long flags;
+	int err = 0;
+
+	mr = softrdma_mr_get_slot(sdev, key);
+	if (!mr)
+		return -EINVAL;
+	if (mr->type != SOFTRDMA_MR_FAST ||
+	    (remote && READ_ONCE(mr->key) != key)) {
+		err = -EINVAL;
+	} else if (mr->pd != pd) {
+		err = -EACCES;
+	} else {
+		spin_lock_irqsave(&mr->fast_lock, flags);
+		WRITE_ONCE(mr->valid, false);
+		spin_unlock_irqrestore(&mr->fast_lock, flags);
+	}
+	softrdma_mr_put(mr);
+	return err;
 }
 
 /**
@@ -643,12 +881,15 @@ int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	softrdma_mr_remove(to_sdev(mr->pd->device), mr);
 	ib_umem_release(mr->umem);
 	kvfree(mr->pages);
+	kfree(mr->pbl);
 	kfree_rcu(mr, rcu);
 	return 0;
 }
 
 const struct ib_device_ops softrdma_mr_ops = {
+	.alloc_mr = softrdma_alloc_mr,
 	.dereg_mr = softrdma_dereg_mr,
 	.get_dma_mr = softrdma_get_dma_mr,
+	.map_mr_sg = softrdma_map_mr_sg,
 	.reg_user_mr = softrdma_reg_user_mr,
 };

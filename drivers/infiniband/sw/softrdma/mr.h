@@ -19,6 +19,7 @@ struct softrdma_dev;
 enum softrdma_mr_type {
 	SOFTRDMA_MR_USER,	/* user memory pinned by ib_umem_get() */
 	SOFTRDMA_MR_DMA,	/* all kernel memory, addressed by kernel VA */
+	SOFTRDMA_MR_FAST,	/* kernel fast-registration MR (IB_WR_REG_MR) */
 };
 
 /*
@@ -31,6 +32,12 @@ enum softrdma_mr_type {
 struct softrdma_mr {
 	struct ib_mr ibmr;
 	enum softrdma_mr_type type;
+	/*
+	 * The key lookups match, lkey == rkey.  Not ibmr.lkey: a kernel
+	 * consumer changes that one's key byte (ib_update_fast_reg_key())
+	 * before it posts the REG_MR that makes the new key valid.
+	 */
+	u32 key;
 	/*
 	 * The PD the MR was registered in.  ibmr.pd is only set by the RDMA
 	 * core once the verb has returned, after the MR is published.
@@ -45,6 +52,22 @@ struct softrdma_mr {
 	struct page **pages;
 	unsigned long npages;
 	unsigned int page_offset;	/* offset of iova in pages[0] */
+
+	/*
+	 * SOFTRDMA_MR_FAST: map_mr_sg() fills the page list with the kernel
+	 * addresses of page-size blocks (virtual DMA); IB_WR_REG_MR makes
+	 * what it mapped the MR's memory, with the key and access the WR
+	 * names; invalidation (local, or remote by Send with Invalidate)
+	 * makes every key of it fail again.  @fast_lock orders the two.
+	 */
+	spinlock_t fast_lock;
+	bool valid;		/* registered, not invalidated */
+	u64 *pbl;		/* block addresses, pbl_max of them */
+	u32 pbl_max;		/* max_num_sg of alloc_mr */
+	u32 pbl_mapped;		/* blocks of the last map_mr_sg() */
+	u32 pbl_first_off;	/* its first byte's offset in block 0 */
+	u32 pbl_len;		/* blocks of the registration */
+	unsigned int pbl_shift;	/* log2 of the registration's block size */
 
 	/* one reference for the xarray, one per softrdma_mr_get() */
 	struct kref ref;
@@ -81,6 +104,15 @@ enum softrdma_copy_dir {
 extern const struct ib_device_ops softrdma_mr_ops;
 
 struct ib_mr *softrdma_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *softrdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
+				u32 max_num_sg);
+int softrdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
+		       int sg_nents, unsigned int *sg_offset);
+int softrdma_mr_fast_reg(struct softrdma_dev *sdev, const struct ib_pd *pd,
+			 const struct softrdma_mr *expect, u32 key,
+			 int access);
+int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
+			   u32 key, bool remote);
 struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   u64 iova, int access,
 				   struct ib_udata *udata);

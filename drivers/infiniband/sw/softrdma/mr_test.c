@@ -11,6 +11,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -874,6 +875,219 @@ static void softrdma_mr_atomic_concurrent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, (u64)ATOMIC_THREADS * ATOMIC_ROUNDS);
 }
 
+/* ---- fast-registration MRs -------------------------------------------- */
+
+/*
+ * A fast-registration MR over the test pages as a kernel consumer maps
+ * them: a scatterlist of the pages' kernel addresses (virtual DMA), the
+ * first entry starting TEST_PAGE_OFFSET into its page.
+ */
+struct fast_ctx {
+	struct softrdma_mr *mr;
+	struct scatterlist sg[TEST_NPAGES];
+	u64 iova;
+	u32 length;
+};
+
+static void fast_setup(struct kunit *test, struct fast_ctx *f, u32 pbl_max)
+{
+	struct mr_test_ctx *ctx = test->priv;
+	int i;
+
+	f->mr = kunit_kzalloc(test, sizeof(*f->mr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->mr);
+	f->mr->pbl = kunit_kcalloc(test, pbl_max, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->mr->pbl);
+	f->mr->type = SOFTRDMA_MR_FAST;
+	f->mr->pd = &ctx->pd;
+	f->mr->pbl_max = pbl_max;
+	f->mr->pbl_shift = PAGE_SHIFT;
+	KUNIT_ASSERT_EQ(test, softrdma_mr_add(ctx->sdev, f->mr), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(ctx->sdev, f->mr), 0);
+
+	sg_init_table(f->sg, TEST_NPAGES);
+	for (i = 0; i < TEST_NPAGES; i++) {
+		u32 off = i ? 0 : TEST_PAGE_OFFSET;
+
+		sg_set_page(&f->sg[i], ctx->pages[i], PAGE_SIZE - off, off);
+		sg_dma_address(&f->sg[i]) = (uintptr_t)sg_virt(&f->sg[i]);
+		sg_dma_len(&f->sg[i]) = f->sg[i].length;
+	}
+	f->iova = (uintptr_t)page_address(ctx->pages[0]) + TEST_PAGE_OFFSET;
+	f->length = TEST_NPAGES * PAGE_SIZE - TEST_PAGE_OFFSET;
+	f->mr->ibmr.page_size = PAGE_SIZE;
+}
+
+static u32 fast_key(const struct fast_ctx *f, u8 key_byte)
+{
+	return softrdma_mr_key(softrdma_mr_key_index(f->mr->key), key_byte);
+}
+
+/*
+ * Map, register with a new key byte, move data, invalidate (remotely with
+ * the whole key, locally by index), register again: what nvme-rdma and
+ * rdma_rw do with every I/O.
+ */
+static void softrdma_mr_fast_reg_cycle(struct kunit *test)
+{
+	struct mr_test_ctx *ctx = test->priv;
+	u8 old_byte, data[64], back[64];
+	struct fast_ctx f = {};
+	struct softrdma_mr *got;
+	u32 key, old_key;
+	u64 at;
+
+	fast_setup(test, &f, TEST_NPAGES);
+	old_key = f.mr->key;
+	old_byte = softrdma_mr_key_byte(old_key);
+	key = fast_key(&f, old_byte + 1);
+
+	/* allocated: invalid, no key finds it */
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(ctx->sdev, old_key));
+
+	KUNIT_ASSERT_EQ(test, softrdma_map_mr_sg(&f.mr->ibmr, f.sg,
+						 TEST_NPAGES, NULL),
+			TEST_NPAGES);
+	KUNIT_EXPECT_EQ(test, f.mr->ibmr.iova, f.iova);
+	KUNIT_EXPECT_EQ(test, f.mr->ibmr.length, (u64)f.length);
+	KUNIT_EXPECT_EQ(test, f.mr->pbl_mapped, (u32)TEST_NPAGES);
+	KUNIT_EXPECT_EQ(test, f.mr->pbl_first_off, (u32)TEST_PAGE_OFFSET);
+
+	/* refused: another MR's pointer, another PD, bad access, bad key */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd,
+						   &ctx->mr, key,
+						   IB_ACCESS_LOCAL_WRITE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->other_pd,
+						   f.mr, key,
+						   IB_ACCESS_LOCAL_WRITE),
+			-EACCES);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_REMOTE_WRITE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key + (1 << SOFTRDMA_MR_KEY_SHIFT),
+						   IB_ACCESS_LOCAL_WRITE),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(ctx->sdev, key));
+
+	/* registered with the new key; the old one is dead */
+	KUNIT_ASSERT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_LOCAL_WRITE |
+						   IB_ACCESS_REMOTE_WRITE), 0);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(ctx->sdev, old_key));
+	got = softrdma_mr_get(ctx->sdev, key);
+	KUNIT_ASSERT_PTR_EQ(test, got, f.mr);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova,
+						f.length,
+						IB_ACCESS_REMOTE_WRITE), 0);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova - 1, 2,
+						IB_ACCESS_REMOTE_WRITE),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova, 8,
+						IB_ACCESS_REMOTE_READ),
+			-EACCES);
+
+	/* data across the first page boundary lands in the mapped pages */
+	fill_pattern(data, sizeof(data), 0x33);
+	at = f.iova + PAGE_SIZE - TEST_PAGE_OFFSET - 20;
+	KUNIT_EXPECT_EQ(test, softrdma_mr_copy(got, at, data, sizeof(data),
+					       SOFTRDMA_COPY_TO_MR), 0);
+	KUNIT_EXPECT_EQ(test, mr_byte(ctx, at - f.iova), data[0]);
+	KUNIT_EXPECT_EQ(test, mr_byte(ctx, at - f.iova + 20), data[20]);
+	KUNIT_EXPECT_EQ(test, mr_byte(ctx, at - f.iova + 63), data[63]);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_copy(got, at, back, sizeof(back),
+					       SOFTRDMA_COPY_FROM_MR), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, data, sizeof(data)), 0);
+	softrdma_mr_put(got);
+
+	/* a valid MR cannot be registered again */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   fast_key(&f, old_byte + 2),
+						   IB_ACCESS_LOCAL_WRITE),
+			-EBUSY);
+
+	/* remote invalidation: the whole key, and the QP's PD */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(ctx->sdev, &ctx->pd,
+						     old_key, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(ctx->sdev, &ctx->other_pd,
+						     key, true), -EACCES);
+	got = softrdma_mr_get(ctx->sdev, key);
+	KUNIT_EXPECT_PTR_EQ(test, got, f.mr);
+	if (got)
+		softrdma_mr_put(got);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(ctx->sdev, &ctx->pd,
+						     key, true), 0);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(ctx->sdev, key));
+	/* a local one names the MR by index (rdma_rw's stale key byte) */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(ctx->sdev, &ctx->pd,
+						     old_key, false), 0);
+	/* not an MR that can be invalidated: the user MR's slot is not one */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(ctx->sdev, &ctx->pd,
+						     0xffff00, false), -EINVAL);
+
+	/* registered again, after the invalidation */
+	key = fast_key(&f, old_byte + 3);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_LOCAL_WRITE),
+			0);
+	got = softrdma_mr_get(ctx->sdev, key);
+	KUNIT_EXPECT_PTR_EQ(test, got, f.mr);
+	if (got) {
+		KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova,
+							8, IB_ACCESS_REMOTE_WRITE),
+				-EACCES);
+		softrdma_mr_put(got);
+	}
+	softrdma_mr_remove(ctx->sdev, f.mr);
+}
+
+/*
+ * A consumer's scatterlist longer than the page list maps only what fits;
+ * a registration never reaches past what was mapped, and a page size
+ * below PAGE_SIZE is refused.
+ */
+static void softrdma_mr_fast_reg_limits(struct kunit *test)
+{
+	struct mr_test_ctx *ctx = test->priv;
+	struct fast_ctx f = {};
+	struct softrdma_mr *got;
+	u32 key;
+
+	fast_setup(test, &f, TEST_NPAGES - 1);
+	key = fast_key(&f, softrdma_mr_key_byte(f.mr->key) + 1);
+
+	KUNIT_EXPECT_EQ(test, softrdma_map_mr_sg(&f.mr->ibmr, f.sg,
+						 TEST_NPAGES, NULL),
+			TEST_NPAGES - 1);
+	KUNIT_EXPECT_EQ(test, f.mr->pbl_mapped, (u32)TEST_NPAGES - 1);
+
+	f.mr->ibmr.page_size = PAGE_SIZE / 2;
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_LOCAL_WRITE),
+			-EINVAL);
+	f.mr->ibmr.page_size = PAGE_SIZE;
+	/* a length the mapped blocks do not cover */
+	f.mr->ibmr.length += PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_LOCAL_WRITE),
+			-EINVAL);
+	f.mr->ibmr.length -= PAGE_SIZE;
+
+	KUNIT_ASSERT_EQ(test, softrdma_mr_fast_reg(ctx->sdev, &ctx->pd, f.mr,
+						   key, IB_ACCESS_LOCAL_WRITE),
+			0);
+	got = softrdma_mr_get(ctx->sdev, key);
+	KUNIT_ASSERT_PTR_EQ(test, got, f.mr);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova,
+						f.mr->ibmr.length, 0), 0);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(got, &ctx->pd, f.iova,
+						f.mr->ibmr.length + 1, 0),
+			-EFAULT);
+	softrdma_mr_put(got);
+	softrdma_mr_remove(ctx->sdev, f.mr);
+}
+
 static struct kunit_case softrdma_mr_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mr_check_rules, check_gen_params),
 	KUNIT_CASE_PARAM(softrdma_mr_access_flags, flags_gen_params),
@@ -889,6 +1103,8 @@ static struct kunit_case softrdma_mr_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mr_atomic_ops, atomic_gen_params),
 	KUNIT_CASE(softrdma_mr_atomic_memory_misaligned),
 	KUNIT_CASE(softrdma_mr_atomic_concurrent),
+	KUNIT_CASE(softrdma_mr_fast_reg_cycle),
+	KUNIT_CASE(softrdma_mr_fast_reg_limits),
 	{}
 };
 

@@ -22,6 +22,8 @@
 #define SOFTRDMA_MAX_CQ			SZ_64K
 #define SOFTRDMA_MAX_CQE		(SZ_64K - 1)
 #define SOFTRDMA_MAX_MR			SZ_256K
+/* blocks one fast registration maps (max_fast_reg_page_list_len) */
+#define SOFTRDMA_MAX_FAST_REG_PAGES	512
 #define SOFTRDMA_MAX_AH			SZ_64K
 #define SOFTRDMA_MAX_QP_RD_ATOM		128
 #define SOFTRDMA_MAX_RES_RD_ATOM	(SOFTRDMA_MAX_QP * SOFTRDMA_MAX_QP_RD_ATOM)

@@ -83,6 +83,12 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_BAD_QKEY] = { .name = "rcv_bad_qkey" },
 	[SOFTRDMA_CNT_RCV_NO_RECV_WQE] = { .name = "rcv_no_recv_wqe" },
 	[SOFTRDMA_CNT_RCV_UD_TOO_LONG] = { .name = "rcv_ud_too_long" },
+
+	/* memory operations (a failed remote one is a protection error) */
+	[SOFTRDMA_CNT_MR_FAST_REG] = { .name = "mr_fast_reg" },
+	[SOFTRDMA_CNT_MR_LOCAL_INV] = { .name = "mr_local_inv" },
+	[SOFTRDMA_CNT_MR_REMOTE_INV] = { .name = "mr_remote_inv" },
+	[SOFTRDMA_CNT_MR_OP_ERR] = { .name = "mr_op_err" },
 };
 
 static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);

@@ -56,7 +56,9 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->vendor_id = SOFTRDMA_VENDOR_ID;
 	attr->max_qp = SOFTRDMA_MAX_QP;
 	attr->max_qp_wr = roce ? SOFTRDMA_MAX_QP_WR : SOFTRDMA_IWARP_MAX_QP_WR;
-	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID;
+	/* fast-registration MRs and invalidation, for kernel consumers */
+	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	if (roce)
 		attr->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -68,6 +70,7 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->max_cq = SOFTRDMA_MAX_CQ;
 	attr->max_cqe = roce ? SOFTRDMA_MAX_CQE : SOFTRDMA_IWARP_MAX_CQE;
 	attr->max_mr = SOFTRDMA_MAX_MR;
+	attr->max_fast_reg_page_list_len = SOFTRDMA_MAX_FAST_REG_PAGES;
 	attr->max_pd = SOFTRDMA_MAX_PD;
 	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
 	attr->max_qp_init_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;

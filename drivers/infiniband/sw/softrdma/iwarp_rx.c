@@ -236,12 +236,7 @@ static void softrdma_iw_rx_complete_rqe(struct softrdma_qp *qp,
 		return;
 	rx->have_rqe = false;
 	if (status == IB_WC_SUCCESS && op && op->inval) {
-		/*
-		 * RFC 5040 5.4 asks the receiver to invalidate the STag.
-		 * softrdma has no MRs or MWs that can be invalidated
-		 * remotely (no fast-register MRs, no MWs), so nothing is;
-		 * the consumer gets the key as received, as on RoCE.
-		 */
+		/* invalidated by softrdma_iw_rx_end() (RFC 5040 5.4) */
 		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc.ex.invalidate_rkey = pdu->inval_stag;
 	}
@@ -267,6 +262,7 @@ static enum softrdma_counter softrdma_iw_err_counter(enum softrdma_iwarp_err err
 	case SOFTRDMA_IWERR_RREQ_BOUNDS:
 	case SOFTRDMA_IWERR_RREQ_ACCESS:
 	case SOFTRDMA_IWERR_RREQ_STAG_STREAM:
+	case SOFTRDMA_IWERR_INV_STAG:
 		return SOFTRDMA_CNT_IW_RCV_PROT_ERR;
 	case SOFTRDMA_IWERR_IRD:
 		return SOFTRDMA_CNT_IW_RCV_IRD_EXCEEDED;
@@ -536,6 +532,20 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 }
 
 /*
+ * RDMA Read with local invalidate: the sink's STag ends with the READ.
+ * Return: the status the READ completes with.
+ */
+static enum ib_wc_status softrdma_iw_read_inv(struct softrdma_qp *qp,
+					      u32 slot)
+{
+	const struct softrdma_send_wqe *wqe = &qp->sq.wqe[slot];
+
+	if (wqe->opcode != IB_WR_RDMA_READ_WITH_INV)
+		return IB_WC_SUCCESS;
+	return softrdma_qp_local_inv(qp, wqe->ex.invalidate_rkey);
+}
+
+/*
  * A Read Response's last byte is in: the READ completes in its turn.  A
  * WQE the READ limit or a fence held back (fetched, not started) may go
  * now: the work item starts it.  WQEs posted behind are retire's to
@@ -545,6 +555,7 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	enum ib_wc_status status;
 	struct softrdma_iw_read *rd;
 	bool held = false;
 
@@ -553,11 +564,15 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 	if (rd) {
 		rd->done += qp->iw->rx.pdu.payload_len;
 		if (qp->iw->rx.pdu.last) {
-			tx->st[rd->slot].status = IB_WC_SUCCESS;
+			status = softrdma_iw_read_inv(qp, rd->slot);
+			tx->st[rd->slot].status = status;
 			tx->st[rd->slot].done = true;
 			softrdma_iw_rdq_pop(&tx->orq);
 			softrdma_iw_tx_retire(qp);
 			held = tx->msg == SOFTRDMA_IW_TX_WQE;
+			/* a local error ends the QP (IBA 10.8.3.1) */
+			if (status != IB_WC_SUCCESS)
+				softrdma_iwarp_qp_fatal(qp, 0);
 		}
 	}
 	spin_unlock_bh(&qp->sq.lock);
@@ -610,6 +625,20 @@ static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
 	spin_unlock_bh(&qp->sq.lock);
 }
 
+/*
+ * Send with Invalidate, its last FPDU in (RFC 5040 5.4): the STag it names
+ * ends.  Only a fast-registration MR of the QP's PD can be invalidated.
+ */
+static int softrdma_iw_rx_send_inv(struct softrdma_qp *qp)
+{
+	const struct softrdma_iwarp_pdu *pdu = &qp->iw->rx.pdu;
+
+	if (pdu->opcode != IWARP_OP_SEND_INV &&
+	    pdu->opcode != IWARP_OP_SEND_SE_INV)
+		return 0;
+	return softrdma_qp_remote_inv(qp, pdu->inval_stag);
+}
+
 /* An FPDU is complete and its CRC good: finish what it ends */
 static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 {
@@ -631,6 +660,11 @@ static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 	case IWARP_OP_SEND_SE_INV:
 		rx->rcv_len += pdu->payload_len;
 		if (pdu->last) {
+			if (softrdma_iw_rx_send_inv(qp)) {
+				softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_INV_STAG,
+						    IB_WC_LOC_PROT_ERR);
+				break;
+			}
 			softrdma_iw_rx_complete_rqe(qp, IB_WC_SUCCESS);
 			rx->msn[IWARP_QN_SEND]++;
 		}

@@ -352,6 +352,7 @@ static int softrdma_iw_build_wqe(struct softrdma_qp *qp)
 
 	switch (wqe->opcode) {
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		return softrdma_iw_build_read_req(qp, wqe);
 	case IB_WR_RDMA_WRITE:
 		hdr_len = sizeof(struct iwarp_tagged_hdr);
@@ -476,9 +477,31 @@ static bool softrdma_iw_tx_may_start(struct softrdma_qp *qp)
 
 	if ((wqe->send_flags & IB_SEND_FENCE) && tx->orq.count)
 		return false;
-	if (wqe->opcode == IB_WR_RDMA_READ &&
+	if ((wqe->opcode == IB_WR_RDMA_READ ||
+	     wqe->opcode == IB_WR_RDMA_READ_WITH_INV) &&
 	    tx->orq.count >= min_t(u32, iw->params.ord, SOFTRDMA_IW_MAX_RD))
 		return false;
+	return true;
+}
+
+/*
+ * A REG_MR or LOCAL_INV in its turn: no FPDU; it completes after what
+ * was posted before it.  False when it failed (the QP ends).
+ */
+static bool softrdma_iw_tx_local(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	enum ib_wc_status status;
+
+	status = softrdma_qp_exec_local(qp, &qp->sq.wqe[tx->slot]);
+	if (status != IB_WC_SUCCESS) {
+		softrdma_iw_tx_fail(qp, tx->slot, status);
+		return false;
+	}
+	tx->st[tx->slot].status = IB_WC_SUCCESS;
+	tx->st[tx->slot].done = true;
+	tx->msg = SOFTRDMA_IW_TX_IDLE;
+	softrdma_iw_tx_retire(qp);
 	return true;
 }
 
@@ -527,6 +550,11 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 		}
 		if (tx->msg_off == 0 && !softrdma_iw_tx_may_start(qp))
 			return false;
+		if (softrdma_wr_is_local(qp->sq.wqe[tx->slot].opcode)) {
+			if (!softrdma_iw_tx_local(qp))
+				return false;
+			continue;
+		}
 		err = softrdma_iw_build_wqe(qp);
 		if (!err)
 			return true;

@@ -9,9 +9,11 @@
 #include <rdma/uverbs_ioctl.h>
 #include <trace/events/softrdma.h>
 
+#include "counters.h"
 #include "cq.h"
 #include "device.h"
 #include "iwarp_qp.h"
+#include "mr.h"
 #include "param.h"
 #include "qp.h"
 #include "qp_state.h"
@@ -155,6 +157,7 @@ static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		return IB_WC_RDMA_WRITE;
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		return IB_WC_RDMA_READ;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 		return IB_WC_COMP_SWAP;
@@ -162,10 +165,92 @@ static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
 		return IB_WC_FETCH_ADD;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
 	case SOFTRDMA_WR_ATOMIC_WRITE:
 		return SOFTRDMA_WC_ATOMIC_WRITE;
 	default:
 		return IB_WC_SEND;
+	}
+}
+
+/*
+ * How a memory operation ends, counted: a protection domain mismatch is a
+ * local protection error; anything else (a key naming no fast-registration
+ * MR, a valid MR registered again, a page size or access it cannot have)
+ * a memory management operation error, which Linux calls
+ * IB_WC_MW_BIND_ERR.
+ */
+static enum ib_wc_status softrdma_local_op_end(struct softrdma_qp *qp,
+					       int err,
+					       enum softrdma_counter done)
+{
+	if (!err) {
+		softrdma_counter_inc(qp->sdev, done);
+		return IB_WC_SUCCESS;
+	}
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MR_OP_ERR);
+	return err == -EACCES ? IB_WC_LOC_PROT_ERR : IB_WC_MW_BIND_ERR;
+}
+
+/**
+ * softrdma_qp_local_inv() - invalidate a key for a LOCAL_INV or at the
+ *	end of an RDMA READ with invalidate
+ * @qp: the QP the work request was posted on
+ * @key: the key
+ *
+ * Return: the status to complete the work request with.
+ */
+enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
+{
+	return softrdma_local_op_end(qp, softrdma_mr_invalidate(qp->sdev,
+								qp->ibqp.pd,
+								key, false),
+				     SOFTRDMA_CNT_MR_LOCAL_INV);
+}
+
+/**
+ * softrdma_qp_remote_inv() - invalidate the key a Send with Invalidate names
+ * @qp: the QP it arrived on
+ * @key: the key
+ *
+ * Return: 0, or -errno (the responder refuses the message).
+ */
+int softrdma_qp_remote_inv(struct softrdma_qp *qp, u32 key)
+{
+	int err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, true);
+
+	if (!err)
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MR_REMOTE_INV);
+	return err;
+}
+
+/**
+ * softrdma_qp_exec_local() - execute a REG_MR or LOCAL_INV
+ * @qp: the QP whose SQ reached it; sq.lock held
+ * @wqe: the WQE
+ *
+ * Return: the status to complete it with; on an error the QP must go to
+ * ERR, as after any local error (IBA 10.8.3.1).
+ */
+enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,
+					 const struct softrdma_send_wqe *wqe)
+{
+	int err;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	switch (wqe->opcode) {
+	case IB_WR_REG_MR:
+		err = softrdma_mr_fast_reg(qp->sdev, qp->ibqp.pd,
+					   wqe->wr.reg.mr, wqe->wr.reg.key,
+					   wqe->wr.reg.access);
+		return softrdma_local_op_end(qp, err,
+					     SOFTRDMA_CNT_MR_FAST_REG);
+	case IB_WR_LOCAL_INV:
+		return softrdma_qp_local_inv(qp, wqe->ex.invalidate_rkey);
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
 	}
 }
 
@@ -1097,7 +1182,9 @@ int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 /*
  * What RFC 5040 carries for a kernel WR on an iWARP QP: Send (with
  * Invalidate), RDMA Write, RDMA Read with one local SGE (max_sge_rd),
- * and the local invalidate.  Immediate data and atomics are IB-only.
+ * also with a local invalidate of that SGE's MR when it ends (the RDMA
+ * core's rdma_rw uses it on iWARP), and the memory operations.
+ * Immediate data and atomics are IB-only.
  */
 static bool softrdma_iwarp_wr_ok(const struct ib_send_wr *wr)
 {
@@ -1106,8 +1193,10 @@ static bool softrdma_iwarp_wr_ok(const struct ib_send_wr *wr)
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
 		return true;
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		return wr->num_sge == SOFTRDMA_IWARP_MAX_SGE_RD;
 	default:
 		return false;
@@ -1142,6 +1231,7 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 		break;
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_LOCAL_INV:
+	case IB_WR_RDMA_READ_WITH_INV:
 		wqe->ex.invalidate_rkey = wr->ex.invalidate_rkey;
 		break;
 	case IB_WR_SEND:
@@ -1150,14 +1240,25 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		break;
+	case IB_WR_REG_MR:
+		if (sq->lim.ud || wr->num_sge)
+			return -EINVAL;
+		wqe->wr.reg.mr = to_smr(reg_wr(wr)->mr);
+		wqe->wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.reg.access = reg_wr(wr)->access;
+		break;
 	default:
 		return -EINVAL;
 	}
+	/* the RDMA core posts READ with invalidate on iWARP only */
+	if (wr->opcode == IB_WR_RDMA_READ_WITH_INV && !softrdma_qp_is_iwarp(qp))
+		return -EINVAL;
 
 	switch (wr->opcode) {
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		wqe->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.rdma.rkey = rdma_wr(wr)->rkey;
 		break;

@@ -157,6 +157,19 @@ int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe);
 int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 		      const struct ib_sge *sg_list, int num_sge);
 
+/*
+ * REG_MR and LOCAL_INV: no packet, executed when the SQ reaches them
+ * (after every WQE before them has been sent) and completed in turn.
+ */
+static inline bool softrdma_wr_is_local(u32 opcode)
+{
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+}
+
+enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,
+					 const struct softrdma_send_wqe *wqe);
+enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key);
+int softrdma_qp_remote_inv(struct softrdma_qp *qp, u32 key);
 bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status);

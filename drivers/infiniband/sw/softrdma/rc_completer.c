@@ -112,8 +112,9 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
  *	covers every earlier PSN)
  *
  * SENDs and WRITEs retire when acknowledged, READs and atomics when their
- * response has arrived; all in posting order (IBA 10.8.5).  A WQE the
- * requester failed locally retires with its error when its turn comes.
+ * response has arrived, REG_MR and LOCAL_INV once the requester executed
+ * them; all in posting order (IBA 10.8.5).  A WQE the requester failed
+ * locally retires with its error when its turn comes.
  */
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 {
@@ -141,6 +142,9 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 					softrdma_rc_comp_gap(qp);
 				return;
 			}
+		} else if (softrdma_wr_is_local(wqe->opcode)) {
+			if (!st->done)
+				break;
 		} else if (psn_before(ack_psn, last)) {
 			break;
 		}

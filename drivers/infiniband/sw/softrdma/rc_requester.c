@@ -40,6 +40,8 @@ static bool softrdma_rc_wr_supported(u32 opcode)
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
 		return true;
 	default:
 		return false;
@@ -305,7 +307,8 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 	softrdma_rc_wqe_at(qp, qp->sq.fetched - 1, &st);
 	*st = (struct softrdma_rc_wqe){
 		.first_psn = rc->req_psn,
-		.npsn = softrdma_rc_wqe_npsn(wqe->opcode, wqe->length, qp->mtu),
+		.npsn = softrdma_wr_is_local(wqe->opcode) ? 0 :
+			softrdma_rc_wqe_npsn(wqe->opcode, wqe->length, qp->mtu),
 	};
 	if (!softrdma_rc_wr_supported(wqe->opcode)) {
 		st->npsn = 0;
@@ -318,6 +321,31 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 		st->npsn = 0;
 		softrdma_rc_req_fail(qp, st, IB_WC_LOC_LEN_ERR);
 	}
+	return true;
+}
+
+/*
+ * A REG_MR or LOCAL_INV in its turn: executed once (a go-back-N passes
+ * over it), retired as soon as everything before it is.  False when it
+ * failed: it retires with its error and the QP ends.
+ */
+static bool softrdma_rc_req_local(struct softrdma_qp *qp,
+				  const struct softrdma_send_wqe *wqe,
+				  struct softrdma_rc_wqe *st)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	enum ib_wc_status status;
+
+	if (!st->done) {
+		status = softrdma_qp_exec_local(qp, wqe);
+		if (status != IB_WC_SUCCESS) {
+			softrdma_rc_req_fail(qp, st, status);
+			return false;
+		}
+		st->done = true;
+	}
+	rc->req_idx++;
+	softrdma_rc_retire(qp, psn_sub(rc->una_psn, 1));
 	return true;
 }
 
@@ -364,6 +392,11 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 			    softrdma_rc_rd_outstanding(qp, rc->req_idx) >=
 				    (fence ? 1 : max_rd))
 				break;
+		}
+		if (softrdma_wr_is_local(wqe->opcode)) {
+			if (!softrdma_rc_req_local(qp, wqe, st))
+				break;
+			continue;
 		}
 
 		skb = softrdma_rc_req_build(qp, wqe, st, pkt);
@@ -415,6 +448,10 @@ void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
 	__skb_queue_purge(&rc->req_txq);
 	for (i = 0; i < qp->sq.fetched; i++) {
 		wqe = softrdma_rc_wqe_at(qp, i, &st);
+		/* a memory operation is not repeated: go back past it */
+		if (!st->npsn && softrdma_wr_is_local(wqe->opcode) &&
+		    st->done && !st->failed)
+			continue;
 		if (!st->npsn || psn_before(psn, st->first_psn))
 			break;
 		if (!psn_in_window(psn, st->first_psn, st->npsn))

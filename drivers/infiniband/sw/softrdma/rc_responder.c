@@ -540,11 +540,7 @@ static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
 		}
 		off = softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_IETH);
 		if (off > 0) {
-			/*
-			 * softrdma has no MRs that may be invalidated
-			 * remotely (no fast-register MRs or MWs yet): the
-			 * key is reported to the consumer as received.
-			 */
+			/* invalidated by softrdma_rc_send_inv() */
 			wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 			wc.ex.invalidate_rkey =
 				softrdma_ieth_rkey((struct softrdma_ieth *)
@@ -554,6 +550,22 @@ static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
 	rc->have_rwqe = false;
 	softrdma_qp_complete_recv(qp, &wc,
 				  softrdma_bth_se((struct softrdma_bth *)skb->data));
+}
+
+/*
+ * Send with Invalidate: the R_Key in the IETH ends with the message.  Only
+ * a fast-registration MR of the QP's PD can be invalidated remotely; any
+ * other key is refused like an R_Key violation.
+ */
+static int softrdma_rc_send_inv(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	int off = softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_IETH);
+
+	if (off <= 0)
+		return 0;
+	return softrdma_qp_remote_inv(qp, softrdma_ieth_rkey((struct softrdma_ieth *)
+							     (skb->data + off)));
 }
 
 /* SEND First/Middle/Last/Only: into the receive WQE (IBA 9.7.5.1.1) */
@@ -583,6 +595,13 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 	}
 	rc->rcv_len += pkt->payload_len;
 	if (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)) {
+		if (softrdma_rc_send_inv(qp, skb)) {
+			softrdma_rc_complete_rwqe(qp, skb, op,
+						  IB_WC_LOC_PROT_ERR);
+			softrdma_rc_resp_fatal(qp, pkt->psn,
+					       SOFTRDMA_NAK_REM_ACCESS_ERR);
+			return false;
+		}
 		rc->msn = psn_add(rc->msn, 1);
 		softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_SUCCESS);
 	}

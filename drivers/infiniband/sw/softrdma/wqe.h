@@ -18,6 +18,8 @@
  */
 #define SOFTRDMA_WR_ATOMIC_WRITE	15
 
+struct softrdma_mr;
+
 #define SOFTRDMA_MAX_SGE	SOFTRDMA_ROCE_MAX_SGE
 #define SOFTRDMA_MAX_INLINE	SOFTRDMA_ROCE_MAX_INLINE
 
@@ -51,6 +53,11 @@ struct softrdma_send_wqe {
 			u32 remote_qkey;
 			u32 ah_num;
 		} ud;
+		struct {		/* IB_WR_REG_MR, kernel QPs only */
+			const struct softrdma_mr *mr;	/* compared only */
+			u32 key;
+			int access;
+		} reg;
 	} wr;
 	u32 length;		/* payload bytes: sum of SGEs, or inline */
 	u32 num_sge;		/* 0 when the payload is inline */

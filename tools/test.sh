@@ -237,6 +237,19 @@ part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
 part lab-srq-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 srq attr verbs bw
 part lab-srq-sroce-sroce lab --stack sroce,sroce --timeout 600 srq attr verbs pingpong
 
+# NVMe over Fabrics (nvmet-rdma exporting a RAM disk, nvme-rdma writing
+# and reading it back, data checked): the kernel consumer behind
+# fast-registration MRs, local and remote invalidation.  softrdma with
+# itself at every size, and with the stock driver of its family as
+# target and as host at three (make test-full: every size).
+part lab-nvmeof-sroce-sroce lab --stack sroce,sroce --timeout 600 nvmeof
+part lab-nvmeof-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nvmeof
+nvme_sizes=sizes=3584,69632,1048576
+[ "$full" -eq 1 ] && nvme_sizes=
+for p in sroce,rxe rxe,sroce siwarp,siw siw,siwarp; do
+	part "lab-nvmeof-${p/,/-}" lab --stack "$p" --timeout 600 nvmeof ${nvme_sizes:+"$nvme_sizes"}
+done
+
 if [ "$full" -eq 1 ]; then
 	# every srq part (latency, bandwidth on sroce, against stock rxe)
 	part lab-srq-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 srq

@@ -31,7 +31,7 @@ SUFFIX=-softrdma-debug
 
 # What the lab's guests load (lsmod after every scenario's modprobes),
 # with rdma_rxe and siw, which the guard keeps out while softrdma is in.
-MODULES="9p 9pnet 9pnet_virtio 8021q bridge configfs crc32c_generic
+MODULES="9p 9pnet 9pnet_virtio 8021q brd bridge configfs crc32c_generic
 crc32c_intel crc64 crc64_rocksoft crc64_rocksoft_generic crc_t10dif
 crct10dif_common crct10dif_generic crct10dif_pclmul dummy failover fscache
 garp ib_cm ib_core ib_uverbs ip6_udp_tunnel ipvlan iw_cm libcrc32c llc

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# NVMe over Fabrics, the kernel consumer users run on RDMA most: guest0
+# exports a RAM disk with nvmet-rdma, guest1 connects to it with
+# nvme-rdma and writes and reads it back through the fabric, data
+# checked.  nvme-rdma registers every I/O's pages with a fast-registration
+# MR (IB_WR_REG_MR) and asks the target to invalidate its key with the
+# response (Send with Invalidate), posting a LOCAL_INV itself when the
+# target did not; on iWARP the target's rdma_rw reads the host's data
+# into MRs of its own with RDMA READ with local invalidate.  So a
+# softrdma host must count fast registrations and remote invalidations,
+# a softrdma iWARP target fast registrations and local invalidations,
+# and neither a failed memory operation.
+#
+# Any two RDMA stacks: --stack TARGET,HOST, e.g. sroce,sroce; siwarp,siw.
+# Args: sizes=B1,B2,... (I/O sizes in bytes, multiples of 512; default
+# below), jobs=N (parallel writers and readers, default 4).
+
+SIZES=512,3584,4096,8192,69632,131072,1048576,4194304
+JOBS=4
+for arg in $LAB_SCENARIO_ARGS; do
+	case $arg in
+	sizes=*) SIZES=${arg#sizes=} ;;
+	jobs=*) JOBS=${arg#jobs=} ;;
+	*) lab_fail "nvmeof: unknown argument $arg"; exit 1 ;;
+	esac
+done
+
+NQN=lab-nvmeof
+PORT=4420
+NVMET=/sys/kernel/config/nvmet
+DISK_MB=64
+TARGET_ADDR=$(lab_peer_addr 0)
+PEER_STACK=${LAB_STACKS[$((1 - LAB_ID))]}
+
+is_softrdma() { [ "$LAB_STACK" = sroce ] || [ "$LAB_STACK" = siwarp ]; }
+
+# cnt NAME: a softrdma counter of this guest's device
+cnt() {
+	rdma statistic show link "$LAB_IBDEV/1" 2>/dev/null |
+		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
+
+# positive NAME: the counter moved during the run
+positive() {
+	local v
+	v=$(cnt "$1")
+	echo "$1 $v"
+	[ -n "$v" ] && [ "$v" -gt 0 ]
+}
+
+zero() {
+	local v
+	v=$(cnt "$1")
+	echo "$1 $v"
+	[ "$v" = 0 ]
+}
+
+target_up() {
+	modprobe brd rd_nr=1 rd_size=$((DISK_MB * 1024)) max_part=0 || return 1
+	modprobe nvmet-rdma || return 1
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs none /sys/kernel/config || return 1
+	mkdir -p "$NVMET/subsystems/$NQN" || return 1
+	echo 1 >"$NVMET/subsystems/$NQN/attr_allow_any_host"
+	mkdir -p "$NVMET/subsystems/$NQN/namespaces/1" || return 1
+	echo /dev/ram0 >"$NVMET/subsystems/$NQN/namespaces/1/device_path"
+	echo 1 >"$NVMET/subsystems/$NQN/namespaces/1/enable" || return 1
+	mkdir -p "$NVMET/ports/1" || return 1
+	echo rdma >"$NVMET/ports/1/addr_trtype"
+	echo ipv4 >"$NVMET/ports/1/addr_adrfam"
+	echo "$LAB_ADDR" >"$NVMET/ports/1/addr_traddr"
+	echo "$PORT" >"$NVMET/ports/1/addr_trsvcid"
+	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/1/subsystems/$NQN" || return 1
+	# an iWARP listener is a TCP one; RoCE's is the RDMA CM's own
+	case $LAB_STACK in
+	siwarp | siw) lab_wait_listen "$PORT" 20 ;;
+	esac
+}
+
+target_down() {
+	rm -f "$NVMET/ports/1/subsystems/$NQN"
+	rmdir "$NVMET/ports/1"
+	echo 0 >"$NVMET/subsystems/$NQN/namespaces/1/enable"
+	rmdir "$NVMET/subsystems/$NQN/namespaces/1" "$NVMET/subsystems/$NQN"
+	modprobe -r nvmet-rdma nvmet
+}
+
+# the namespace's block device (with native multipath, the subsystem's
+# head disk nvmeXnY; the per-controller nvmeXcYnZ paths cannot be opened)
+host_disk() {
+	local s d
+	for s in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		for d in "$s"/nvme*n1; do
+			d=${d##*/}
+			if [[ $d =~ ^nvme[0-9]+n1$ ]] && [ -b "/dev/$d" ]; then
+				echo "/dev/$d"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+
+host_connect() {
+	local dev
+	modprobe nvme-rdma || return 1
+	echo "transport=rdma,traddr=$TARGET_ADDR,trsvcid=$PORT,nqn=$NQN" \
+		>/dev/nvme-fabrics || return 1
+	lab_wait_for 30 host_disk >/dev/null || return 1
+	dev=$(host_disk)
+	echo "connected: $dev, $(cat /sys/block/"${dev#/dev/}"/size) sectors," \
+		"max I/O $(cat /sys/block/"${dev#/dev/}"/queue/max_hw_sectors_kb) KiB"
+}
+
+host_disconnect() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		echo 1 >"$c/delete_controller" || return 1
+	done
+	lab_wait_for 20 bash -c '! ls /sys/class/nvme/*/subsysnqn >/dev/null 2>&1 ||
+		! grep -qx '"$NQN"' /sys/class/nvme/*/subsysnqn'
+}
+
+# rw_check SIZE: JOBS writers put random data at their own offsets with
+# direct I/O of SIZE bytes, then JOBS readers read it back; compared.
+rw_check() {
+	local size=$1 dev count j pids=() rc=0 span
+	dev=$(host_disk) || return 1
+	# each job's area: whole I/Os, at least four and about 1 MiB
+	count=$(((1048576 + size - 1) / size))
+	[ "$count" -ge 4 ] || count=4
+	span=$((count * size))
+	for ((j = 0; j < JOBS; j++)); do
+		head -c "$span" /dev/urandom >/tmp/pat.$j || return 1
+	done
+	for ((j = 0; j < JOBS; j++)); do
+		dd if=/tmp/pat.$j of="$dev" bs="$size" count="$count" \
+			seek=$((j * count)) oflag=direct conv=notrunc status=none &
+		pids+=($!)
+	done
+	for j in "${pids[@]}"; do
+		wait "$j" || rc=1
+	done
+	[ $rc = 0 ] || { echo "a writer failed"; return 1; }
+	pids=()
+	for ((j = 0; j < JOBS; j++)); do
+		dd if="$dev" of=/tmp/back.$j bs="$size" count="$count" \
+			skip=$((j * count)) iflag=direct status=none &
+		pids+=($!)
+	done
+	for j in "${pids[@]}"; do
+		wait "$j" || rc=1
+	done
+	[ $rc = 0 ] || { echo "a reader failed"; return 1; }
+	for ((j = 0; j < JOBS; j++)); do
+		cmp /tmp/pat.$j /tmp/back.$j || rc=1
+	done
+	rm -f /tmp/pat.* /tmp/back.*
+	[ $rc = 0 ] && echo "$JOBS x $span bytes in $count I/Os of $size each, written and read back"
+	return $rc
+}
+
+if [ "$LAB_ID" = 0 ]; then
+	lab_check "nvmeof: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$PORT" \
+		target_up
+	lab_barrier target-up || exit 1
+	lab_barrier host-done 900
+	if is_softrdma && [ "$LAB_STACK" = siwarp ]; then
+		# rdma_rw reads the host's data into MRs of the target's own
+		lab_check "nvmeof: the siwarp target fast-registered MRs (mr_fast_reg > 0)" \
+			positive mr_fast_reg
+		lab_check "nvmeof: the siwarp target's READs invalidated them (mr_local_inv > 0)" \
+			positive mr_local_inv
+	fi
+	if is_softrdma; then
+		lab_check "nvmeof: no memory operation failed on the target (mr_op_err 0)" \
+			zero mr_op_err
+		lab_note "target counters: $(rdma statistic show link "$LAB_IBDEV/1" |
+			grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
+			tr '\n' ' ')"
+	fi
+	lab_check "nvmeof: target removed" target_down
+	lab_barrier finished || exit 1
+	exit 0
+fi
+
+lab_barrier target-up || exit 1
+lab_check "nvmeof: host on $LAB_STACK connects to the $PEER_STACK target (nvme-rdma)" \
+	host_connect
+if host_disk >/dev/null; then
+	IFS=, read -r -a sizes <<<"$SIZES"
+	for s in "${sizes[@]}"; do
+		lab_check "nvmeof: $JOBS parallel direct writes and reads of $s B, data checked" \
+			rw_check "$s"
+	done
+fi
+if is_softrdma; then
+	lab_check "nvmeof: the host fast-registered its I/O buffers (mr_fast_reg > 0)" \
+		positive mr_fast_reg
+	lab_check "nvmeof: the target invalidated them with its responses (mr_remote_inv > 0)" \
+		positive mr_remote_inv
+	lab_check "nvmeof: no memory operation failed on the host (mr_op_err 0)" \
+		zero mr_op_err
+	lab_note "host counters: $(rdma statistic show link "$LAB_IBDEV/1" |
+		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
+		tr '\n' ' ')"
+fi
+lab_check "nvmeof: host disconnects" host_disconnect
+lab_check "nvmeof: nvme-rdma unloads" modprobe -r nvme-rdma
+lab_barrier host-done 900
+lab_barrier finished || exit 1

@@ -260,35 +260,39 @@ enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,
  * @wqe: its snapshot
  * @status: how it ended
  *
- * Posts a completion when the WQE asked for one or failed, then hands
- * the slot back to the producer (librxe, libsiw or post_send).
+ * Hands the slot back to the producer (librxe, libsiw or post_send), then
+ * posts a completion when the WQE asked for one or failed.  In that
+ * order: a consumer on another CPU may post its next WQE the moment it
+ * sees the completion, and with a full send queue (ibv_rc_pingpong's is
+ * one WQE deep) the slot must be free by then, or its post fails.
  *
- * Return: softrdma_sq_more_posted() after the slot went back: whether a
- * posted WQE awaits softrdma_sq_fetch().  An engine that goes idle when
+ * Return: softrdma_sq_more_posted() once the completion is out: whether
+ * a posted WQE awaits softrdma_sq_fetch().  An engine that goes idle when
  * this is true can strand it (libsiw rings no doorbell then, qp.h).
  */
 bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status)
 {
+	bool post = status != IB_WC_SUCCESS || qp->sq_sig_all ||
+		    (wqe->send_flags & IB_SEND_SIGNALED);
+	struct ib_wc wc = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = softrdma_wc_opcode(wqe->opcode),
+		.qp = &qp->ibqp,
+		.port_num = 1,
+	};
+
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (status != IB_WC_SUCCESS || qp->sq_sig_all ||
-	    (wqe->send_flags & IB_SEND_SIGNALED)) {
-		struct ib_wc wc = {
-			.wr_id = wqe->wr_id,
-			.status = status,
-			.opcode = softrdma_wc_opcode(wqe->opcode),
-			.qp = &qp->ibqp,
-			.port_num = 1,
-		};
-
-		if (status == IB_WC_SUCCESS)
-			wc.byte_len = wqe->length;
-		softrdma_cq_post(qp->scq, &wc, false);
-	}
+	if (status == IB_WC_SUCCESS)
+		wc.byte_len = wqe->length;
+	/* @wqe is not read again: the slot may be reused from here on */
 	qp->sq.fetched--;
 	softrdma_ring_advance_consumer(qp->sq.ring);
+	if (post)
+		softrdma_cq_post(qp->scq, &wc, false);
 	return softrdma_sq_more_posted(qp);
 }
 

@@ -240,10 +240,16 @@ part lab-srq-sroce-sroce lab --stack sroce,sroce --timeout 600 srq attr verbs pi
 # NVMe over Fabrics (nvmet-rdma exporting a RAM disk, nvme-rdma writing
 # and reading it back, data checked): the kernel consumer behind
 # fast-registration MRs, local and remote invalidation.  softrdma with
-# itself at every size, and with the stock driver of its family as
-# target and as host at three (make test-full: every size).
-part lab-nvmeof-sroce-sroce lab --stack sroce,sroce --timeout 600 nvmeof
-part lab-nvmeof-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nvmeof
+# itself at every size, then its device deleted under a writer's load
+# and the module unloaded (the host's on RoCE, the target's on iWARP;
+# test-full adds the other two), and with the stock driver of its family
+# as target and as host at three sizes (make test-full: every size).
+part lab-nvmeof-sroce-sroce lab --stack sroce,sroce --timeout 600 nvmeof remove=host
+part lab-nvmeof-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nvmeof remove=target
+if [ "$full" -eq 1 ]; then
+	part lab-nvmeof-full-sroce-sroce lab --stack sroce,sroce --timeout 900 nvmeof remove=target
+	part lab-nvmeof-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nvmeof remove=host
+fi
 nvme_sizes=sizes=3584,69632,1048576
 [ "$full" -eq 1 ] && nvme_sizes=
 for p in sroce,rxe rxe,sroce siwarp,siw siw,siwarp; do

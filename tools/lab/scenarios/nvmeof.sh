@@ -14,14 +14,20 @@
 #
 # Any two RDMA stacks: --stack TARGET,HOST, e.g. sroce,sroce; siwarp,siw.
 # Args: sizes=B1,B2,... (I/O sizes in bytes, multiples of 512; default
-# below), jobs=N (parallel writers and readers, default 4).
+# below), jobs=N (parallel writers and readers, default 4), remove=host
+# or remove=target: after the data checks, that side's softrdma device
+# is deleted (rdma link del) under a writer's load and the module
+# unloaded; the writer must end, the controller go, and no kernel log
+# warn (the host tries to reconnect once when the target goes).
 
 SIZES=512,3584,4096,8192,69632,131072,1048576,4194304
 JOBS=4
+REMOVE=
 for arg in $LAB_SCENARIO_ARGS; do
 	case $arg in
 	sizes=*) SIZES=${arg#sizes=} ;;
 	jobs=*) JOBS=${arg#jobs=} ;;
+	remove=host | remove=target) REMOVE=${arg#remove=} ;;
 	*) lab_fail "nvmeof: unknown argument $arg"; exit 1 ;;
 	esac
 done
@@ -104,9 +110,12 @@ host_disk() {
 }
 
 host_connect() {
-	local dev
+	local dev opts=
 	modprobe nvme-rdma || return 1
-	echo "transport=rdma,traddr=$TARGET_ADDR,trsvcid=$PORT,nqn=$NQN" \
+	# a target that goes away is given up after one reconnect attempt,
+	# not after 10 minutes of them
+	[ "$REMOVE" = target ] && opts=,ctrl_loss_tmo=2,reconnect_delay=2
+	echo "transport=rdma,traddr=$TARGET_ADDR,trsvcid=$PORT,nqn=$NQN$opts" \
 		>/dev/nvme-fabrics || return 1
 	lab_wait_for 30 host_disk >/dev/null || return 1
 	dev=$(host_disk)
@@ -163,11 +172,54 @@ rw_check() {
 	return $rc
 }
 
+no_ctrl() {
+	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
+}
+
+# a writer with direct I/O in the background (WRITER), 48 MiB after
+# 48 MiB until a write fails
+start_writer() {
+	local dev
+	dev=$(host_disk)
+	while dd if=/dev/zero of="$dev" bs=1M count=48 oflag=direct \
+		status=none 2>/tmp/writer.err; do
+		:
+	done &
+	WRITER=$!
+}
+
+# writer_ended SECS: the writer's I/O failed and it ended within SECS
+writer_ended() {
+	local deadline=$((SECONDS + $1))
+	while kill -0 "$WRITER" 2>/dev/null; do
+		if [ $SECONDS -ge "$deadline" ]; then
+			echo "the writer still runs after $1 s; its stack:"
+			cat "/proc/$WRITER/stack"
+			return 1
+		fi
+		sleep 0.5
+	done
+	echo "the writer ended: $(cat /tmp/writer.err)"
+}
+
+# remove_device SIDE: delete this guest's RDMA device under load, unload
+# its driver
+remove_device() {
+	local mod=softrdma
+	case $LAB_STACK in
+	rxe) mod=rdma_rxe ;;
+	siw) mod=siw ;;
+	esac
+	lab_check "nvmeof: rdma link del $LAB_IBDEV on the $1 under a writer's load" \
+		timeout 60 rdma link del "$LAB_IBDEV"
+	lab_check "nvmeof: $mod unloads on the $1" timeout 60 modprobe -r "$mod"
+}
+
 if [ "$LAB_ID" = 0 ]; then
 	lab_check "nvmeof: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$PORT" \
 		target_up
 	lab_barrier target-up || exit 1
-	lab_barrier host-done 900
+	lab_barrier data-done 900
 	if is_softrdma && [ "$LAB_STACK" = siwarp ]; then
 		# rdma_rw reads the host's data into MRs of the target's own
 		lab_check "nvmeof: the siwarp target fast-registered MRs (mr_fast_reg > 0)" \
@@ -182,6 +234,13 @@ if [ "$LAB_ID" = 0 ]; then
 			grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
 			tr '\n' ' ')"
 	fi
+	if [ "$REMOVE" = target ]; then
+		lab_barrier writing
+		sleep 2
+		remove_device target
+		lab_barrier target-removed
+	fi
+	lab_barrier host-done 900
 	lab_check "nvmeof: target removed" target_down
 	lab_barrier finished || exit 1
 	exit 0
@@ -208,7 +267,31 @@ if is_softrdma; then
 		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
 		tr '\n' ' ')"
 fi
-lab_check "nvmeof: host disconnects" host_disconnect
+lab_barrier data-done 900
+case $REMOVE in
+host)
+	start_writer
+	sleep 2
+	remove_device host
+	lab_check "nvmeof: the writer ended when the host's device went" writer_ended 90
+	lab_check "nvmeof: the controller went with the device" lab_wait_for 30 no_ctrl
+	;;
+target)
+	start_writer
+	lab_barrier writing
+	lab_barrier target-removed 200
+	# a reconnect to a RoCE target without a device lasts until the
+	# RDMA CM gives up on its unanswered requests (about 105 s here); an
+	# iWARP one meets a TCP reset at once
+	lost=60
+	case $LAB_STACK in sroce | rxe) lost=240 ;; esac
+	lab_check "nvmeof: the writer ended when the target's device went" writer_ended "$lost"
+	lab_check "nvmeof: the controller was given up (ctrl_loss_tmo)" lab_wait_for 120 no_ctrl
+	;;
+*)
+	lab_check "nvmeof: host disconnects" host_disconnect
+	;;
+esac
 lab_check "nvmeof: nvme-rdma unloads" modprobe -r nvme-rdma
 lab_barrier host-done 900
 lab_barrier finished || exit 1

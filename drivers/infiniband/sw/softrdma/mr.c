@@ -148,6 +148,20 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
 	wait_for_completion(&mr->released);
 }
 
+/* The MR in @key's slot, whatever its key byte and state, referenced */
+static struct softrdma_mr *softrdma_mr_get_slot(struct softrdma_dev *sdev,
+						u32 key)
+{
+	struct softrdma_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+	if (mr && !kref_get_unless_zero(&mr->ref))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
 /**
  * softrdma_mr_get() - look an MR up by lkey or rkey
  * @sdev: the device
@@ -163,31 +177,17 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
  */
 struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
 {
-	struct softrdma_mr *mr;
+	struct softrdma_mr *mr = softrdma_mr_get_slot(sdev, key);
+	bool valid;
 
-	rcu_read_lock();
-	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+	if (!mr)
+		return NULL;
 	/* valid before key: REG_MR stores the key, then releases valid */
-	if (mr && mr->type == SOFTRDMA_MR_FAST && !smp_load_acquire(&mr->valid))
-		mr = NULL;
-	if (mr && (READ_ONCE(mr->key) != key ||
-		   !kref_get_unless_zero(&mr->ref)))
-		mr = NULL;
-	rcu_read_unlock();
-	return mr;
-}
-
-/* The MR in @key's slot, whatever its key byte and state, referenced */
-static struct softrdma_mr *softrdma_mr_get_slot(struct softrdma_dev *sdev,
-						u32 key)
-{
-	struct softrdma_mr *mr;
-
-	rcu_read_lock();
-	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
-	if (mr && !kref_get_unless_zero(&mr->ref))
-		mr = NULL;
-	rcu_read_unlock();
+	valid = mr->type != SOFTRDMA_MR_FAST || smp_load_acquire(&mr->valid);
+	if (!valid || READ_ONCE(mr->key) != key) {
+		softrdma_mr_put(mr);
+		return NULL;
+	}
 	return mr;
 }
 
@@ -721,8 +721,7 @@ int softrdma_mr_fast_reg(struct softrdma_dev *sdev, const struct ib_pd *pd,
 		goto out_put;
 	err = -EINVAL;
 	size = mr->ibmr.page_size;
-	if (!is_power_of_2(size) || size < PAGE_SIZE ||
-	    mr->pbl_mapped > mr->pbl_max)
+	if (!is_power_of_2(size) || size < PAGE_SIZE)
 		goto out_put;
 	shift = ilog2(size);
 	if (mr->ibmr.length + mr->pbl_first_off >

@@ -66,7 +66,6 @@ struct softrdma_mr {
 	u32 pbl_max;		/* max_num_sg of alloc_mr */
 	u32 pbl_mapped;		/* blocks of the last map_mr_sg() */
 	u32 pbl_first_off;	/* its first byte's offset in block 0 */
-	u32 pbl_len;		/* blocks of the registration */
 	unsigned int pbl_shift;	/* log2 of the registration's block size */
 
 	/* one reference for the xarray, one per softrdma_mr_get() */

@@ -55,6 +55,13 @@ positive() {
 	[ -n "$v" ] && [ "$v" -gt 0 ]
 }
 
+# counters_note WHO: the memory operation and error counters, as a note
+counters_note() {
+	lab_note "$1 counters: $(rdma statistic show link "$LAB_IBDEV/1" |
+		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
+		tr '\n' ' ')"
+}
+
 zero() {
 	local v
 	v=$(cnt "$1")
@@ -129,14 +136,41 @@ host_disconnect() {
 		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
 		echo 1 >"$c/delete_controller" || return 1
 	done
-	lab_wait_for 20 bash -c '! ls /sys/class/nvme/*/subsysnqn >/dev/null 2>&1 ||
-		! grep -qx '"$NQN"' /sys/class/nvme/*/subsysnqn'
+	lab_wait_for 20 no_ctrl
+}
+
+no_ctrl() {
+	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
+}
+
+# each_job CMD...: CMD 0 .. CMD JOBS-1 at once; fails if one did
+each_job() {
+	local j pids=() rc=0
+	for ((j = 0; j < JOBS; j++)); do
+		"$@" "$j" &
+		pids+=($!)
+	done
+	for j in "${pids[@]}"; do
+		wait "$j" || rc=1
+	done
+	return $rc
+}
+
+# job J's share of the disk, for rw_check's size, count and dev
+write_job() {
+	dd if="/tmp/pat.$1" of="$dev" bs="$size" count="$count" \
+		seek=$(($1 * count)) oflag=direct conv=notrunc status=none
+}
+
+read_job() {
+	dd if="$dev" of="/tmp/back.$1" bs="$size" count="$count" \
+		skip=$(($1 * count)) iflag=direct status=none
 }
 
 # rw_check SIZE: JOBS writers put random data at their own offsets with
 # direct I/O of SIZE bytes, then JOBS readers read it back; compared.
 rw_check() {
-	local size=$1 dev count j pids=() rc=0 span
+	local size=$1 dev count j rc=0 span
 	dev=$(host_disk) || return 1
 	# each job's area: whole I/Os, at least four and about 1 MiB
 	count=$(((1048576 + size - 1) / size))
@@ -145,35 +179,14 @@ rw_check() {
 	for ((j = 0; j < JOBS; j++)); do
 		head -c "$span" /dev/urandom >/tmp/pat.$j || return 1
 	done
-	for ((j = 0; j < JOBS; j++)); do
-		dd if=/tmp/pat.$j of="$dev" bs="$size" count="$count" \
-			seek=$((j * count)) oflag=direct conv=notrunc status=none &
-		pids+=($!)
-	done
-	for j in "${pids[@]}"; do
-		wait "$j" || rc=1
-	done
-	[ $rc = 0 ] || { echo "a writer failed"; return 1; }
-	pids=()
-	for ((j = 0; j < JOBS; j++)); do
-		dd if="$dev" of=/tmp/back.$j bs="$size" count="$count" \
-			skip=$((j * count)) iflag=direct status=none &
-		pids+=($!)
-	done
-	for j in "${pids[@]}"; do
-		wait "$j" || rc=1
-	done
-	[ $rc = 0 ] || { echo "a reader failed"; return 1; }
+	each_job write_job || { echo "a writer failed"; return 1; }
+	each_job read_job || { echo "a reader failed"; return 1; }
 	for ((j = 0; j < JOBS; j++)); do
 		cmp /tmp/pat.$j /tmp/back.$j || rc=1
 	done
 	rm -f /tmp/pat.* /tmp/back.*
 	[ $rc = 0 ] && echo "$JOBS x $span bytes in $count I/Os of $size each, written and read back"
 	return $rc
-}
-
-no_ctrl() {
-	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
 }
 
 # a writer with direct I/O in the background (WRITER), 48 MiB after
@@ -230,9 +243,7 @@ if [ "$LAB_ID" = 0 ]; then
 	if is_softrdma; then
 		lab_check "nvmeof: no memory operation failed on the target (mr_op_err 0)" \
 			zero mr_op_err
-		lab_note "target counters: $(rdma statistic show link "$LAB_IBDEV/1" |
-			grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
-			tr '\n' ' ')"
+		counters_note target
 	fi
 	if [ "$REMOVE" = target ]; then
 		lab_barrier writing
@@ -263,9 +274,7 @@ if is_softrdma; then
 		positive mr_remote_inv
 	lab_check "nvmeof: no memory operation failed on the host (mr_op_err 0)" \
 		zero mr_op_err
-	lab_note "host counters: $(rdma statistic show link "$LAB_IBDEV/1" |
-		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
-		tr '\n' ' ')"
+	counters_note host
 fi
 lab_barrier data-done 900
 case $REMOVE in

@@ -16,7 +16,9 @@
  *    ABI cannot carry it: refused (the kernel answers EOPNOTSUPP);
  *  - a QP on the SRQ moved to ERR flushes no receive: the SRQ's WQEs
  *    stay (the ring is still full afterwards);
- *  - destroy_srq while the QP uses it fails with EBUSY, then succeeds.
+ *  - destroy_srq while the QP uses it fails with EBUSY, then succeeds;
+ *  - a QP with its own RQ, by contrast, flushes receives, even those
+ *    posted in ERR, at the next modify_qp (as rdma_disconnect() makes).
  * With -g GID_INDEX (sroce: RoCEv2 to the device's own address), traffic
  * through an SRQ between two RC QPs of the device:
  *  - a limit of 4 armed over 8 posted receives: 3 SENDs raise no event,
@@ -215,6 +217,61 @@ static void traffic(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_dereg_mr(rxmr);
 }
 
+/*
+ * By contrast, a QP with its own RQ flushes its receives, also those
+ * posted once it is in ERR: they reach only the ring (neither librxe nor
+ * libsiw makes a system call for a receive), so the flush comes with the
+ * application's next modify_qp, the one rdma_disconnect() makes: ERR of
+ * an IB QP, SQD of an iWARP QP whose peer closed first.
+ */
+static void reposted_in_err(struct ibv_pd *pd, struct ibv_cq *cq,
+			    struct ibv_mr *mr, int iwarp)
+{
+	struct ibv_qp_init_attr qia = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_send_sge = 1,
+			 .max_recv_wr = 4, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey,
+	};
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+	struct ibv_wc wc[4];
+	struct ibv_qp *qp;
+	int i, n, ok, err;
+
+	qp = ibv_create_qp(pd, &qia);
+	lv_check(!!qp, "create an RC QP with its own RQ");
+	if (!qp)
+		return;
+	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS |
+			    (iwarp ? 0 : IBV_QP_PKEY_INDEX | IBV_QP_PORT));
+	qa.qp_state = IBV_QPS_ERR;
+	err = err ?: ibv_modify_qp(qp, &qa, IBV_QP_STATE);
+	lv_check(!err, "own RQ: QP to INIT, then ERR (%d)", err);
+	ok = 1;
+	for (i = 0; i < 4; i++) {
+		rwr.wr_id = 700 + i;
+		ok &= !ibv_post_recv(qp, &rwr, &bad);
+	}
+	lv_check(ok, "own RQ: 4 receives posted in ERR");
+	qa.qp_state = iwarp ? IBV_QPS_SQD : IBV_QPS_ERR;
+	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE);
+	lv_check(!err, "own RQ: ERR->%s as rdma_disconnect() asks (%d)",
+		 iwarp ? "SQD" : "ERR", err);
+	n = wait_cq(cq, 4, wc);
+	for (i = 0; i < n; i++)
+		ok &= wc[i].wr_id == 700 + (uint64_t)i &&
+		      wc[i].status == IBV_WC_WR_FLUSH_ERR;
+	lv_check(n == 4 && ok,
+		 "own RQ: the receives posted in ERR are flushed (%d of 4)", n);
+	lv_check(!ibv_destroy_qp(qp), "own RQ: destroy the QP");
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_device **list, *dev = NULL;
@@ -366,6 +423,8 @@ int main(int argc, char **argv)
 		 err);
 	lv_check(!ibv_destroy_qp(qp), "destroy the QP");
 	lv_check(!ibv_destroy_srq(srq), "destroy the SRQ");
+
+	reposted_in_err(pd, cq, mr, iwarp);
 
 	if (gid_index >= 0)
 		traffic(ctx, pd, gid_index);

@@ -1017,6 +1017,10 @@ static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
 		softrdma_qp_enter_error(qp);
 		goto out_unlock;
 	}
+	if (next == IB_QPS_ERR) {
+		softrdma_qp_flush(qp);	/* see softrdma_modify_qp() */
+		goto out_unlock;
+	}
 	if (next != qp->state)
 		softrdma_qp_set_state(qp, next);
 	if (actions & SOFTRDMA_QP_ACT_RESET)
@@ -1118,6 +1122,19 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
 		softrdma_qp_enter_error(qp);
+		goto out_unlock;
+	}
+	/*
+	 * A QP already in ERR that stays there flushes again.  Both user ABIs
+	 * post receives (and libsiw sends behind an unrung doorbell) into the
+	 * rings without a system call, so a receive re-posted just after the
+	 * flush that entered ERR would never complete; the application's
+	 * next modify_qp (rdma_disconnect() asks ERR of an IB QP, SQD of an
+	 * iWARP one) is where the kernel can see it.  rping's teardown waits
+	 * for that flush completion.
+	 */
+	if (next == IB_QPS_ERR) {
+		softrdma_qp_flush(qp);
 		goto out_unlock;
 	}
 	if (next != qp->state)

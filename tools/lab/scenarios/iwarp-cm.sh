@@ -156,14 +156,16 @@ gone_within() {
 	lab_wait_for "$1" sh -c "! kill -0 $2 2>/dev/null"
 }
 
-# note_stuck_rping WHAT SECS PID: a stock siw client's rping (PID) is still
-# running SECS s after its error: note where each of its threads waits
+# note_stuck_rping WHAT SECS PID: a client's rping (PID) is still running
+# SECS s after its error: note where each of its threads waits, then end it
+# (waiting for its own timeout would tell nothing more)
 note_stuck_rping() {
 	local task
-	for task in /proc/$3/task/*; do
-		lab_note "$1 on stock siw: rping still running $2 s after the error;" \
+	for task in "/proc/$3"/task/*; do
+		lab_note "$1 on $LAB_STACK: rping still running $2 s after the error;" \
 			"task ${task##*/} $(tr '\n' ' ' <"$task/stack" 2>/dev/null)"
 	done
+	kill "$3" 2>/dev/null
 }
 
 refused_client() {
@@ -174,7 +176,9 @@ refused_client() {
 	lab_check "refused: client on a closed port gets the error at once" \
 		refused_error
 	if is_siwarp; then
-		lab_check "refused: rping exits after the error" gone_within 20 "$pid"
+		lab_check "refused: rping exits after the error" \
+			gone_within 20 "$pid" ||
+			note_stuck_rping refused 20 "$(pgrep -x -P "$pid" rping)"
 	elif ! gone_within 20 "$pid"; then
 		note_stuck_rping refused 20 "$(pgrep -x -P "$pid" rping)"
 	fi
@@ -425,10 +429,12 @@ vanish_part() {
 			lab_note "vanish ($how): the client had the error $((SECONDS - t)) s after the server went"
 		fi
 		# as in "refused": a stock siw client's rping may then sit in
-		# its teardown; that is noted with where its threads wait
+		# its teardown (siw flushes nothing re-posted after the QP
+		# entered ERR); that is noted with where its threads wait
 		if is_siwarp; then
 			lab_check "vanish ($how): rping exits after the error" \
-				gone_within 30 "$pid"
+				gone_within 30 "$pid" ||
+				note_stuck_rping "vanish ($how)" 30 "$(pgrep -x rping | head -1)"
 		elif ! gone_within 30 "$pid"; then
 			note_stuck_rping "vanish ($how)" 30 "$(pgrep -x rping | head -1)"
 		fi

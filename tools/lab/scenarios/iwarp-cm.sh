@@ -8,14 +8,15 @@
 # Parts (optional args pick some, default all):
 #  refused  each guest in turn connects (rping -c -C 1) to a port nobody
 #           listens on: RDMA_CM_EVENT_REJECTED at once, not a hang
-#  listen   on siwarp guests: 20 listen/destroy cycles (rping -s killed), on
-#           the address and on the wildcard; the TCP listener follows
+#  listen   on siwarp guests: 20 (cycles=N) listen/destroy cycles (rping -s
+#           killed), on the address and on the wildcard; the TCP listener
+#           follows
 #  mpa      a plain-TCP MPA peer (Python, below) against a siwarp listener:
 #           markers refused with a reject reply; a peer that never sends
 #           its request is dropped after the MPA timeout; the listener
 #           survives both; revision 1 and 2 requests get replies of their
 #           revision, with CRC when asked
-#  rping    rping -V, 500 x 64 B and 500 x 65535 B, each guest as server
+#  rping    rping -V, 500 (pings=N) x 64 B and x 65535 B, each guest as server
 #           (about two minutes for 500 pings under TCG)
 #  ucmatose between two siwarp guests
 #  vanish   a transfer whose server goes away (process killed, rdma link
@@ -36,12 +37,15 @@ PEER_STACK=${LAB_STACKS[$PEER]}
 PEER_ADDR=$(lab_peer_addr "$PEER")
 MPA_PEER=/tmp/mpa_peer.py
 
-# "pings=N": N pings per rping run (default 500)
+# "pings=N": N pings per rping run (default 500); "cycles=N": listen
+# cycles per address (default 20)
 RPING_COUNT=500
+LISTEN_CYCLES=20
 PARTS=
 for a in $LAB_SCENARIO_ARGS; do
 	case $a in
 	pings=*) RPING_COUNT=${a#pings=} ;;
+	cycles=*) LISTEN_CYCLES=${a#cycles=} ;;
 	*) PARTS="$PARTS $a" ;;
 	esac
 done
@@ -199,7 +203,7 @@ fi
 # --- listen ----------------------------------------------------------------
 listen_cycles() {
 	local addr=$1 port=$2 i pid
-	for ((i = 0; i < 20; i++)); do
+	for ((i = 0; i < LISTEN_CYCLES; i++)); do
 		rping -s -a "$addr" -p "$port" >/dev/null 2>&1 &
 		pid=$!
 		lab_wait_listen "$port" 20 || { echo "cycle $i: no listener"; return 1; }
@@ -208,14 +212,14 @@ listen_cycles() {
 		lab_wait_for 20 no_listener "$port" ||
 			{ echo "cycle $i: listener left behind"; ss -ltn; return 1; }
 	done
-	echo "20 cycles"
+	echo "$LISTEN_CYCLES cycles"
 }
 
 if want listen && is_siwarp; then
 	PORT=7402
-	lab_check "listen: 20 listen/destroy cycles on $LAB_ADDR" \
+	lab_check "listen: $LISTEN_CYCLES listen/destroy cycles on $LAB_ADDR" \
 		listen_cycles "$LAB_ADDR" "$PORT"
-	lab_check "listen: 20 listen/destroy cycles on 0.0.0.0" \
+	lab_check "listen: $LISTEN_CYCLES listen/destroy cycles on 0.0.0.0" \
 		listen_cycles 0.0.0.0 "$PORT"
 	# the wildcard listens on this netdev's addresses, so it shows them
 	rping -s -p "$PORT" -a 0.0.0.0 >/dev/null 2>&1 &

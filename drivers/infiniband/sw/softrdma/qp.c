@@ -529,6 +529,25 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
 	}
 }
 
+/*
+ * modify_qp's flush: enter ERR, or, on a QP already there, flush again.
+ * Both user ABIs post receives (and libsiw sends behind an unrung
+ * doorbell) into the rings without a system call, so a receive re-posted
+ * just after the flush that entered ERR would never complete; the
+ * application's next modify_qp (rdma_disconnect() asks ERR of an IB QP,
+ * SQD of an iWARP one) is where the kernel sees it.  rping's teardown
+ * waits for that flush completion.
+ */
+static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (qp->state == IB_QPS_ERR)
+		softrdma_qp_flush(qp);
+	else
+		softrdma_qp_enter_error(qp);
+}
+
 static void softrdma_qp_error_work(struct work_struct *work)
 {
 	struct softrdma_qp *qp = container_of(work, struct softrdma_qp,
@@ -1014,11 +1033,7 @@ static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
 		softrdma_qp_transport_stop(qp);
 	softrdma_qp_store_attr(qp, attr, mask);
 	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_enter_error(qp);
-		goto out_unlock;
-	}
-	if (next == IB_QPS_ERR) {
-		softrdma_qp_flush(qp);	/* see softrdma_modify_qp() */
+		softrdma_qp_flush_or_enter_error(qp);
 		goto out_unlock;
 	}
 	if (next != qp->state)
@@ -1121,20 +1136,7 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		dst_cache_reset(&qp->rc.route);
 
 	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_enter_error(qp);
-		goto out_unlock;
-	}
-	/*
-	 * A QP already in ERR that stays there flushes again.  Both user ABIs
-	 * post receives (and libsiw sends behind an unrung doorbell) into the
-	 * rings without a system call, so a receive re-posted just after the
-	 * flush that entered ERR would never complete; the application's
-	 * next modify_qp (rdma_disconnect() asks ERR of an IB QP, SQD of an
-	 * iWARP one) is where the kernel can see it.  rping's teardown waits
-	 * for that flush completion.
-	 */
-	if (next == IB_QPS_ERR) {
-		softrdma_qp_flush(qp);
+		softrdma_qp_flush_or_enter_error(qp);
 		goto out_unlock;
 	}
 	if (next != qp->state)

@@ -49,7 +49,12 @@ int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 		return -EINVAL;
 
 	if (!(mask & IB_QP_STATE) || cur == next) {
-		/* attribute change only (e.g. RTS -> RTS) */
+		/*
+		 * Attribute change only (e.g. RTS -> RTS); in ERR it flushes
+		 * again what was posted since (softrdma_modify_qp()).
+		 */
+		if (cur == IB_QPS_ERR)
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
 		return 0;
 	}
 
@@ -97,9 +102,10 @@ int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
  *    RTS is accepted only as a no-op on a QP already in RTS, as stock siw
  *    refuses RTS without a socket (-EINVAL);
  *  - RTS -> SQD is the RDMAC Closing state (iw_cm and librdmacm's
- *    rdma_disconnect() on a graceful close); ERR -> SQD is a no-op that
- *    succeeds, as in stock siw: a peer that closed first has already
- *    moved the QP to ERR when the application disconnects;
+ *    rdma_disconnect() on a graceful close); ERR -> SQD succeeds and
+ *    stays in ERR, as in stock siw (a peer that closed first has already
+ *    moved the QP to ERR when the application disconnects), but flushes
+ *    again, as every modify of a QP in ERR does;
  *  - any state -> RESET or ERR (IBA 10.3.1, RDMAC: Error).
  * IB-only attributes (SOFTRDMA_IWARP_QP_ATTRS lists the others) make the
  * request invalid.
@@ -115,9 +121,15 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 	    next > IB_QPS_ERR)
 		return -EINVAL;
 
-	/* attributes only, in any state (stock siw takes them anywhere) */
-	if (!(mask & IB_QP_STATE) || cur == next)
+	/*
+	 * Attributes only, in any state (stock siw takes them anywhere); in
+	 * ERR they flush again what was posted since, as for IB QPs.
+	 */
+	if (!(mask & IB_QP_STATE) || cur == next) {
+		if (cur == IB_QPS_ERR)
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
 		return 0;
+	}
 
 	switch (next) {
 	case IB_QPS_RESET:
@@ -134,8 +146,10 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 		*actions = SOFTRDMA_QP_ACT_RECV;
 		return 0;
 	case IB_QPS_SQD:
-		if (cur == IB_QPS_ERR)
+		if (cur == IB_QPS_ERR) {
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
 			return 0;
+		}
 		if (cur != IB_QPS_RTS)
 			return -EINVAL;
 		*actions = SOFTRDMA_QP_ACT_DRAIN;

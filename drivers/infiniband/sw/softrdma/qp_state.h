@@ -18,7 +18,7 @@ enum softrdma_qp_action {
 	SOFTRDMA_QP_ACT_SEND		= BIT(2),	/* requester may run */
 	SOFTRDMA_QP_ACT_DRAIN		= BIT(3),	/* SQD: stop taking WQEs */
 	SOFTRDMA_QP_ACT_RESUME		= BIT(4),	/* SQD -> RTS */
-	SOFTRDMA_QP_ACT_FLUSH		= BIT(5),	/* ERR: flush both queues */
+	SOFTRDMA_QP_ACT_FLUSH		= BIT(5),	/* (in) ERR: flush both queues */
 };
 
 const char *softrdma_qp_state_name(enum ib_qp_state state);

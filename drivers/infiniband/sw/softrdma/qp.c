@@ -1019,9 +1019,6 @@ static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
 		err = softrdma_qp_check_attr(attr, mask, &limits);
 	if (err)
 		goto out_unlock;
-	/* SQD asked of a QP already in ERR: it succeeds and stays in ERR */
-	if (cur == IB_QPS_ERR && next == IB_QPS_SQD)
-		next = IB_QPS_ERR;
 	/* iWARP has no atomics to allow (RFC 7306 is not implemented) */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)) {

@@ -201,10 +201,10 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 # a representative cut (iwarp-cm: 100-ping rpings, 8 listen cycles, 25
 # short connections each way); test-full adds the rest: every part in
 # every pairing at full counts, perftest latency and -a.  The siwarp
-# server + siw client pairing runs 500-ping rpings.  With a stock siw server, rping and the
-# vanishing peer wait in test-full (Documentation/status.md: one
-# 65 535 B rping failure not understood, and a BUG in the siw guest's
-# iw_cm during vanish).
+# server + siw client pairing runs 500-ping rpings.  With a stock siw
+# server, rping and the vanishing peer wait in test-full
+# (Documentation/status.md: one 65 535 B rping failure not understood,
+# and a BUG in the siw guest's iw_cm during vanish).
 part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm pings=100 cycles=8 connects=25
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm pings=100 cycles=8 refused listen mpa rping vanish
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa

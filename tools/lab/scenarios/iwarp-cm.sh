@@ -178,6 +178,21 @@ note_stuck_rping() {
 	kill "$3" 2>/dev/null
 }
 
+# rping_gone WHAT SECS PID RPING: the client (PID; RPING its rping process)
+# ends within SECS s of its error: a check on a siwarp client, on stock siw
+# only a note when it does not (its teardown may hang: siw flushes nothing
+# re-posted after the QP entered ERR); a stuck rping is noted with where
+# its threads wait, then ended
+rping_gone() {
+	if is_siwarp; then
+		lab_check "$1: rping exits after the error" gone_within "$2" "$3" &&
+			return
+	elif gone_within "$2" "$3"; then
+		return
+	fi
+	note_stuck_rping "$1" "$2" "$4"
+}
+
 refused_client() {
 	local pid t
 	t=$SECONDS
@@ -185,13 +200,7 @@ refused_client() {
 	pid=$!
 	lab_check "refused: client on a closed port gets the error at once" \
 		refused_error
-	if is_siwarp; then
-		lab_check "refused: rping exits after the error" \
-			gone_within 20 "$pid" ||
-			note_stuck_rping refused 20 "$(pgrep -x -P "$pid" rping)"
-	elif ! gone_within 20 "$pid"; then
-		note_stuck_rping refused 20 "$(pgrep -x -P "$pid" rping)"
-	fi
+	rping_gone refused 20 "$pid" "$(pgrep -x -P "$pid" rping)"
 	wait "$pid"
 	lab_note "refused: rping exit $? after $((SECONDS - t)) s"
 }
@@ -496,16 +505,7 @@ vanish_part() {
 				vanish_error "/tmp/vanish-$PORT.log"
 			lab_note "vanish ($how): the client had the error $((SECONDS - t)) s after the server went"
 		fi
-		# as in "refused": a stock siw client's rping may then sit in
-		# its teardown (siw flushes nothing re-posted after the QP
-		# entered ERR); that is noted with where its threads wait
-		if is_siwarp; then
-			lab_check "vanish ($how): rping exits after the error" \
-				gone_within 30 "$pid" ||
-				note_stuck_rping "vanish ($how)" 30 "$(pgrep -x rping | head -1)"
-		elif ! gone_within 30 "$pid"; then
-			note_stuck_rping "vanish ($how)" 30 "$(pgrep -x rping | head -1)"
-		fi
+		rping_gone "vanish ($how)" 30 "$pid" "$(pgrep -x rping | head -1)"
 		wait "$pid"
 		lab_note "vanish ($how): $(tail -1 "/tmp/vanish-$PORT.log"), $((SECONDS - t)) s after the server went"
 		lab_barrier "vanish-$PORT-done" 400

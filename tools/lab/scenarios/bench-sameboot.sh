@@ -3,7 +3,7 @@
 # bench-sameboot: tools/bench/bench's perftest figures for several RDMA
 # stacks in ONE pair of guests, the stacks taking turns figure by figure.
 # Not a test: it asserts no figure, it only records them.
-#   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT]
+#   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT [FIGS]]
 # STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
 # first is the one the ratios are about.  siwarp-nocrc is siwarp with
 # iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does);
@@ -13,6 +13,9 @@
 # rate run and the latency runs (default 200, 20000, 1000).  Each latency
 # run gives two figures: t_avg (write_lat ...) and t_typical, the median
 # round trip (write_lat_typ ...), which a slow spell of the host moves less.
+# FIGS: a comma list of the figures to measure (default all of
+# LAB_BENCH_FIGURES, e.g. write_lat,read_lat,send_lat for many rounds of
+# the latency runs alone).
 #
 # Why: figures from separate boots (tools/bench/bench gives each pairing
 # its own guests) swing with the host's load between the runs; here each
@@ -30,12 +33,15 @@ IFS=, read -r -a STACKS <<<"${2:-siwarp,siw}"
 BW_ITERS=${3:-200}
 RATE_ITERS=${4:-20000}
 LAT_ITERS=${5:-1000}
+IFS=, read -r -a FIGURES <<<"${6:-$(IFS=,; echo "${LAB_BENCH_FIGURES[*]}")}"
 TMO=120
 ATTEMPTS=3
 export LAB_BARRIER_TIMEOUT=$((TMO + 120))
 
-FIGURES=("${LAB_BENCH_FIGURES[@]}")
 lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS"
+for fig in "${FIGURES[@]}"; do
+	[ -n "${CMD[$fig]:-}" ] || lab_fail "bench-sameboot: unknown figure $fig"
+done
 # the table's rows: the figures, then each latency run's median round trip
 ROWS=("${FIGURES[@]}")
 for fig in "${FIGURES[@]}"; do

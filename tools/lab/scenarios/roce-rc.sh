@@ -8,6 +8,8 @@
 #  - ibv_rc_pingpong -c (both sides check the data) at several sizes, and
 #    on softrdma the softrdma_qp_state tracepoint sees its QPs' states;
 #  - perftest write/read/send bandwidth and latency, atomics;
+#  - ACKs: ping-pong WRITEs answered with no deferred work (no TASKLET
+#    softirq on a softrdma end), a burst of WRITEs coalesced;
 #  - loss: netem loss both ways, and deterministic READ response loss at
 #    the client (read-gaps) recovered from response gaps, no ACK timeout;
 #  - an RDMA WRITE into a read-only MR fails with a remote access error
@@ -271,6 +273,22 @@ if want loss; then
 					test "$(rc_counter ack_timeouts)" -eq "$timeouts0"
 			fi
 		done
+	fi
+fi
+
+# Ping-pong WRITEs: each is alone in its receive batch, and softrdma
+# answers a lone request's AckReq from the receive path itself, with no
+# tasklet behind it (TASKLET softirqs are counted on both guests; the
+# check is the sroce ends')
+if want pp || want loss; then
+	tasklets() { awk '$1 == "TASKLET:" { for (i = 2; i <= NF; i++) n += $i } END { print n + 0 }' /proc/softirqs; }
+	t0=$(tasklets)
+	lab_pair lone-writes 120 perf ib_write_lat -d "$LAB_IBDEV" -x "$gid" \
+		-s 2 -n 500 -F
+	t1=$(tasklets)
+	if [ "$LAB_STACK" = sroce ]; then
+		lab_check "500 ping-pong WRITEs: no deferred ACK (TASKLET softirqs +$((t1 - t0)))" \
+			test $((t1 - t0)) -lt 50
 	fi
 fi
 

@@ -137,6 +137,7 @@ struct softrdma_rc {
 	bool ack_deferred;
 	bool ack_listed;	/* on a CPU's list, holding a QP reference */
 	u32 ack_psn;
+	u64 ack_batch;		/* receive batch of the last ACK sent at once */
 	struct list_head ack_node;
 	struct softrdma_rc_resp_seq seq;
 	u32 msn;		/* IBA 9.7.3.1: messages completed */

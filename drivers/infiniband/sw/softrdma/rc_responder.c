@@ -8,6 +8,7 @@
  */
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/kernel_stat.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 
@@ -110,13 +111,13 @@ static void softrdma_rc_send_ack(struct softrdma_qp *qp, u8 syndrome, u32 psn)
  * the ACKs that the requests of one receive batch ask for can be one.
  * The receive softirq takes a whole NAPI batch of packets before it
  * returns.  The first AckReq of a QP in a batch is answered at once, so a
- * lone request (ping-pong, latency) waits for nothing; the QP then goes
- * on a per-CPU list until the batch ends, and the AckReqs after the first
- * wait: a tasklet, which runs right after NET_RX in the same softirq
- * pass, sends one ACK per QP for the newest PSN.  A burst of small WRITEs
- * then costs the link two ACKs, not one per message.  NAKs, read
- * responses and atomic ACKs are not delayed; they push the waiting ACK
- * out first.
+ * lone request (ping-pong, latency) waits for nothing and costs nothing
+ * more; a second one in the same batch puts the QP on a per-CPU list, and
+ * it and the AckReqs after it wait: a tasklet, which runs right after
+ * NET_RX in the same softirq pass, sends one ACK per QP for the newest
+ * PSN.  A burst of small WRITEs then costs the link two ACKs, not one per
+ * message.  NAKs, read responses and atomic ACKs are not delayed; they
+ * push the waiting ACK out first.
  */
 static bool rc_ack_coalesce = true;
 module_param(rc_ack_coalesce, bool, 0644);
@@ -130,10 +131,26 @@ struct softrdma_rc_ackq {
 
 static DEFINE_PER_CPU(struct softrdma_rc_ackq, softrdma_rc_ackq);
 
+/*
+ * Which receive batch runs now: this CPU's count of NET_RX softirq runs
+ * (one per net_rx_action pass, however many packets it takes), the CPU
+ * in the upper 32 bits.  BHs are off.  Receive paths that are not NET_RX runs
+ * (threaded NAPI, the backlog work item) see an unchanged count: their
+ * AckReqs after the first are coalesced, which costs them the tasklet,
+ * never an ACK.
+ */
+static u64 softrdma_rc_rx_batch(void)
+{
+	int cpu = smp_processor_id();
+
+	return (u64)cpu << 32 | kstat_softirqs_cpu(NET_RX_SOFTIRQ, cpu);
+}
+
 static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 {
 	struct softrdma_rc *rc = &qp->rc;
 	struct softrdma_rc_ackq *q;
+	u64 batch;
 
 	lockdep_assert_held(&qp->rq.lock);
 
@@ -149,7 +166,14 @@ static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 		rc->ack_psn = psn;
 		return;
 	}
-	softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
+	batch = softrdma_rc_rx_batch();
+	if (rc->ack_batch != batch) {
+		rc->ack_batch = batch;
+		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
+		return;
+	}
+	rc->ack_deferred = true;
+	rc->ack_psn = psn;
 	/* rq.lock is taken with BHs off: this CPU's list is ours */
 	rc->ack_listed = true;
 	refcount_inc(&qp->ref);

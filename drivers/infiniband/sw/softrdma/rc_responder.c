@@ -134,10 +134,10 @@ static DEFINE_PER_CPU(struct softrdma_rc_ackq, softrdma_rc_ackq);
 /*
  * Which receive batch runs now: this CPU's count of NET_RX softirq runs
  * (one per net_rx_action pass, however many packets it takes), the CPU
- * in the upper 32 bits.  BHs are off.  Receive paths that are not NET_RX runs
- * (threaded NAPI, the backlog work item) see an unchanged count: their
- * AckReqs after the first are coalesced, which costs them the tasklet,
- * never an ACK.
+ * in the upper 32 bits.  BHs are off.  Receive paths that are not NET_RX
+ * runs (threaded NAPI, the backlog work item) see an unchanged count:
+ * their AckReqs after the first are coalesced, which costs them the
+ * tasklet, never an ACK.
  */
 static u64 softrdma_rc_rx_batch(void)
 {
@@ -158,28 +158,25 @@ static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
 		return;
 	}
-	if (rc->ack_listed) {
-		if (rc->ack_deferred)
-			softrdma_counter_inc(qp->sdev,
-					     SOFTRDMA_CNT_ACKS_COALESCED);
-		rc->ack_deferred = true;
-		rc->ack_psn = psn;
-		return;
-	}
-	batch = softrdma_rc_rx_batch();
-	if (rc->ack_batch != batch) {
-		rc->ack_batch = batch;
-		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
-		return;
+	if (!rc->ack_listed) {
+		batch = softrdma_rc_rx_batch();
+		if (rc->ack_batch != batch) {
+			/* the batch's first: answered at once */
+			rc->ack_batch = batch;
+			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(), psn);
+			return;
+		}
+		/* rq.lock is taken with BHs off: this CPU's list is ours */
+		rc->ack_listed = true;
+		refcount_inc(&qp->ref);
+		q = this_cpu_ptr(&softrdma_rc_ackq);
+		list_add_tail(&rc->ack_node, &q->qps);
+		tasklet_schedule(&q->tasklet);
+	} else if (rc->ack_deferred) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACKS_COALESCED);
 	}
 	rc->ack_deferred = true;
 	rc->ack_psn = psn;
-	/* rq.lock is taken with BHs off: this CPU's list is ours */
-	rc->ack_listed = true;
-	refcount_inc(&qp->ref);
-	q = this_cpu_ptr(&softrdma_rc_ackq);
-	list_add_tail(&rc->ack_node, &q->qps);
-	tasklet_schedule(&q->tasklet);
 }
 
 static void softrdma_rc_ackq_run(struct tasklet_struct *t)

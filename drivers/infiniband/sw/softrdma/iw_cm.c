@@ -1233,6 +1233,13 @@ static void softrdma_iw_accept_child(struct softrdma_iw_cep *lcep,
 		softrdma_iw_cep_put(cep);
 		return;
 	}
+	/*
+	 * As on the active side: no Nagle.  A message must leave when it is
+	 * posted; Nagle held a small FPDU back behind an unacknowledged one
+	 * (a target's response behind its RDMA WRITE data) until the peer's
+	 * ACK came.
+	 */
+	tcp_sock_set_nodelay(sock->sk);
 	softrdma_iw_sk_take(cep, sock);
 	/* the child inherited our callbacks; its own are the listener's */
 	cep->saved_data_ready = lcep->saved_data_ready;

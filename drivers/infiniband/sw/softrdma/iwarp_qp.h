@@ -112,9 +112,14 @@ struct softrdma_iw_fpdu {
 	u32 slot;		/* END_WQE: the SQ slot */
 };
 
-/* Room for the longest header (a TERMINATE) before copied payload */
+/*
+ * Room for the longest header (a TERMINATE) before copied payload; lin
+ * also takes the pad and CRC of an FPDU without page fragments (the
+ * length field and the pad fit in what the header room spares).
+ */
 #define SOFTRDMA_IW_HDR_ROOM	128U
-#define SOFTRDMA_IW_LIN_SIZE(ulpdu)	(SOFTRDMA_IW_HDR_ROOM + (ulpdu) + 4)
+#define SOFTRDMA_IW_LIN_SIZE(ulpdu)	(SOFTRDMA_IW_HDR_ROOM + (ulpdu) + \
+					 IWARP_MPA_CRC_SIZE)
 
 /* The message the transmit engine is cutting into FPDUs */
 enum softrdma_iw_tx_msg {
@@ -198,6 +203,7 @@ struct softrdma_iw_rx {
 	u32 trailer_len;	/* pad + CRC */
 	u32 trailer_got;
 	u32 crc;		/* running CRC32c state */
+	bool crc_whole;		/* crc already covers the FPDU to its CRC */
 
 	/* placement of the current FPDU */
 	enum softrdma_iw_rx_sink sink;

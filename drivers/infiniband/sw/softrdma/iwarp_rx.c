@@ -91,6 +91,20 @@ static enum softrdma_iwarp_err softrdma_iw_rx_ctrl(struct softrdma_iw_rx *rx)
 	return SOFTRDMA_IWERR_NONE;
 }
 
+/* A valid header in rx->hdr: set up its payload and trailer */
+static void softrdma_iw_rx_hdr_setup(struct softrdma_iw_rx *rx,
+				     struct softrdma_iw_ev *ev)
+{
+	rx->data_len = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len - rx->hdr_got;
+	rx->data_got = 0;
+	rx->trailer_len = softrdma_mpa_pad(rx->pdu.ulpdu_len) +
+			  IWARP_MPA_CRC_SIZE;
+	rx->trailer_got = 0;
+	rx->state = rx->data_len ? SOFTRDMA_IW_RX_DATA :
+				   SOFTRDMA_IW_RX_TRAILER;
+	ev->type = SOFTRDMA_IW_EV_HDR;
+}
+
 /* The header is in: validate it and set up payload and trailer */
 static unsigned int softrdma_iw_rx_hdr_done(struct softrdma_iw_rx *rx,
 					    struct softrdma_iw_ev *ev,
@@ -106,15 +120,58 @@ static unsigned int softrdma_iw_rx_hdr_done(struct softrdma_iw_rx *rx,
 	if (rx->crc_on)
 		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
 						  rx->hdr, rx->hdr_got);
-	rx->data_len = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len - rx->hdr_got;
-	rx->data_got = 0;
-	rx->trailer_len = softrdma_mpa_pad(rx->pdu.ulpdu_len) +
-			  IWARP_MPA_CRC_SIZE;
-	rx->trailer_got = 0;
-	rx->state = rx->data_len ? SOFTRDMA_IW_RX_DATA :
-				   SOFTRDMA_IW_RX_TRAILER;
-	ev->type = SOFTRDMA_IW_EV_HDR;
+	rx->crc_whole = false;
+	softrdma_iw_rx_hdr_setup(rx, ev);
 	return n;
+}
+
+/* The longest header but a TERMINATE's: a Read Request */
+#define SOFTRDMA_IW_RX_MAX_HDR	sizeof(struct iwarp_read_req)
+static_assert(SOFTRDMA_IW_RX_MAX_HDR <= SOFTRDMA_IW_HDR_ROOM);
+
+/*
+ * The common case: a whole, valid header at @off.  One copy and one
+ * parse; when the FPDU up to its CRC field is in the skb's linear data
+ * too, its CRC is taken here in one pass.  Return: bytes consumed, or 0
+ * for the byte-wise path of softrdma_iw_rx_parse() to take it from the
+ * start (a header split across skbs, a TERMINATE, a malformed header,
+ * which that path reports).
+ */
+static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
+					     const struct sk_buff *skb,
+					     unsigned int off,
+					     unsigned int len,
+					     struct softrdma_iw_ev *ev)
+{
+	unsigned int m = min_t(unsigned int, len, SOFTRDMA_IW_RX_MAX_HDR);
+	u32 fpdu;
+
+	if (m < sizeof(struct iwarp_ctrl) ||
+	    skb_copy_bits(skb, off, rx->hdr, m))
+		return 0;
+	if (iwarp_rdmap_opcode((const struct iwarp_ctrl *)rx->hdr) ==
+	    IWARP_OP_TERMINATE ||
+	    softrdma_iwarp_parse(rx->hdr, m, &rx->pdu) != SOFTRDMA_IWERR_NONE)
+		return 0;
+	rx->hdr_got = rx->pdu.hdr_len;
+	rx->hdr_need = rx->hdr_got;
+	rx->crc_whole = false;
+	if (rx->crc_on) {
+		fpdu = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len +
+		       softrdma_mpa_pad(rx->pdu.ulpdu_len);
+		if (fpdu <= len && off + fpdu <= skb_headlen(skb)) {
+			rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
+							  skb->data + off,
+							  fpdu);
+			rx->crc_whole = true;
+		} else {
+			rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
+							  rx->hdr,
+							  rx->hdr_got);
+		}
+	}
+	softrdma_iw_rx_hdr_setup(rx, ev);
+	return rx->hdr_got;
 }
 
 /**
@@ -143,6 +200,11 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 	ev->type = SOFTRDMA_IW_EV_NONE;
 	switch (rx->state) {
 	case SOFTRDMA_IW_RX_HDR:
+		if (!rx->hdr_got) {
+			n = softrdma_iw_rx_hdr_whole(rx, skb, off, len, ev);
+			if (n)
+				return n;
+		}
 		/*
 		 * First the four bytes that give the header's length, then
 		 * the rest of it in the same call when this skb holds it (it
@@ -170,7 +232,7 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 
 	case SOFTRDMA_IW_RX_DATA:
 		n = min(len, rx->data_len - rx->data_got);
-		if (rx->crc_on)
+		if (rx->crc_on && !rx->crc_whole)
 			rx->crc = softrdma_mpa_crc_update_skb(rx->crc, skb, off,
 							      n);
 		ev->type = SOFTRDMA_IW_EV_DATA;
@@ -195,7 +257,10 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 		ev->type = SOFTRDMA_IW_EV_END;
 		ev->crc_ok = true;
 		if (rx->crc_on) {
-			crc = softrdma_mpa_crc_update(rx->crc, rx->trailer, pad);
+			crc = rx->crc;
+			if (!rx->crc_whole)
+				crc = softrdma_mpa_crc_update(crc, rx->trailer,
+							      pad);
 			ev->crc_ok = softrdma_mpa_crc_final(crc) ==
 				     softrdma_mpa_crc_get(rx->trailer + pad);
 		}

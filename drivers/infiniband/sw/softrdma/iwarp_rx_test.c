@@ -304,19 +304,26 @@ static void softrdma_iwarp_rx_any_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_HDR);
 }
 
-/* One flipped bit anywhere in an FPDU fails its CRC, and only its own */
+/*
+ * One flipped bit anywhere in an FPDU, its pad too, fails its CRC, and
+ * only its own: with the FPDU split across skbs (its CRC taken piece by
+ * piece) and with the stream in one linear skb (each FPDU's CRC in one
+ * pass).
+ */
 static void softrdma_iwarp_rx_crc_error(struct kunit *test)
 {
-	static const size_t where[] = { 0, 3, 17, 500, 1016 };
+	static const size_t where[] = { 0, 3, 17, 500, 1016, 1018 };
+	static const size_t chunks[] = { 97, IW_STREAM_MAX };
 	struct softrdma_iw_rx *rx;
 	struct iw_stream *s;
 	struct iw_seen *seen;
-	unsigned int i, k;
+	unsigned int i, j, k;
 	size_t at;
 
 	iw_alloc(test, &s, &seen, &rx);
 	iw_build_stream(test, s, true);
-	for (k = 0; k < ARRAY_SIZE(where); k++) {
+	for (j = 0; j < ARRAY_SIZE(chunks) * ARRAY_SIZE(where); j++) {
+		k = j % ARRAY_SIZE(where);
 		/* bytes of the Write FPDU (the second) */
 		at = s->start[1] + where[k];
 		/* the length field itself would derail the stream */
@@ -325,7 +332,8 @@ static void softrdma_iwarp_rx_crc_error(struct kunit *test)
 		s->buf[at] ^= 0x10;
 		memset(seen, 0, sizeof(*seen));
 		softrdma_iw_rx_reset(rx, true);
-		iw_feed(test, rx, seen, s->buf, s->len, 97, false);
+		iw_feed(test, rx, seen, s->buf, s->len,
+			chunks[j / ARRAY_SIZE(where)], false);
 		s->buf[at] ^= 0x10;
 
 		KUNIT_EXPECT_EQ(test, seen->crc_bad, 1U);

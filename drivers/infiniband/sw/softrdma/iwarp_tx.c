@@ -28,6 +28,7 @@
 #include <linux/skbuff.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
@@ -125,28 +126,42 @@ void softrdma_iw_fpdu_release(struct softrdma_iw_fpdu *f)
 	f->end = SOFTRDMA_IW_END_NONE;
 }
 
-/* The pad and CRC after the ULPDU (RFC 5044 4.1, 4.2) */
+/*
+ * The pad and CRC after the ULPDU (RFC 5044 4.1, 4.2).  An FPDU all in
+ * lin (no page fragments) gets them in lin too: one pass of the CRC and
+ * one buffer for TCP; lin has room for them (SOFTRDMA_IW_LIN_SIZE).
+ */
 static void softrdma_iw_fpdu_seal(struct softrdma_iwarp_qp *iw,
 				  struct softrdma_iw_fpdu *f)
 {
 	u32 frag_len = f->frags ? f->frags->len : 0;
 	u32 ulpdu = f->lin_len + frag_len - IWARP_MPA_LEN_SIZE;
 	u32 pad = softrdma_mpa_pad(ulpdu);
+	u8 *tail = frag_len ? f->trailer : f->lin + f->lin_len;
 	u32 crc = 0, st;
 
-	memset(f->trailer, 0, pad);
+	memset(tail, 0, pad);
 	if (iw->params.crc) {
-		st = softrdma_mpa_crc_update(softrdma_mpa_crc_init(), f->lin,
-					     f->lin_len);
-		if (frag_len)
+		st = softrdma_mpa_crc_init();
+		if (frag_len) {
+			st = softrdma_mpa_crc_update(st, f->lin, f->lin_len);
 			st = softrdma_mpa_crc_update_skb(st, f->frags, 0,
 							 frag_len);
-		st = softrdma_mpa_crc_update(st, f->trailer, pad);
+			st = softrdma_mpa_crc_update(st, tail, pad);
+		} else {
+			st = softrdma_mpa_crc_update(st, f->lin,
+						     f->lin_len + pad);
+		}
 		crc = softrdma_mpa_crc_final(st);
 	}
 	/* RFC 5044 4.1: the CRC field is there, zero, without CRCs */
-	softrdma_mpa_crc_put(f->trailer + pad, crc);
-	f->trailer_len = pad + IWARP_MPA_CRC_SIZE;
+	softrdma_mpa_crc_put(tail + pad, crc);
+	if (frag_len) {
+		f->trailer_len = pad + IWARP_MPA_CRC_SIZE;
+	} else {
+		f->lin_len += pad + IWARP_MPA_CRC_SIZE;
+		f->trailer_len = 0;
+	}
 	f->total = f->lin_len + frag_len + f->trailer_len;
 	f->sent = 0;
 }
@@ -586,7 +601,7 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 			iov[0].iov_base = f->lin + f->sent;
 			iov[0].iov_len = f->lin_len - f->sent;
 			size = iov[0].iov_len;
-			if (!frag_len) {
+			if (!frag_len && f->trailer_len) {
 				iov[1].iov_base = f->trailer;
 				iov[1].iov_len = f->trailer_len;
 				size += f->trailer_len;
@@ -753,7 +768,13 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 		softrdma_iw_tx_sent(qp);
 	}
 	tx->busy = false;
-	wake_up_all(&tx->idle);
+	/*
+	 * Only a stopping QP waits (iwarp_qp.c); it queues itself before
+	 * it reads busy under sq.lock, so under the lock an empty queue
+	 * means nobody can miss this.
+	 */
+	if (wq_has_sleeper(&tx->idle))
+		wake_up_all(&tx->idle);
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 }

@@ -227,8 +227,12 @@ int softrdma_siw_fetch_send_wqe(const void *slot,
 	memcpy(&sqe, slot, sizeof(sqe));
 	barrier();
 
-	/* wr_id first: a flush completes even a refused WQE by it */
-	memset(out, 0, sizeof(*out));
+	/*
+	 * wr_id first: a flush completes even a refused WQE by it.  Only
+	 * the fixed part is cleared: of the SGE/inline area, what num_sge
+	 * or length says is written below and nothing else is ever read.
+	 */
+	memset(out, 0, offsetof(struct softrdma_send_wqe, sge));
 	out->wr_id = sqe.id;
 
 	if (!(sqe.flags & SIW_WQE_VALID) ||
@@ -285,7 +289,8 @@ int softrdma_siw_fetch_recv_wqe(const void *slot,
 	memcpy(&rqe, slot, sizeof(rqe));
 	barrier();
 
-	memset(out, 0, sizeof(*out));
+	/* as for send WQEs: the SGEs past num_sge are never read */
+	memset(out, 0, offsetof(struct softrdma_recv_wqe, sge));
 	out->wr_id = rqe.id;
 
 	/* libsiw stores exactly VALID; the opcode byte is ignored */

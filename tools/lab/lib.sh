@@ -326,14 +326,16 @@ lab_bench_cmds() {
 # lab_bench_value FIGURE LOG: the figure's value from a perftest client
 # log.  Bandwidth tests: BW average[MB/sec] (column 4) or, for msg_rate,
 # MsgRate[Mpps] (column 5) of the line after the header; latency tests:
-# t_avg[usec] (column 6), or for FIGURE *_lat_typ t_typical[usec]
-# (column 5), the median of the run's round trips.
+# t_avg[usec] (column 6), for FIGURE *_lat_typ t_typical[usec]
+# (column 5), the median of the run's round trips, for *_lat_min
+# t_min[usec] (column 3), its fastest one.
 lab_bench_value() {
 	local col=4 hdr='BW average'
 	case $1 in
 	msg_rate) col=5 ;;
 	*_lat) col=6 hdr='t_avg' ;;
 	*_lat_typ) col=5 hdr='t_avg' ;;
+	*_lat_min) col=3 hdr='t_avg' ;;
 	esac
 	awk -v col="$col" -v hdr="$hdr" '
 		index($0, hdr) { found = 1; next }

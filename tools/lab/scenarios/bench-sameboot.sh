@@ -11,8 +11,10 @@
 # as rxe sends them).
 # BW, RATE, LAT: perftest -n for the 64 KiB bandwidth runs, the 2-byte
 # rate run and the latency runs (default 200, 20000, 1000).  Each latency
-# run gives two figures: t_avg (write_lat ...) and t_typical, the median
-# round trip (write_lat_typ ...), which a slow spell of the host moves less.
+# run gives three figures: t_avg (write_lat ...), t_typical, the median
+# round trip (write_lat_typ ...), which a slow spell of the host moves
+# less, and t_min, the fastest round trip (write_lat_min ...), which is
+# what the two stacks' own paths cost with the host out of the way.
 # FIGS: a comma list of the figures to measure (default all of
 # LAB_BENCH_FIGURES, e.g. write_lat,read_lat,send_lat for many rounds of
 # the latency runs alone).
@@ -45,7 +47,7 @@ done
 # the table's rows: the figures, then each latency run's median round trip
 ROWS=("${FIGURES[@]}")
 for fig in "${FIGURES[@]}"; do
-	[[ $fig == *_lat ]] && ROWS+=("${fig}_typ")
+	[[ $fig == *_lat ]] && ROWS+=("${fig}_typ" "${fig}_min")
 done
 
 ulimit -l unlimited
@@ -110,10 +112,10 @@ use() {
 
 # record ROUND STACK FIGURE LOG: guest1 writes the figure LOG gives (or
 # "fail" without a LOG) to sameboot.tsv, and for a latency run also its
-# median round trip (FIGURE_typ)
+# median and fastest round trips (FIGURE_typ, FIGURE_min)
 record() {
 	local r=$1 s=$2 fig=$3 log=$4 f v figs=("$3")
-	[[ $fig == *_lat ]] && figs+=("${fig}_typ")
+	[[ $fig == *_lat ]] && figs+=("${fig}_typ" "${fig}_min")
 	for f in "${figs[@]}"; do
 		v=
 		[ -n "$log" ] && v=$(lab_bench_value "$f" "$log")
@@ -189,6 +191,9 @@ table() {
 		name["write_lat_typ"] = "ib_write_lat 2 B typical, us (lower is better)"
 		name["read_lat_typ"] = "ib_read_lat 2 B typical, us (lower is better)"
 		name["send_lat_typ"] = "ib_send_lat 2 B typical, us (lower is better)"
+		name["write_lat_min"] = "ib_write_lat 2 B fastest, us (lower is better)"
+		name["read_lat_min"] = "ib_read_lat 2 B fastest, us (lower is better)"
+		name["send_lat_min"] = "ib_send_lat 2 B fastest, us (lower is better)"
 		line = "| figure |"; sep = "| --- |"
 		for (i = 1; i <= ns; i++) { line = line " " st[i] " |"; sep = sep " ---: |" }
 		for (i = 2; i <= ns; i++) { line = line " " st[1] "/" st[i] " |"; sep = sep " ---: |" }
@@ -202,7 +207,7 @@ table() {
 			}
 			for (i = 2; i <= ns; i++) {
 				if (m[1] == "" || m[i] == "" || m[1] == 0 || m[i] == 0) r = "-"
-				else if (fig ~ /_lat(_typ)?$/) r = sprintf("%.2f", m[i] / m[1])
+				else if (fig ~ /_lat(_typ|_min)?$/) r = sprintf("%.2f", m[i] / m[1])
 				else r = sprintf("%.2f", m[1] / m[i])
 				line = line " " r " |"
 			}
@@ -225,7 +230,7 @@ table() {
 				for (r = 1; r <= nr; r++) {
 					a = rv[st[1] "." fig "." r]; b = rv[st[i] "." fig "." r]
 					if (a == "" || b == "" || a == 0 || b == 0) continue
-					q = fig ~ /_lat(_typ)?$/ ? b / a : a / b
+					q = fig ~ /_lat(_typ|_min)?$/ ? b / a : a / b
 					vals[k] = vals[k] " " q; n++
 					if (q >= 1) ahead++
 				}

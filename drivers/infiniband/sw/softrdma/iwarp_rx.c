@@ -91,10 +91,16 @@ static enum softrdma_iwarp_err softrdma_iw_rx_ctrl(struct softrdma_iw_rx *rx)
 	return SOFTRDMA_IWERR_NONE;
 }
 
-/* A valid header in rx->hdr: set up its payload and trailer */
+/*
+ * A valid header in rx->hdr: set up its payload and trailer, and start
+ * the CRC with the header unless rx->crc_whole says it is taken already.
+ */
 static void softrdma_iw_rx_hdr_setup(struct softrdma_iw_rx *rx,
 				     struct softrdma_iw_ev *ev)
 {
+	if (rx->crc_on && !rx->crc_whole)
+		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
+						  rx->hdr, rx->hdr_got);
 	rx->data_len = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len - rx->hdr_got;
 	rx->data_got = 0;
 	rx->trailer_len = softrdma_mpa_pad(rx->pdu.ulpdu_len) +
@@ -117,9 +123,6 @@ static unsigned int softrdma_iw_rx_hdr_done(struct softrdma_iw_rx *rx,
 		err = SOFTRDMA_IWERR_SHORT;
 	if (err != SOFTRDMA_IWERR_NONE)
 		return softrdma_iw_rx_bad(rx, ev, err, n);
-	if (rx->crc_on)
-		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
-						  rx->hdr, rx->hdr_got);
 	rx->crc_whole = false;
 	softrdma_iw_rx_hdr_setup(rx, ev);
 	return n;
@@ -155,21 +158,13 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
 		return 0;
 	rx->hdr_got = rx->pdu.hdr_len;
 	rx->hdr_need = rx->hdr_got;
-	rx->crc_whole = false;
-	if (rx->crc_on) {
-		fpdu = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len +
-		       softrdma_mpa_pad(rx->pdu.ulpdu_len);
-		if (fpdu <= len && off + fpdu <= skb_headlen(skb)) {
-			rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
-							  skb->data + off,
-							  fpdu);
-			rx->crc_whole = true;
-		} else {
-			rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
-							  rx->hdr,
-							  rx->hdr_got);
-		}
-	}
+	fpdu = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len +
+	       softrdma_mpa_pad(rx->pdu.ulpdu_len);
+	rx->crc_whole = rx->crc_on && fpdu <= len &&
+			off + fpdu <= skb_headlen(skb);
+	if (rx->crc_whole)
+		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
+						  skb->data + off, fpdu);
 	softrdma_iw_rx_hdr_setup(rx, ev);
 	return rx->hdr_got;
 }

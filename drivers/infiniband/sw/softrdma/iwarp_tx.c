@@ -591,25 +591,18 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
 	u32 frag_len = f->frags ? f->frags->len : 0;
 
+	/* without page fragments, pad and CRC are in lin (fpdu_seal) */
 	while (f->sent < f->total) {
 		struct msghdr msg = { .msg_flags = base };
-		struct kvec iov[2];
-		int n, cnt = 1;
-		size_t size;
+		struct kvec iov;
+		int n;
 
 		if (f->sent < f->lin_len) {
-			iov[0].iov_base = f->lin + f->sent;
-			iov[0].iov_len = f->lin_len - f->sent;
-			size = iov[0].iov_len;
-			if (!frag_len && f->trailer_len) {
-				iov[1].iov_base = f->trailer;
-				iov[1].iov_len = f->trailer_len;
-				size += f->trailer_len;
-				cnt = 2;
-			}
+			iov.iov_base = f->lin + f->sent;
+			iov.iov_len = f->lin_len - f->sent;
 			if (frag_len || f->more)
 				msg.msg_flags |= MSG_MORE;
-			n = kernel_sendmsg(sock, &msg, iov, cnt, size);
+			n = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len);
 		} else if (f->sent < f->lin_len + frag_len) {
 			u32 pos = f->sent - f->lin_len;
 			const skb_frag_t *frag;
@@ -631,11 +624,11 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 		} else {
 			u32 done = f->sent - f->lin_len - frag_len;
 
-			iov[0].iov_base = f->trailer + done;
-			iov[0].iov_len = f->trailer_len - done;
+			iov.iov_base = f->trailer + done;
+			iov.iov_len = f->trailer_len - done;
 			if (f->more)
 				msg.msg_flags |= MSG_MORE;
-			n = kernel_sendmsg(sock, &msg, iov, 1, iov[0].iov_len);
+			n = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len);
 		}
 		if (n < 0)
 			return n;

@@ -343,6 +343,45 @@ lab_bench_value() {
 	' "$2"
 }
 
+# lab_bench_lat CONNECT TEST ITERS [CMD...]: one 2-byte perftest latency
+# test of ITERS round trips (TEST write, read or send) for the
+# instrumented benchmarks (bench-kinsn, bench-stages), guest0 serving and
+# guest1 the client, each guest's output in $LAB_OUT/perftest.out.
+# CONNECT cm connects with rdma_cm (-R), as iWARP needs; gid over
+# perftest's TCP side channel with the IPv4-mapped GID.  CMD, if given,
+# runs in each guest once the server listens, just before the measured
+# part.  Returns perftest's exit status.
+lab_bench_lat() {
+	local connect=$1 test=$2 iters=$3 gid srv rc
+	local args=(-d "$LAB_IBDEV" -F -s 2 -n "$iters" -p 19999)
+	shift 3
+	if [ "$connect" = cm ]; then
+		args+=(-R)
+	else
+		gid=$(lab_gid_index "$LAB_ADDR") ||
+			lab_fail "no IPv4-mapped GID for $LAB_ADDR on $LAB_IBDEV"
+		args+=(-x "$gid")
+	fi
+	lab_barrier start
+	if [ "$LAB_ID" = 0 ]; then
+		"ib_${test}_lat" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
+		srv=$!
+		lab_wait_for 30 lab_listening 19999 ||
+			lab_fail "no perftest server"
+		lab_barrier listen
+		[ $# -eq 0 ] || "$@"
+		wait "$srv"
+		rc=$?
+	else
+		lab_barrier listen
+		[ $# -eq 0 ] || "$@"
+		"ib_${test}_lat" "${args[@]}" "$(lab_peer_addr 0)" \
+			>"$LAB_OUT/perftest.out" 2>&1
+		rc=$?
+	fi
+	return "$rc"
+}
+
 # lab_rdma_state: this guest's QPs (softrdma's with their engines' state),
 # rdma_cm connections and TCP sockets in every state but LISTEN (an iWARP
 # stream's unread bytes sit in Recv-Q, its unacknowledged ones in Send-Q),

@@ -20,29 +20,8 @@ write | read | send) ;;
 *) lab_fail "bench-kinsn: TEST is write, read or send, not $TEST" ;;
 esac
 ulimit -l unlimited
-args=(-d "$LAB_IBDEV" -F -s 2 -n "$ITERS" -p 19999)
-if [ "$CONNECT" = cm ]; then
-	args+=(-R)
-else
-	gid=$(lab_gid_index "$LAB_ADDR") ||
-		lab_fail "no IPv4-mapped GID for $LAB_ADDR on $LAB_IBDEV"
-	args+=(-x "$gid")
-fi
-
-lab_barrier start
-if [ "$LAB_ID" = 0 ]; then
-	"ib_${TEST}_lat" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
-	srv=$!
-	lab_wait_for 30 lab_listening 19999 || lab_fail "no perftest server"
-	lab_barrier listen
-	wait "$srv"
-	rc=$?
-else
-	lab_barrier listen
-	"ib_${TEST}_lat" "${args[@]}" "$(lab_peer_addr 0)" \
-		>"$LAB_OUT/perftest.out" 2>&1
-	rc=$?
-fi
+rc=0
+lab_bench_lat "$CONNECT" "$TEST" "$ITERS" || rc=$?
 cat /proc/kallsyms >"$LAB_OUT/kallsyms"
 lab_barrier end
 lab_check "ib_${TEST}_lat -n $ITERS ran" test "$rc" -eq 0

@@ -32,33 +32,11 @@ echo >$T/trace
 for e in $EVENTS; do
 	echo 1 >"$T/events/$e/enable" || lab_fail "bench-stages: no event $e"
 done
+tracing_start() { echo 1 >$T/tracing_on; }
 
 ulimit -l unlimited
-args=(-d "$LAB_IBDEV" -F -s 2 -n "$ITERS" -p 19999)
-if [ "$CONNECT" = cm ]; then
-	args+=(-R)
-else
-	gid=$(lab_gid_index "$LAB_ADDR") ||
-		lab_fail "no IPv4-mapped GID for $LAB_ADDR on $LAB_IBDEV"
-	args+=(-x "$gid")
-fi
-
-lab_barrier start
-if [ "$LAB_ID" = 0 ]; then
-	"ib_${TEST}_lat" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
-	srv=$!
-	lab_wait_for 30 lab_listening 19999 || lab_fail "no perftest server"
-	lab_barrier listen
-	echo 1 >$T/tracing_on
-	wait "$srv"
-	rc=$?
-else
-	lab_barrier listen
-	echo 1 >$T/tracing_on
-	"ib_${TEST}_lat" "${args[@]}" "$(lab_peer_addr 0)" \
-		>"$LAB_OUT/perftest.out" 2>&1
-	rc=$?
-fi
+rc=0
+lab_bench_lat "$CONNECT" "$TEST" "$ITERS" tracing_start || rc=$?
 echo 0 >$T/tracing_on
 cat $T/trace >"$LAB_OUT/trace.txt"
 cat $T/per_cpu/cpu*/stats >"$LAB_OUT/trace-stats.txt"

@@ -772,6 +772,27 @@ out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 }
 
+/*
+ * The engine's work items: high priority, on the CPU that queued them
+ * (the receive softirq that found a Read Request, the socket that got
+ * room), and with a rescuer, since a kernel ULP (NVMe-oF, NFS/RDMA) may
+ * be writing pages back through the QP when memory runs short.
+ */
+static struct workqueue_struct *softrdma_iw_tx_wq;
+
+int softrdma_iw_tx_init(void)
+{
+	softrdma_iw_tx_wq = alloc_workqueue("siwarp_tx",
+					    WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	return softrdma_iw_tx_wq ? 0 : -ENOMEM;
+}
+
+/* After every QP is gone (each cancels its work item as it stops) */
+void softrdma_iw_tx_exit(void)
+{
+	destroy_workqueue(softrdma_iw_tx_wq);
+}
+
 /**
  * softrdma_iw_tx_schedule() - run the engine from its work item
  * @qp: an iWARP QP
@@ -780,7 +801,7 @@ out_unlock:
  */
 void softrdma_iw_tx_schedule(struct softrdma_qp *qp)
 {
-	queue_work(system_highpri_wq, &qp->iw->tx.work);
+	queue_work(softrdma_iw_tx_wq, &qp->iw->tx.work);
 }
 
 void softrdma_iw_tx_work(struct work_struct *work)

@@ -17,6 +17,8 @@ struct softrdma_qp;
 struct work_struct;
 
 void softrdma_iw_tx_run(struct softrdma_qp *qp);
+int softrdma_iw_tx_init(void);
+void softrdma_iw_tx_exit(void);
 void softrdma_iw_tx_schedule(struct softrdma_qp *qp);
 void softrdma_iw_tx_work(struct work_struct *work);
 bool softrdma_iw_tx_idle(struct softrdma_qp *qp);

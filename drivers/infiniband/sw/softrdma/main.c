@@ -14,6 +14,7 @@
 #include "device.h"
 #include "guard.h"
 #include "iw_cm.h"
+#include "iwarp_tx.h"
 #include "link.h"
 #include "rc.h"
 #include "roce_net.h"
@@ -31,9 +32,13 @@ static int __init softrdma_init(void)
 	if (err)
 		goto out_guard;
 
-	err = softrdma_iw_cm_init();
+	err = softrdma_iw_tx_init();
 	if (err)
 		goto out_roce_net;
+
+	err = softrdma_iw_cm_init();
+	if (err)
+		goto out_iw_tx;
 
 	err = softrdma_netdev_notifier_register();
 	if (err)
@@ -44,6 +49,8 @@ static int __init softrdma_init(void)
 
 out_iw_cm:
 	softrdma_iw_cm_exit();
+out_iw_tx:
+	softrdma_iw_tx_exit();
 out_roce_net:
 	softrdma_roce_net_exit();
 out_guard:
@@ -58,6 +65,7 @@ static void __exit softrdma_exit(void)
 	softrdma_dev_remove_all();
 	softrdma_netdev_notifier_unregister();
 	softrdma_iw_cm_exit();
+	softrdma_iw_tx_exit();
 	softrdma_roce_net_exit();
 	softrdma_rc_ack_exit();
 	softrdma_guard_exit();

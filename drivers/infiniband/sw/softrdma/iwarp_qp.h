@@ -161,6 +161,9 @@ enum softrdma_iw_rx_state {
 	SOFTRDMA_IW_RX_DATA,	/* the segment's payload */
 	SOFTRDMA_IW_RX_TRAILER,	/* pad and CRC */
 	SOFTRDMA_IW_RX_DEAD,	/* after an error: discard everything */
+	SOFTRDMA_IW_RX_WHOLE,	/* an FPDU reported whole (EV_FPDU): its
+				 * header stays in hdr until the next call
+				 */
 };
 
 /* What the parser found in the bytes it was given */
@@ -170,14 +173,15 @@ enum softrdma_iw_ev_type {
 	SOFTRDMA_IW_EV_DATA,	/* payload bytes at @off, @len of the skb */
 	SOFTRDMA_IW_EV_END,	/* the FPDU is complete; @crc_ok */
 	SOFTRDMA_IW_EV_ERR,	/* a bad header (@err); the stream is dead */
+	SOFTRDMA_IW_EV_FPDU,	/* a whole FPDU, CRC good: HDR, DATA, END */
 };
 
 struct softrdma_iw_ev {
 	enum softrdma_iw_ev_type type;
-	unsigned int off;	/* EV_DATA */
-	unsigned int len;	/* EV_DATA */
+	unsigned int off;	/* EV_DATA, EV_FPDU: the payload */
+	unsigned int len;	/* EV_DATA, EV_FPDU */
 	u32 mo;			/* EV_DATA: offset in the segment's payload */
-	bool crc_ok;		/* EV_END */
+	bool crc_ok;		/* EV_END (EV_FPDU: always) */
 	enum softrdma_iwarp_err err;	/* EV_ERR */
 };
 

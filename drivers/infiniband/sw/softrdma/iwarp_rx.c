@@ -134,11 +134,14 @@ static_assert(SOFTRDMA_IW_RX_MAX_HDR <= SOFTRDMA_IW_HDR_ROOM);
 
 /*
  * The common case: a whole, valid header at @off.  One copy and one
- * parse; when the FPDU up to its CRC field is in the skb's linear data
- * too, its CRC is taken here in one pass.  Return: bytes consumed, or 0
- * for the byte-wise path of softrdma_iw_rx_parse() to take it from the
- * start (a header split across skbs, a TERMINATE, a malformed header,
- * which that path reports).
+ * parse.  When the FPDU up to its CRC field is in the skb's linear data
+ * too, its CRC is taken here in one pass; when all of it is, CRC field
+ * included, and the CRC is good (or not used), the FPDU is reported
+ * whole (EV_FPDU): one parser round for a small message instead of three.
+ * A bad CRC goes the long way and is reported at its end, like any.
+ * Return: bytes consumed, or 0 for the byte-wise path of
+ * softrdma_iw_rx_parse() to take it from the start (a header split
+ * across skbs, a TERMINATE, a malformed header, which that path reports).
  */
 static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
 					     const struct sk_buff *skb,
@@ -147,6 +150,7 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
 					     struct softrdma_iw_ev *ev)
 {
 	unsigned int m = min_t(unsigned int, len, SOFTRDMA_IW_RX_MAX_HDR);
+	bool whole;
 	u32 fpdu;
 
 	if (m < sizeof(struct iwarp_ctrl) ||
@@ -160,11 +164,23 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
 	rx->hdr_need = rx->hdr_got;
 	fpdu = IWARP_MPA_LEN_SIZE + rx->pdu.ulpdu_len +
 	       softrdma_mpa_pad(rx->pdu.ulpdu_len);
-	rx->crc_whole = rx->crc_on && fpdu <= len &&
-			off + fpdu <= skb_headlen(skb);
+	whole = fpdu <= len && off + fpdu <= skb_headlen(skb);
+	rx->crc_whole = rx->crc_on && whole;
 	if (rx->crc_whole)
 		rx->crc = softrdma_mpa_crc_update(softrdma_mpa_crc_init(),
 						  skb->data + off, fpdu);
+	if (whole && fpdu + IWARP_MPA_CRC_SIZE <= len &&
+	    off + fpdu + IWARP_MPA_CRC_SIZE <= skb_headlen(skb) &&
+	    (!rx->crc_on || softrdma_mpa_crc_final(rx->crc) ==
+			    softrdma_mpa_crc_get(skb->data + off + fpdu))) {
+		rx->state = SOFTRDMA_IW_RX_WHOLE;
+		ev->type = SOFTRDMA_IW_EV_FPDU;
+		ev->off = off + rx->hdr_got;
+		ev->len = rx->pdu.payload_len;
+		ev->mo = 0;
+		ev->crc_ok = true;
+		return fpdu + IWARP_MPA_CRC_SIZE;
+	}
 	softrdma_iw_rx_hdr_setup(rx, ev);
 	return rx->hdr_got;
 }
@@ -180,7 +196,9 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
  * Consumes bytes up to the next event: a complete header (EV_HDR), a run
  * of payload to place (EV_DATA, pointing into @skb), a complete FPDU
  * with its CRC verdict (EV_END), or a malformed header (EV_ERR, after
- * which everything is discarded).  Never copies payload.
+ * which everything is discarded); or, for an FPDU all in @skb's linear
+ * data with a good CRC, all three at once (EV_FPDU, its payload at
+ * @off, @len of @skb).  Never copies payload.
  *
  * Return: bytes consumed, at least one.
  */
@@ -193,6 +211,12 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 	u32 crc;
 
 	ev->type = SOFTRDMA_IW_EV_NONE;
+	if (rx->state == SOFTRDMA_IW_RX_WHOLE) {
+		/* the caller is done with the FPDU reported whole */
+		rx->state = SOFTRDMA_IW_RX_HDR;
+		rx->hdr_got = 0;
+		rx->hdr_need = sizeof(struct iwarp_ctrl);
+	}
 	switch (rx->state) {
 	case SOFTRDMA_IW_RX_HDR:
 		if (!rx->hdr_got) {
@@ -740,38 +764,63 @@ static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 	}
 }
 
+/* A valid header: where its payload goes; false when nothing is placed */
+static bool softrdma_iw_rx_start(struct softrdma_qp *qp)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum ib_qp_state state = READ_ONCE(qp->state);
+
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
+		/* the QP is in ERR: nothing more is placed */
+		rx->state = SOFTRDMA_IW_RX_DEAD;
+		return false;
+	}
+	softrdma_iw_rx_hdr(qp);
+	return rx->state != SOFTRDMA_IW_RX_DEAD;
+}
+
+/* An FPDU's last byte is in: count it, finish it if its CRC is good */
+static void softrdma_iw_rx_finish(struct softrdma_qp *qp, bool crc_ok)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_FPDUS);
+	softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_RCV_BYTES,
+			     softrdma_mpa_fpdu_len(rx->pdu.ulpdu_len));
+	if (!crc_ok)
+		softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_CRC, IB_WC_WR_FLUSH_ERR);
+	else
+		softrdma_iw_rx_end(qp);
+}
+
 static void softrdma_iw_rx_event(struct softrdma_qp *qp,
 				 const struct sk_buff *skb,
 				 const struct softrdma_iw_ev *ev)
 {
 	struct softrdma_iw_rx *rx = &qp->iw->rx;
-	enum ib_qp_state state;
 
 	switch (ev->type) {
 	case SOFTRDMA_IW_EV_ERR:
 		softrdma_iw_rx_fail(qp, ev->err, IB_WC_WR_FLUSH_ERR);
 		break;
 	case SOFTRDMA_IW_EV_HDR:
-		state = READ_ONCE(qp->state);
-		if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
-			/* the QP is in ERR: nothing more is placed */
-			rx->state = SOFTRDMA_IW_RX_DEAD;
-			break;
-		}
-		softrdma_iw_rx_hdr(qp);
+		softrdma_iw_rx_start(qp);
 		break;
 	case SOFTRDMA_IW_EV_DATA:
 		softrdma_iw_rx_data(qp, skb, ev);
 		break;
 	case SOFTRDMA_IW_EV_END:
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_FPDUS);
-		softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_RCV_BYTES,
-				     softrdma_mpa_fpdu_len(rx->pdu.ulpdu_len));
-		if (!ev->crc_ok)
-			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_CRC,
-					    IB_WC_WR_FLUSH_ERR);
-		else
-			softrdma_iw_rx_end(qp);
+		softrdma_iw_rx_finish(qp, ev->crc_ok);
+		break;
+	case SOFTRDMA_IW_EV_FPDU:
+		if (!softrdma_iw_rx_start(qp))
+			break;
+		if (ev->len) {
+			softrdma_iw_rx_data(qp, skb, ev);
+			if (rx->state == SOFTRDMA_IW_RX_DEAD)
+				break;
+		}
+		softrdma_iw_rx_finish(qp, true);
 		break;
 	default:
 		break;

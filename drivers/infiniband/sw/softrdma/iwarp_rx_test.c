@@ -35,6 +35,7 @@ struct iw_seen {
 	unsigned int nhdr;
 	unsigned int nend;
 	unsigned int nerr;
+	unsigned int nwhole;	/* FPDUs reported whole (EV_FPDU) */
 	unsigned int crc_bad;
 	enum softrdma_iwarp_err err;
 	struct softrdma_iwarp_pdu pdu[IW_MAX_FPDUS];
@@ -147,6 +148,22 @@ static void iw_record(struct kunit *test, struct iw_seen *seen,
 	case SOFTRDMA_IW_EV_ERR:
 		seen->nerr++;
 		seen->err = ev->err;
+		break;
+	case SOFTRDMA_IW_EV_FPDU:
+		/* a header, all its payload from offset 0, a good CRC */
+		KUNIT_ASSERT_LT(test, i, (unsigned int)IW_MAX_FPDUS);
+		KUNIT_EXPECT_EQ(test, seen->nhdr, seen->nend);
+		KUNIT_EXPECT_TRUE(test, ev->crc_ok);
+		KUNIT_EXPECT_EQ(test, ev->len, rx->pdu.payload_len);
+		KUNIT_ASSERT_LE(test, ev->len, (u32)IW_PAYLOAD_MAX);
+		KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, ev->off, seen->data[i],
+						    ev->len), 0);
+		seen->pdu[i] = rx->pdu;
+		seen->data_len[i] = ev->len;
+		seen->crc_ok[i] = true;
+		seen->nhdr++;
+		seen->nend++;
+		seen->nwhole++;
 		break;
 	default:
 		break;
@@ -302,6 +319,16 @@ static void softrdma_iwarp_rx_any_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.src_to, 0x7fff0000ULL);
 	KUNIT_EXPECT_FALSE(test, seen->pdu[4].last);
 	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_HDR);
+	/*
+	 * Whole FPDUs come out as one event only from linear data holding
+	 * all of one; a TERMINATE never does (read as a header).
+	 */
+	if (c->paged || c->chunk < 24)
+		KUNIT_EXPECT_EQ(test, seen->nwhole, 0U);
+	else
+		KUNIT_EXPECT_GT(test, seen->nwhole, 0U);
+	if (c->chunk == IW_STREAM_MAX && !c->paged)
+		KUNIT_EXPECT_EQ(test, seen->nwhole, s->nfpdu - 1);
 }
 
 /*

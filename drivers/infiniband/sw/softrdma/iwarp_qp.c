@@ -403,10 +403,13 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	/* cannot fail: the state was checked under the same mutex */
 	softrdma_qp_iwarp_connected(qp);
 	/*
-	 * Bytes that came before our callbacks did: read them now.  A peer
-	 * that closed meanwhile is caught the same way.
+	 * Bytes that came before our callbacks did: read them now, with
+	 * bottom halves off as sk_data_ready reads.  A peer that closed
+	 * meanwhile is caught the same way.
 	 */
+	local_bh_disable();
 	softrdma_iw_rx_read(qp, sk);
+	local_bh_enable();
 	release_sock(sk);
 	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED)
 		softrdma_iw_sk_state_change(sk);

@@ -16,6 +16,10 @@
  *    for the transmit engine;
  *  - queue 2 (TERMINATE): the peer ends the stream, the QP goes to ERR.
  *
+ * All of it runs with bottom halves off (softrdma_iw_rx_read()), so the
+ * SQ and RQ locks, which the transmit side takes with spin_lock_bh(),
+ * are taken here without.
+ *
  * Each segment header carries where its payload goes, so segments of a
  * tagged and an untagged message may interleave, as hardware sends them.
  * Receive WQEs and Reads complete only after the CRC of their last FPDU
@@ -434,11 +438,11 @@ static enum softrdma_iwarp_err softrdma_iw_rx_rresp(struct softrdma_qp *qp)
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 	struct softrdma_iw_read *rd, cur;
 
-	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->sq.lock);
 	rd = softrdma_iw_rdq_peek(&qp->iw->tx.orq);
 	if (rd)
 		cur = *rd;
-	spin_unlock_bh(&qp->sq.lock);
+	spin_unlock(&qp->sq.lock);
 
 	if (!rd) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_UNEXPECTED);
@@ -473,9 +477,9 @@ static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
 	if (!rx->have_rqe) {
 		if (pdu->mo)
 			return SOFTRDMA_IWERR_MO;
-		spin_lock_bh(&qp->rq.lock);
+		spin_lock(&qp->rq.lock);
 		err = softrdma_rq_take(qp, &rx->rqe);
-		spin_unlock_bh(&qp->rq.lock);
+		spin_unlock(&qp->rq.lock);
 		if (err == -ENOENT)
 			return SOFTRDMA_IWERR_U_MSN_NOBUF;
 		rx->have_rqe = true;
@@ -507,10 +511,10 @@ static enum softrdma_iwarp_err softrdma_iw_rx_read_req(struct softrdma_qp *qp)
 
 	if (iw->rx.pdu.msn != iw->rx.msn[IWARP_QN_READ_REQ])
 		return SOFTRDMA_IWERR_U_MSN_RANGE;
-	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->sq.lock);
 	full = iw->tx.irq.count >= min_t(u32, iw->params.ird,
 					 SOFTRDMA_IW_MAX_RD);
-	spin_unlock_bh(&qp->sq.lock);
+	spin_unlock(&qp->sq.lock);
 	if (full)
 		return SOFTRDMA_IWERR_IRD;
 	if (!rreq->size)
@@ -643,7 +647,7 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 	struct softrdma_iw_read *rd;
 	bool held = false;
 
-	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->sq.lock);
 	rd = softrdma_iw_rdq_peek(&tx->orq);
 	if (rd) {
 		rd->done += qp->iw->rx.pdu.payload_len;
@@ -659,7 +663,7 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 				softrdma_iwarp_qp_fatal(qp, 0);
 		}
 	}
-	spin_unlock_bh(&qp->sq.lock);
+	spin_unlock(&qp->sq.lock);
 	if (held)
 		softrdma_iw_tx_schedule(qp);
 }
@@ -671,7 +675,7 @@ static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
 	const struct softrdma_iwarp_rreq *rreq = &iw->rx.pdu.rreq;
 	struct softrdma_iw_read *rd;
 
-	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->sq.lock);
 	rd = softrdma_iw_rdq_push(&iw->tx.irq, iw->params.ird);
 	if (rd) {
 		rd->sink_stag = rreq->sink_stag;
@@ -680,7 +684,7 @@ static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
 		rd->src_stag = rreq->src_stag;
 		rd->src_to = rreq->src_to;
 	}
-	spin_unlock_bh(&qp->sq.lock);
+	spin_unlock(&qp->sq.lock);
 	if (!rd) {
 		softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_IRD, IB_WC_WR_FLUSH_ERR);
 		return;
@@ -704,9 +708,9 @@ static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
 				      term.ecode);
 	rx->state = SOFTRDMA_IW_RX_DEAD;
 	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
-	spin_lock_bh(&qp->sq.lock);
+	spin_lock(&qp->sq.lock);
 	softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
-	spin_unlock_bh(&qp->sq.lock);
+	spin_unlock(&qp->sq.lock);
 }
 
 /*
@@ -854,10 +858,14 @@ static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
  * softrdma_iw_rx_read() - process what the socket has received
  * @qp: the attached QP
  * @sk: its socket, locked by TCP (sk_data_ready) or by the caller
+ *
+ * Context: bottom halves disabled.
  */
 void softrdma_iw_rx_read(struct softrdma_qp *qp, struct sock *sk)
 {
 	read_descriptor_t desc = { .arg.data = qp, .count = 1 };
+
+	lockdep_assert_in_softirq();
 
 	tcp_read_sock(sk, &desc, softrdma_iw_rx_actor);
 }

@@ -161,8 +161,9 @@ enum softrdma_iw_rx_state {
 	SOFTRDMA_IW_RX_DATA,	/* the segment's payload */
 	SOFTRDMA_IW_RX_TRAILER,	/* pad and CRC */
 	SOFTRDMA_IW_RX_DEAD,	/* after an error: discard everything */
-	SOFTRDMA_IW_RX_WHOLE,	/* an FPDU reported whole (EV_FPDU): its
-				 * header stays in hdr until the next call
+	SOFTRDMA_IW_RX_ENDED,	/* an FPDU reported complete (EV_END or
+				 * EV_FPDU): its header stays in hdr, for
+				 * a TERMINATE, until the next call
 				 */
 };
 

@@ -177,7 +177,7 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
 	    off + fpdu + IWARP_MPA_CRC_SIZE <= skb_headlen(skb) &&
 	    (!rx->crc_on || softrdma_mpa_crc_final(rx->crc) ==
 			    softrdma_mpa_crc_get(skb->data + off + fpdu))) {
-		rx->state = SOFTRDMA_IW_RX_WHOLE;
+		rx->state = SOFTRDMA_IW_RX_ENDED;
 		ev->type = SOFTRDMA_IW_EV_FPDU;
 		ev->off = off + rx->hdr_got;
 		ev->len = rx->pdu.payload_len;
@@ -202,7 +202,10 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
  * with its CRC verdict (EV_END), or a malformed header (EV_ERR, after
  * which everything is discarded); or, for an FPDU all in @skb's linear
  * data with a good CRC, all three at once (EV_FPDU, its payload at
- * @off, @len of @skb).  Never copies payload.
+ * @off, @len of @skb).  After EV_END or EV_FPDU the FPDU's header stays
+ * in rx->hdr until the next call, so that an error found while finishing
+ * it sends the same TERMINATE however the FPDU was split.  Never copies
+ * payload.
  *
  * Return: bytes consumed, at least one.
  */
@@ -215,8 +218,8 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 	u32 crc;
 
 	ev->type = SOFTRDMA_IW_EV_NONE;
-	if (rx->state == SOFTRDMA_IW_RX_WHOLE) {
-		/* the caller is done with the FPDU reported whole */
+	if (rx->state == SOFTRDMA_IW_RX_ENDED) {
+		/* the caller is done with the FPDU that ended */
 		rx->state = SOFTRDMA_IW_RX_HDR;
 		rx->hdr_got = 0;
 		rx->hdr_need = sizeof(struct iwarp_ctrl);
@@ -287,9 +290,7 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 			ev->crc_ok = softrdma_mpa_crc_final(crc) ==
 				     softrdma_mpa_crc_get(rx->trailer + pad);
 		}
-		rx->state = SOFTRDMA_IW_RX_HDR;
-		rx->hdr_got = 0;
-		rx->hdr_need = sizeof(struct iwarp_ctrl);
+		rx->state = SOFTRDMA_IW_RX_ENDED;
 		return n;
 
 	default:

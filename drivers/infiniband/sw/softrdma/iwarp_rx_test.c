@@ -117,6 +117,25 @@ static void iw_build_stream(struct kunit *test, struct iw_stream *s, bool crc)
 	iw_put(test, s, tbuf, len, iw_pattern, 0, crc);
 }
 
+/*
+ * However it came in, an FPDU that ended leaves its header in rx->hdr
+ * for a TERMINATE raised while it is finished (an invalid STag to
+ * invalidate, a full IRQ), and the parser in ENDED until the next call.
+ */
+static void iw_expect_hdr_kept(struct kunit *test,
+			       const struct softrdma_iw_rx *rx,
+			       const struct softrdma_iwarp_pdu *pdu)
+{
+	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_ENDED);
+	KUNIT_EXPECT_GE(test, rx->hdr_got, pdu->hdr_len);
+	KUNIT_EXPECT_EQ(test,
+			iwarp_rdmap_opcode((const struct iwarp_ctrl *)rx->hdr),
+			pdu->opcode);
+	KUNIT_EXPECT_EQ(test,
+			iwarp_mpa_len((const struct iwarp_ctrl *)rx->hdr),
+			pdu->ulpdu_len);
+}
+
 static void iw_record(struct kunit *test, struct iw_seen *seen,
 		      const struct softrdma_iw_rx *rx, const struct sk_buff *skb,
 		      const struct softrdma_iw_ev *ev)
@@ -141,6 +160,7 @@ static void iw_record(struct kunit *test, struct iw_seen *seen,
 		break;
 	case SOFTRDMA_IW_EV_END:
 		KUNIT_ASSERT_LT(test, i, (unsigned int)IW_MAX_FPDUS);
+		iw_expect_hdr_kept(test, rx, &seen->pdu[i]);
 		seen->crc_ok[i] = ev->crc_ok;
 		seen->crc_bad += !ev->crc_ok;
 		seen->nend++;
@@ -159,6 +179,7 @@ static void iw_record(struct kunit *test, struct iw_seen *seen,
 		KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, ev->off, seen->data[i],
 						    ev->len), 0);
 		seen->pdu[i] = rx->pdu;
+		iw_expect_hdr_kept(test, rx, &seen->pdu[i]);
 		seen->data_len[i] = ev->len;
 		seen->crc_ok[i] = true;
 		seen->nhdr++;
@@ -318,7 +339,7 @@ static void softrdma_iwarp_rx_any_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.src_stag, 0x55667788U);
 	KUNIT_EXPECT_EQ(test, seen->pdu[3].rreq.src_to, 0x7fff0000ULL);
 	KUNIT_EXPECT_FALSE(test, seen->pdu[4].last);
-	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_HDR);
+	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_ENDED);
 	/*
 	 * Whole FPDUs come out as one event only from linear data holding
 	 * all of one; a TERMINATE never does (read as a header).

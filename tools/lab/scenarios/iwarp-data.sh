@@ -136,13 +136,20 @@ iters() {
 	esac
 }
 
+# A bounded perftest run here takes seconds (the slowest, 40 x 1 MiB
+# READs on four QPs, some 10 s; the debug kernel's LAB_TIMEOUT_SCALE
+# stretches the limit with it).  The limit is what stock siw's accept race
+# costs when it strikes: the client waits for it, then the pair runs
+# again (lab_pair).
+PERF_TMO=120
+
 if want bw; then
 	for t in ib_write_bw ib_read_bw ib_send_bw; do
 		test_wanted "$t" || continue
 		for size in 2 4095 65536 1048576; do
 			for ((r = 1; r <= RUNS; r++)); do
 				# the table counts the iterations of all 4 QPs
-				lab_pair "$t-$size-q4" 300 perf "$size" \
+				lab_pair "$t-$size-q4" "$PERF_TMO" perf "$size" \
 					"$((4 * $(iters "$size")))" "$t" -d "$LAB_IBDEV" \
 					-R -q 4 -s "$size" -n "$(iters "$size")" -F
 			done
@@ -155,7 +162,8 @@ if want lat; then
 		test_wanted "$t" || continue
 		for size in 2 4095 65536; do
 			for ((r = 1; r <= RUNS; r++)); do
-				lab_pair "$t-$size" 300 perf "$size" "$(iters "$size")" \
+				lab_pair "$t-$size" "$PERF_TMO" perf "$size" \
+					"$(iters "$size")" \
 					"$t" -d "$LAB_IBDEV" -R -s "$size" \
 					-n "$(iters "$size")" -F
 			done

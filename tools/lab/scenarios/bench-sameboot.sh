@@ -8,7 +8,9 @@
 # first is the one the ratios are about.  siwarp-nocrc is siwarp with
 # iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does);
 # sroce-nocoalesce is sroce with rc_ack_coalesce=0 (one ACK per AckReq,
-# as rxe sends them).
+# as rxe sends them).  SERVER/CLIENT (e.g. siwarp-nocrc/siw) pairs two
+# stacks of one family: guest0, the server, runs the first, guest1 the
+# second, so that a gap between two stacks can be put on one side.
 # BW, RATE, LAT: perftest -n for the 64 KiB bandwidth runs, the 2-byte
 # rate run and the latency runs (default 200, 20000, 1000).  Each latency
 # run gives three figures: t_avg (write_lat ...), t_typical, the median
@@ -61,9 +63,18 @@ modprobe libcrc32c
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
-# use STACK: make STACK this guest's only RDMA stack; sets DEV and CONN
+# use STACK: make STACK this guest's only RDMA stack; sets DEV and CONN.
+# For SERVER/CLIENT, this guest's side of it.
 use() {
 	local want mod d type=$1
+	if [[ $1 == */* ]]; then
+		if [ "$LAB_ID" = 0 ]; then
+			set -- "${1%%/*}"
+		else
+			set -- "${1#*/}"
+		fi
+		type=$1
+	fi
 	case $1 in
 	sroce | sroce-nocoalesce) want=softrdma DEV=sr0 type=sroce ;;
 	siwarp | siwarp-nocrc) want=softrdma DEV=sw0 type=siwarp ;;
@@ -144,7 +155,7 @@ one() {
 			status=$(cat "/lab/guest1/sameboot.status" 2>/dev/null)
 		else
 			lab_barrier "listen-$r-$fig-$s-$try"
-			log=$raw/$r.$fig.$s.$try.log
+			log=$raw/$r.$fig.${s//\//-}.$try.log
 			timeout "$TMO" "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
 				-p "$port" "$peer" >"$log" 2>&1
 			v=$(lab_bench_value "$fig" "$log")
@@ -196,7 +207,7 @@ table() {
 		name["send_lat_min"] = "ib_send_lat 2 B fastest, us (lower is better)"
 		line = "| figure |"; sep = "| --- |"
 		for (i = 1; i <= ns; i++) { line = line " " st[i] " |"; sep = sep " ---: |" }
-		for (i = 2; i <= ns; i++) { line = line " " st[1] "/" st[i] " |"; sep = sep " ---: |" }
+		for (i = 2; i <= ns; i++) { line = line " " st[1] " vs " st[i] " |"; sep = sep " ---: |" }
 		print line; print sep
 		for (f = 1; f <= nf; f++) {
 			fig = figs[f]; line = "| " name[fig] " |"
@@ -219,7 +230,7 @@ table() {
 		print ""
 		line = "| figure |"; sep = "| --- |"
 		for (i = 2; i <= ns; i++) {
-			line = line " " st[1] "/" st[i] ", median of rounds | rounds " st[1] " ahead |"
+			line = line " " st[1] " vs " st[i] ", median of rounds | rounds " st[1] " ahead |"
 			sep = sep " ---: | ---: |"
 		}
 		print line; print sep

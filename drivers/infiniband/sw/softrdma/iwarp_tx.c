@@ -8,8 +8,11 @@
  * oldest inbound READ (IRQ), the next SQ WQE (Send, Send with Solicited
  * Event, Send with Invalidate, RDMA Write, RDMA Read Request).  Messages
  * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes; payload of
- * more than SOFTRDMA_IW_COPY_MAX bytes goes to TCP as references to the
- * pinned pages (kernel_sendpage()), never copied by us.
+ * more than SOFTRDMA_IW_COPY_MAX bytes of a Read Response or of an
+ * unsignalled WQE goes to TCP as references to the pinned pages
+ * (kernel_sendpage()), not copied; a signalled WQE's is copied, since
+ * its consumer may reuse the buffer once it completes
+ * (softrdma_iw_zcopy()).
  *
  * It runs in the poster's context on the doorbell (user QPs), else from
  * its work item: for kernel QPs, after receive-side events (a READ
@@ -166,6 +169,30 @@ static void softrdma_iw_fpdu_seal(struct softrdma_iwarp_qp *iw,
 	f->sent = 0;
 }
 
+/**
+ * softrdma_iw_zcopy() - may a WQE's payload go to TCP by page reference?
+ * @signalled: the WQE's completion will be reported
+ * @len: payload bytes of the FPDU being built
+ *
+ * A completion tells the consumer that it may reuse the buffer, and a
+ * Send or Write completes when its bytes are handed to TCP, which keeps
+ * sending (and may resend) them from the pages it was given: a buffer
+ * changed then goes out changed, after its CRC was taken, and the peer
+ * kills the connection (ib_srp recycles a command's buffer on its send
+ * completion and met exactly that).  So a signalled WQE is copied; an
+ * unsignalled one (the bulk of a stream: perftest signals one WQE in
+ * many) and a Read Response go by reference.  What remains is a consumer
+ * that reuses an unsignalled WQE's buffer once a later signalled WQE
+ * completed while TCP still holds the earlier pages; stock siw makes the
+ * same choice.  Completing only when TCP lets go of the pages would
+ * close it (not done).
+ */
+bool softrdma_iw_zcopy(bool signalled, u32 len)
+{
+	return !signalled && len > SOFTRDMA_IW_COPY_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_zcopy);
+
 struct softrdma_iw_gather {
 	struct sk_buff *skb;	/* zero copy: the page holder */
 	u8 *buf;		/* copy: where the payload goes */
@@ -209,7 +236,7 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 		f->lin_len += len;
 		return 0;
 	}
-	if (len > SOFTRDMA_IW_COPY_MAX) {
+	if (softrdma_iw_zcopy(softrdma_wqe_signalled(qp, wqe), len)) {
 		g.skb = alloc_skb(0, GFP_ATOMIC);
 		if (g.skb) {
 			err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge,

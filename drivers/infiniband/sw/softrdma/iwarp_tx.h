@@ -38,5 +38,6 @@ void softrdma_iw_rdq_pop(struct softrdma_iw_rdq *q);
 /* segmentation: pure, KUnit-tested */
 u32 softrdma_iw_seg_len(u32 msg_len, u32 off, u32 max_payload, bool *last);
 u32 softrdma_iw_max_payload(u32 max_ulpdu, u32 hdr_len);
+bool softrdma_iw_zcopy(bool signalled, u32 len);
 
 #endif /* SOFTRDMA_IWARP_TX_H */

@@ -2,8 +2,9 @@
 /*
  * KUnit tests for the iWARP transmit engine's pure pieces (iwarp_tx.c):
  * how a message is cut into DDP segments at the negotiated ULPDU size
- * (RFC 5041 5.2, RFC 5044 7.1) and the accounting of the read queues
- * (ORD and IRD, RFC 5040 5.3).
+ * (RFC 5041 5.2, RFC 5044 7.1), the accounting of the read queues
+ * (ORD and IRD, RFC 5040 5.3), and which payload goes to TCP by page
+ * reference.
  */
 #include <kunit/test.h>
 
@@ -158,8 +159,45 @@ static void softrdma_iwarp_tx_rdq_limits(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, softrdma_iw_rdq_push(q, U32_MAX));
 }
 
+struct iw_zcopy_case {
+	const char *name;
+	bool signalled;
+	u32 len;
+	bool zcopy;
+};
+
+static const struct iw_zcopy_case iw_zcopy_cases[] = {
+	/* a small payload is copied either way: cheaper than references */
+	{ "unsignalled_small", false, 64, false },
+	{ "unsignalled_at_copy_max", false, SOFTRDMA_IW_COPY_MAX, false },
+	{ "unsignalled_over_copy_max", false, SOFTRDMA_IW_COPY_MAX + 1, true },
+	{ "unsignalled_full_fpdu", false, 1430, true },
+	/* a signalled WQE's buffer may be reused at its completion */
+	{ "signalled_small", true, 64, false },
+	{ "signalled_over_copy_max", true, SOFTRDMA_IW_COPY_MAX + 1, false },
+	{ "signalled_full_fpdu", true, 1430, false },
+	{ "signalled_64k", true, 65536, false },
+};
+
+static void iw_zcopy_case_desc(const struct iw_zcopy_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_zcopy, iw_zcopy_cases, iw_zcopy_case_desc);
+
+/* Only payload nobody is told about goes to TCP by page reference */
+static void softrdma_iwarp_tx_zcopy(struct kunit *test)
+{
+	const struct iw_zcopy_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_iw_zcopy(c->signalled, c->len),
+			c->zcopy);
+}
+
 static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
+	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
 	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_limits),

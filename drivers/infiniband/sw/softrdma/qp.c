@@ -274,8 +274,8 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status)
 {
-	bool post = status != IB_WC_SUCCESS || qp->sq_sig_all ||
-		    (wqe->send_flags & IB_SEND_SIGNALED);
+	bool post = status != IB_WC_SUCCESS ||
+		    softrdma_wqe_signalled(qp, wqe);
 	struct ib_wc wc = {
 		.wr_id = wqe->wr_id,
 		.status = status,

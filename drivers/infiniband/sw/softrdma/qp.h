@@ -161,6 +161,13 @@ int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
  * REG_MR and LOCAL_INV: no packet, executed when the SQ reaches them
  * (after every WQE before them has been sent) and completed in turn.
  */
+/* Will @wqe's success be reported in the CQ? */
+static inline bool softrdma_wqe_signalled(const struct softrdma_qp *qp,
+					  const struct softrdma_send_wqe *wqe)
+{
+	return qp->sq_sig_all || (wqe->send_flags & IB_SEND_SIGNALED);
+}
+
 static inline bool softrdma_wr_is_local(u32 opcode)
 {
 	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;

@@ -215,6 +215,128 @@ lab_listening() {
 		rdma resource show cm_id 2>/dev/null | grep -qE "[:.]$1( |\$)"
 }
 
+# --- kernel consumers under load ---------------------------------------------
+#
+# For the scenarios that run a kernel ULP (nvmeof, nfsrdma): the device's
+# counters, parallel jobs, and a device deleted under a writer's load.
+
+# lab_counter NAME: one counter of this guest's device (rdma statistic)
+lab_counter() {
+	rdma statistic show link "$LAB_IBDEV/1" 2>/dev/null |
+		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
+
+# lab_counter_positive NAME / lab_counter_zero NAME: for lab_check; print
+# the counter
+lab_counter_positive() {
+	local v
+	v=$(lab_counter "$1")
+	echo "$1 $v"
+	[ -n "$v" ] && [ "$v" -gt 0 ]
+}
+
+lab_counter_zero() {
+	local v
+	v=$(lab_counter "$1")
+	echo "$1 $v"
+	[ "$v" = 0 ]
+}
+
+# lab_counters_note WHO: the memory operation and error counters, a note
+lab_counters_note() {
+	lab_note "$1 counters: $(rdma statistic show link "$LAB_IBDEV/1" |
+		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
+		tr '\n' ' ')"
+}
+
+# lab_each N CMD...: CMD 0 .. CMD N-1 at once; fails if one did
+lab_each() {
+	local n=$1 j pids=() rc=0
+	shift
+	for ((j = 0; j < n; j++)); do
+		"$@" "$j" &
+		pids+=($!)
+	done
+	for j in "${pids[@]}"; do
+		wait "$j" || rc=1
+	done
+	return $rc
+}
+
+# _lab_disk_job write|read DEV SIZE COUNT J: job J's share of DEV
+_lab_disk_job() {
+	if [ "$1" = write ]; then
+		dd if="/tmp/pat.$5" of="$2" bs="$3" count="$4" \
+			seek=$(($5 * $4)) oflag=direct conv=notrunc status=none
+	else
+		dd if="$2" of="/tmp/back.$5" bs="$3" count="$4" \
+			skip=$(($5 * $4)) iflag=direct status=none
+	fi
+}
+
+# lab_disk_check DEV SIZE N: N writers put random data at their own
+# offsets of block device DEV with direct I/O of SIZE bytes, then N
+# readers read it back; compared
+lab_disk_check() {
+	local dev=$1 size=$2 n=$3 count j rc=0 span
+	# each job's area: whole I/Os, at least four and about 1 MiB
+	count=$(((1048576 + size - 1) / size))
+	[ "$count" -ge 4 ] || count=4
+	span=$((count * size))
+	for ((j = 0; j < n; j++)); do
+		head -c "$span" /dev/urandom >/tmp/pat.$j || return 1
+	done
+	lab_each "$n" _lab_disk_job write "$dev" "$size" "$count" ||
+		{ echo "a writer failed"; return 1; }
+	lab_each "$n" _lab_disk_job read "$dev" "$size" "$count" ||
+		{ echo "a reader failed"; return 1; }
+	for ((j = 0; j < n; j++)); do
+		cmp /tmp/pat.$j /tmp/back.$j || rc=1
+	done
+	rm -f /tmp/pat.* /tmp/back.*
+	[ $rc = 0 ] && echo "$n x $span bytes in $count I/Os of $size each, written and read back"
+	return $rc
+}
+
+# lab_start_writer DEST MB: a writer with direct I/O in the background
+# (its pid in WRITER), MB MiB after MB MiB to DEST (a block device or a
+# file) until a write fails; its last error in /tmp/writer.err
+lab_start_writer() {
+	while dd if=/dev/zero of="$1" bs=1M count="$2" oflag=direct \
+		status=none 2>/tmp/writer.err; do
+		:
+	done &
+	WRITER=$!
+}
+
+# lab_ended PID SECS ERRFILE: PID (a writer whose I/O is to fail) ended
+# within SECS; prints ERRFILE, its last error, or its kernel stack
+lab_ended() {
+	local deadline=$((SECONDS + $2))
+	while kill -0 "$1" 2>/dev/null; do
+		if [ $SECONDS -ge "$deadline" ]; then
+			echo "the writer still runs after $2 s; its stack:"
+			cat "/proc/$1/stack"
+			return 1
+		fi
+		sleep 0.5
+	done
+	echo "the writer ended: $(cat "$3")"
+}
+
+# lab_remove_device PREFIX SIDE: delete this guest's RDMA device (under a
+# writer's load) and unload its driver, two checks named PREFIX: ...
+lab_remove_device() {
+	local mod=softrdma
+	case $LAB_STACK in
+	rxe) mod=rdma_rxe ;;
+	siw) mod=siw ;;
+	esac
+	lab_check "$1: rdma link del $LAB_IBDEV on the $2 under a writer's load" \
+		timeout 60 rdma link del "$LAB_IBDEV"
+	lab_check "$1: $mod unloads on the $2" timeout 60 modprobe -r "$mod"
+}
+
 # --- perftest results -------------------------------------------------------
 #
 # perftest checks no data; what the scenarios check is what it prints: its

@@ -41,34 +41,6 @@ PEER_STACK=${LAB_STACKS[$((1 - LAB_ID))]}
 
 is_softrdma() { [ "$LAB_STACK" = sroce ] || [ "$LAB_STACK" = siwarp ]; }
 
-# cnt NAME: a softrdma counter of this guest's device
-cnt() {
-	rdma statistic show link "$LAB_IBDEV/1" 2>/dev/null |
-		awk -v n="$1" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
-}
-
-# positive NAME: the counter moved during the run
-positive() {
-	local v
-	v=$(cnt "$1")
-	echo "$1 $v"
-	[ -n "$v" ] && [ "$v" -gt 0 ]
-}
-
-# counters_note WHO: the memory operation and error counters, as a note
-counters_note() {
-	lab_note "$1 counters: $(rdma statistic show link "$LAB_IBDEV/1" |
-		grep -o 'mr_[a-z_]* [0-9]*\|retransmits [0-9]*\|rcv_[a-z_]*err [1-9][0-9]*\|iw_[a-z_]*err [1-9][0-9]*' |
-		tr '\n' ' ')"
-}
-
-zero() {
-	local v
-	v=$(cnt "$1")
-	echo "$1 $v"
-	[ "$v" = 0 ]
-}
-
 target_up() {
 	modprobe brd rd_nr=1 rd_size=$((DISK_MB * 1024)) max_part=0 || return 1
 	modprobe nvmet-rdma || return 1
@@ -143,89 +115,11 @@ no_ctrl() {
 	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
 }
 
-# each_job CMD...: CMD 0 .. CMD JOBS-1 at once; fails if one did
-each_job() {
-	local j pids=() rc=0
-	for ((j = 0; j < JOBS; j++)); do
-		"$@" "$j" &
-		pids+=($!)
-	done
-	for j in "${pids[@]}"; do
-		wait "$j" || rc=1
-	done
-	return $rc
-}
-
-# job J's share of the disk, for rw_check's size, count and dev
-write_job() {
-	dd if="/tmp/pat.$1" of="$dev" bs="$size" count="$count" \
-		seek=$(($1 * count)) oflag=direct conv=notrunc status=none
-}
-
-read_job() {
-	dd if="$dev" of="/tmp/back.$1" bs="$size" count="$count" \
-		skip=$(($1 * count)) iflag=direct status=none
-}
-
-# rw_check SIZE: JOBS writers put random data at their own offsets with
-# direct I/O of SIZE bytes, then JOBS readers read it back; compared.
+# rw_check SIZE: JOBS writers and readers of SIZE bytes, data checked
 rw_check() {
-	local size=$1 dev count j rc=0 span
-	dev=$(host_disk) || return 1
-	# each job's area: whole I/Os, at least four and about 1 MiB
-	count=$(((1048576 + size - 1) / size))
-	[ "$count" -ge 4 ] || count=4
-	span=$((count * size))
-	for ((j = 0; j < JOBS; j++)); do
-		head -c "$span" /dev/urandom >/tmp/pat.$j || return 1
-	done
-	each_job write_job || { echo "a writer failed"; return 1; }
-	each_job read_job || { echo "a reader failed"; return 1; }
-	for ((j = 0; j < JOBS; j++)); do
-		cmp /tmp/pat.$j /tmp/back.$j || rc=1
-	done
-	rm -f /tmp/pat.* /tmp/back.*
-	[ $rc = 0 ] && echo "$JOBS x $span bytes in $count I/Os of $size each, written and read back"
-	return $rc
-}
-
-# a writer with direct I/O in the background (WRITER), 48 MiB after
-# 48 MiB until a write fails
-start_writer() {
 	local dev
-	dev=$(host_disk)
-	while dd if=/dev/zero of="$dev" bs=1M count=48 oflag=direct \
-		status=none 2>/tmp/writer.err; do
-		:
-	done &
-	WRITER=$!
-}
-
-# writer_ended SECS: the writer's I/O failed and it ended within SECS
-writer_ended() {
-	local deadline=$((SECONDS + $1))
-	while kill -0 "$WRITER" 2>/dev/null; do
-		if [ $SECONDS -ge "$deadline" ]; then
-			echo "the writer still runs after $1 s; its stack:"
-			cat "/proc/$WRITER/stack"
-			return 1
-		fi
-		sleep 0.5
-	done
-	echo "the writer ended: $(cat /tmp/writer.err)"
-}
-
-# remove_device SIDE: delete this guest's RDMA device under load, unload
-# its driver
-remove_device() {
-	local mod=softrdma
-	case $LAB_STACK in
-	rxe) mod=rdma_rxe ;;
-	siw) mod=siw ;;
-	esac
-	lab_check "nvmeof: rdma link del $LAB_IBDEV on the $1 under a writer's load" \
-		timeout 60 rdma link del "$LAB_IBDEV"
-	lab_check "nvmeof: $mod unloads on the $1" timeout 60 modprobe -r "$mod"
+	dev=$(host_disk) || return 1
+	lab_disk_check "$dev" "$1" "$JOBS"
 }
 
 if [ "$LAB_ID" = 0 ]; then
@@ -236,19 +130,19 @@ if [ "$LAB_ID" = 0 ]; then
 	if is_softrdma && [ "$LAB_STACK" = siwarp ]; then
 		# rdma_rw reads the host's data into MRs of the target's own
 		lab_check "nvmeof: the siwarp target fast-registered MRs (mr_fast_reg > 0)" \
-			positive mr_fast_reg
+			lab_counter_positive mr_fast_reg
 		lab_check "nvmeof: the siwarp target's READs invalidated them (mr_local_inv > 0)" \
-			positive mr_local_inv
+			lab_counter_positive mr_local_inv
 	fi
 	if is_softrdma; then
 		lab_check "nvmeof: no memory operation failed on the target (mr_op_err 0)" \
-			zero mr_op_err
-		counters_note target
+			lab_counter_zero mr_op_err
+		lab_counters_note target
 	fi
 	if [ "$REMOVE" = target ]; then
 		lab_barrier writing
 		sleep 2
-		remove_device target
+		lab_remove_device nvmeof target
 		lab_barrier target-removed
 	fi
 	lab_barrier host-done 900
@@ -269,24 +163,25 @@ if host_disk >/dev/null; then
 fi
 if is_softrdma; then
 	lab_check "nvmeof: the host fast-registered its I/O buffers (mr_fast_reg > 0)" \
-		positive mr_fast_reg
+		lab_counter_positive mr_fast_reg
 	lab_check "nvmeof: the target invalidated them with its responses (mr_remote_inv > 0)" \
-		positive mr_remote_inv
+		lab_counter_positive mr_remote_inv
 	lab_check "nvmeof: no memory operation failed on the host (mr_op_err 0)" \
-		zero mr_op_err
-	counters_note host
+		lab_counter_zero mr_op_err
+	lab_counters_note host
 fi
 lab_barrier data-done 900
 case $REMOVE in
 host)
-	start_writer
+	lab_start_writer "$(host_disk)" 48
 	sleep 2
-	remove_device host
-	lab_check "nvmeof: the writer ended when the host's device went" writer_ended 90
+	lab_remove_device nvmeof host
+	lab_check "nvmeof: the writer ended when the host's device went" \
+		lab_ended "$WRITER" 90 /tmp/writer.err
 	lab_check "nvmeof: the controller went with the device" lab_wait_for 30 no_ctrl
 	;;
 target)
-	start_writer
+	lab_start_writer "$(host_disk)" 48
 	lab_barrier writing
 	lab_barrier target-removed 200
 	# a reconnect to a RoCE target without a device lasts until the
@@ -294,7 +189,8 @@ target)
 	# iWARP one meets a TCP reset at once
 	lost=60
 	case $LAB_STACK in sroce | rxe) lost=240 ;; esac
-	lab_check "nvmeof: the writer ended when the target's device went" writer_ended "$lost"
+	lab_check "nvmeof: the writer ended when the target's device went" \
+		lab_ended "$WRITER" "$lost" /tmp/writer.err
 	lab_check "nvmeof: the controller was given up (ctrl_loss_tmo)" lab_wait_for 120 no_ctrl
 	;;
 *)

@@ -18,6 +18,10 @@ PKGS=(
 	# guest-side test programs built by the lab
 	libibverbs-dev
 	iperf3 tshark tcpdump
+	# libraries of the NFS server tools tools/lab/nfs-utils.sh unpacks
+	# from nfs-kernel-server (not installed: it would start an NFS
+	# server on the host)
+	libwrap0 libtirpc3 libgssapi-krb5-2
 )
 
 missing=()

@@ -257,6 +257,53 @@ for p in sroce,rxe rxe,sroce siwarp,siw siw,siwarp; do
 	part "lab-nvmeof-${p/,/-}" lab --stack "$p" --timeout 600 nvmeof ${nvme_sizes:+"$nvme_sizes"}
 done
 
+# NFS over RDMA (nfsd exporting a tmpfs over NFSv4.2 on the RDMA port
+# alone, the kernel client mounting it with proto=rdma): files of odd and
+# large sizes written by four writers at once, read back with direct I/O
+# and checked on the server too, a server file read, metadata work.
+# softrdma with itself at every size, then a device deleted under a
+# writer's load and its module unloaded (the client's on RoCE, the
+# server's on iWARP; test-full adds the other two); with the stock
+# driver of its family at three sizes: a softrdma server and an rxe
+# client, a siw server and a softrdma client (test-full: the other two
+# pairings too, every size).
+part lab-nfsrdma-sroce-sroce lab --stack sroce,sroce --timeout 600 nfsrdma remove=client
+part lab-nfsrdma-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nfsrdma remove=server
+if [ "$full" -eq 1 ]; then
+	part lab-nfsrdma-full-sroce-sroce lab --stack sroce,sroce --timeout 600 nfsrdma remove=server
+	part lab-nfsrdma-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nfsrdma remove=client
+	for p in sroce,rxe rxe,sroce siwarp,siw siw,siwarp; do
+		part "lab-nfsrdma-${p/,/-}" lab --stack "$p" --timeout 600 nfsrdma
+	done
+else
+	for p in sroce,rxe siw,siwarp; do
+		part "lab-nfsrdma-${p/,/-}" lab --stack "$p" --timeout 600 nfsrdma sizes=1,65535,1048583
+	done
+fi
+
+# SRP (ib_srpt exporting a LIO RAM disk on the RDMA CM, ib_srp logging in
+# with dest=IP:PORT): four parallel direct writers and readers, data
+# checked.  softrdma with itself at four sizes, then a device deleted
+# under a writer's load and its module unloaded (the initiator's on
+# RoCE, the target's on iWARP; test-full adds the other two); with the
+# stock driver of its family at two sizes: an rxe target and a softrdma
+# initiator, a softrdma target and a siw initiator (the pairings the NFS
+# parts leave out; test-full: sroce,rxe too, every size).  A stock siw
+# target refuses every login here, a siw initiator's too (status.md):
+# not run.
+part lab-srp-sroce-sroce lab --stack sroce,sroce --timeout 600 srp remove=initiator
+part lab-srp-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 srp remove=target
+if [ "$full" -eq 1 ]; then
+	part lab-srp-full-sroce-sroce lab --stack sroce,sroce --timeout 600 srp remove=target
+	part lab-srp-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 srp remove=initiator
+	for p in sroce,rxe rxe,sroce siwarp,siw; do
+		part "lab-srp-${p/,/-}" lab --stack "$p" --timeout 600 srp
+	done
+else
+	for p in rxe,sroce siwarp,siw; do
+		part "lab-srp-${p/,/-}" lab --stack "$p" --timeout 600 srp sizes=4096,1048576
+	done
+fi
 if [ "$full" -eq 1 ]; then
 	# every srq part (latency, bandwidth on sroce, against stock rxe)
 	part lab-srq-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 srq

@@ -33,7 +33,9 @@ SUFFIX=-softrdma-debug
 # with rdma_rxe and siw, which the guard keeps out while softrdma is in.
 MODULES="9p 9pnet 9pnet_virtio 8021q brd bridge configfs crc32c_generic
 crc32c_intel crc64 crc64_rocksoft crc64_rocksoft_generic crc_t10dif
-crct10dif_common crct10dif_generic crct10dif_pclmul dummy failover fscache
+crct10dif_common crct10dif_generic crct10dif_pclmul dns_resolver dummy
+failover fscache grace lockd nfs nfs_acl nfsd nfsv4 rpcrdma sunrpc auth_rpcgss
+ib_srp ib_srpt scsi_common scsi_mod scsi_transport_srp sd_mod target_core_mod
 garp ib_cm ib_core ib_uverbs ip6_udp_tunnel ipvlan iw_cm libcrc32c llc
 macvlan mrp net_failover netfs nvme_core nvme_fabrics nvme_rdma nvmet
 nvmet_rdma overlay rdma_cm rdma_rxe rdma_ucm act_gact cls_u32 sch_ingress sch_netem sch_prio siw stp t10_pi tun

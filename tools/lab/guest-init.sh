@@ -46,10 +46,11 @@ fi
 
 # config.env defines LAB_N, LAB_STACKS (array), LAB_MODE, KVER,
 # LAB_SCENARIO_NAME, LAB_ARGS (array), LAB_SCENARIO_ARGS, LAB_TIMEOUT_SCALE,
-# LAB_MODOPTS.
+# LAB_MODOPTS, LAB_NFS_SBIN.
 # shellcheck source=/dev/null
 . /lab/config.env
 export LAB_ID LAB_N KVER LAB_SCENARIO_NAME LAB_SCENARIO_ARGS LAB_TIMEOUT_SCALE
+export LAB_NFS_SBIN
 # shellcheck disable=SC2153 # from config.env
 export LAB_STACK=${LAB_STACKS[$LAB_ID]}
 export LAB_OUT=/lab/guest$LAB_ID

@@ -261,14 +261,17 @@ done
 # alone, the kernel client mounting it with proto=rdma): files of odd and
 # large sizes written by four writers at once, read back with direct I/O
 # and checked on the server too, a server file read, metadata work.
-# softrdma with itself at every size, then a device deleted under a
-# writer's load and its module unloaded (the client's on RoCE, the
-# server's on iWARP; test-full adds the other two); with the stock
+# softrdma with itself at four sizes to 1 MiB + 7 B (test-full: up to
+# 8 MiB + 13 B), then a device deleted under a writer's load and its
+# module unloaded (the client's on RoCE, the server's on iWARP;
+# test-full adds the other two); with the stock
 # driver of its family at three sizes: a softrdma server and an rxe
 # client, a siw server and a softrdma client (test-full: the other two
 # pairings too, every size).
-part lab-nfsrdma-sroce-sroce lab --stack sroce,sroce --timeout 600 nfsrdma remove=client
-part lab-nfsrdma-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nfsrdma remove=server
+nfs_sizes=sizes=1,4095,65535,1048583
+[ "$full" -eq 1 ] && nfs_sizes=
+part lab-nfsrdma-sroce-sroce lab --stack sroce,sroce --timeout 600 nfsrdma remove=client ${nfs_sizes:+"$nfs_sizes"}
+part lab-nfsrdma-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nfsrdma remove=server ${nfs_sizes:+"$nfs_sizes"}
 if [ "$full" -eq 1 ]; then
 	part lab-nfsrdma-full-sroce-sroce lab --stack sroce,sroce --timeout 600 nfsrdma remove=server
 	part lab-nfsrdma-full-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 nfsrdma remove=client

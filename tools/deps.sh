@@ -16,7 +16,7 @@ PKGS=(
 	# RDMA userspace used inside the guests
 	rdma-core ibverbs-providers ibverbs-utils perftest rdmacm-utils
 	# guest-side test programs built by the lab
-	libibverbs-dev
+	libibverbs-dev librdmacm-dev
 	iperf3 tshark tcpdump
 	# libraries of the NFS server tools tools/lab/nfs-utils.sh unpacks
 	# from nfs-kernel-server (not installed: it would start an NFS

@@ -209,9 +209,9 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 part lab-iwarp-cm-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 iwarp-cm pings=100 cycles=8 connects=25
 part lab-iwarp-cm-siwarp-siw lab --stack siwarp,siw --timeout 600 iwarp-cm pings=100 refused mpa rping vanish
 part lab-iwarp-cm-siw-siwarp lab --stack siw,siwarp --timeout 600 iwarp-cm refused mpa
-part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw
+part lab-iwarp-data-siwarp-siwarp lab --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping bw reuse
 part lab-iwarp-data-siwarp-siw lab --stack siwarp,siw --timeout 900 iwarp-data rping bw
-part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw
+part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data bw reuse
 # an sroce and a siwarp device on one netdev carrying traffic at once, to
 # a guest running stock rdma_rxe and siw side by side (scenarios/dual.sh)
 part lab-dual-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 600 dual

@@ -11,6 +11,11 @@
 #  bw     ib_write_bw, ib_read_bw, ib_send_bw -R -q 4 at 2, 4095, 65536 and
 #         1048576 bytes
 #  lat    ib_write_lat, ib_read_lat, ib_send_lat -R at 2, 4095 and 65536 B
+#  reuse  200 rounds of a 64 KiB RDMA WRITE, unsignalled, and a SEND,
+#         whose completion makes the client overwrite the WRITE's buffer
+#         at once; 3 % of the client's frames are lost (netem), so TCP
+#         resends; the server checks every round's bytes
+#         (tools/lab/iw_reuse.c)
 #  full   the six tests with -a (every power of two from 2 B to 8 MiB) and
 #         -R, the bw tests with -q 4 (make test-full; not in the default
 #         set)
@@ -22,7 +27,7 @@
 # On siwarp guests the iWARP counters must show traffic, zero-copy FPDUs
 # (after a bandwidth part) and no receive error, and softrdma must unload
 # afterwards.
-# Optional args: part names to run (default: rping bw lat), e.g. "rping bw";
+# Optional args: part names to run (default: rping bw lat reuse), e.g. "rping bw";
 # "tests=ib_read_bw,ib_write_lat" runs only those perftest tests; "runs=N"
 # runs each selected perftest N times (to chase intermittent failures);
 # "cmtrace" keeps each side's `rdma res show cm_id` (sampled every second
@@ -199,6 +204,28 @@ if want full; then
 	done
 fi
 
+# reuse: lab_pair appends -p PORT and, on the client, the server's address
+REUSE_BIN=${IW_REUSE_BIN:-/var/tmp/softrdma-lab/iw_reuse}
+reuse_run() {
+	if [ "$LAB_ID" = 0 ]; then
+		run "$REUSE_BIN" -s -a "$LAB_ADDR" -n 200 -S 65536 "$@"
+	else
+		run "$REUSE_BIN" -n 200 -S 65536 "$@"
+	fi
+}
+
+if want reuse; then
+	modprobe sch_netem 2>/dev/null
+	[ "$LAB_ID" = 1 ] && lab_check "netem: 3 % of the client's frames lost" \
+		tc qdisc add dev eth0 root netem loss 3%
+	lab_pair reuse-200x65536 300 reuse_run
+	if [ "$LAB_ID" = 1 ]; then
+		tc -s qdisc show dev eth0 >"$LAB_OUT/reuse-netem.txt" 2>&1
+		lab_note "reuse: $(grep -o 'dropped [0-9]*' "$LAB_OUT/reuse-netem.txt" | head -1) frames"
+		lab_check "netem removed" tc qdisc del dev eth0 root
+	fi
+fi
+
 # counter NAME: its value on this device (what rdma statistic shows)
 counter() {
 	cat "/sys/class/infiniband/$LAB_IBDEV/ports/1/hw_counters/$1"
@@ -214,11 +241,13 @@ if [ "$LAB_STACK" = siwarp ]; then
 	# a reader's client sends only requests: judge zero-copy where this
 	# guest sent payload (more than the 1 MiB of requests and control)
 	# that may go by reference: perftest's bandwidth streams (mostly
-	# unsignalled WQEs) and rping's Read Responses (from its client,
-	# guest1); rping's server sends signalled WRITEs, whose payload is
-	# copied (iwarp_tx.c, softrdma_iw_zcopy)
+	# unsignalled WQEs), rping's Read Responses and the reuse part's
+	# unsignalled WRITEs (from the clients, guest1); rping's server
+	# sends signalled WRITEs, whose payload is copied (iwarp_tx.c,
+	# softrdma_iw_zcopy)
 	if [ "$(counter iw_xmit_bytes)" -gt 1048576 ] &&
-		{ want bw || want full || { want rping && [ "$LAB_ID" = 1 ]; }; }; then
+		{ want bw || want full ||
+			{ [ "$LAB_ID" = 1 ] && { want rping || want reuse; }; }; }; then
 		lab_check "payload sent zero-copy (iw_xmit_zcopy_fpdus > 0)" \
 			test "$(counter iw_xmit_zcopy_fpdus)" -gt 0
 	fi

@@ -59,6 +59,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_IW_RCV_BYTES] = { .name = "iw_rcv_bytes" },
 	/* iWARP transmit: socket full (resumed on write space), failures */
 	[SOFTRDMA_CNT_IW_XMIT_WAIT] = { .name = "iw_xmit_wait" },
+	[SOFTRDMA_CNT_IW_XMIT_ACK_WAIT] = { .name = "iw_xmit_ack_wait" },
 	[SOFTRDMA_CNT_IW_XMIT_ERR] = { .name = "iw_xmit_err" },
 	[SOFTRDMA_CNT_IW_LOCAL_ERR] = { .name = "iw_local_err" },
 	/* iWARP receive errors, each ending in a TERMINATE */

@@ -62,6 +62,7 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_IW_RCV_BYTES,
 	/* iWARP transmit: socket full (resumed on write space), failures */
 	SOFTRDMA_CNT_IW_XMIT_WAIT,
+	SOFTRDMA_CNT_IW_XMIT_ACK_WAIT,	/* completions held for TCP's ACK */
 	SOFTRDMA_CNT_IW_XMIT_ERR,
 	SOFTRDMA_CNT_IW_LOCAL_ERR,
 	/* iWARP receive errors, each ending in a TERMINATE */

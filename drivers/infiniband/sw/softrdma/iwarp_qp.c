@@ -71,18 +71,33 @@ static void softrdma_iw_sk_data_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* sk_write_space: TCP freed send buffer; resume a parked transmitter */
+/*
+ * sk_write_space: TCP freed send buffer, or took an ACK while a
+ * completion waits for one (softrdma_iw_tx_retire() set SOCK_NOSPACE
+ * for that, and sets it again if it must wait on): resume a parked
+ * transmitter, complete what the ACK released.
+ */
 static void softrdma_iw_sk_write_space(struct sock *sk)
 {
 	struct softrdma_iwarp_qp *iw;
+	struct softrdma_qp *qp;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	iw = sk->sk_user_data;
-	if (iw && sk_stream_is_writeable(sk)) {
+	if (!iw)
+		goto out_unlock;
+	qp = iw->qp;
+	if (sk_stream_is_writeable(sk)) {
 		if (sk->sk_socket)
 			clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		softrdma_iw_tx_schedule(iw->qp);
+		softrdma_iw_tx_schedule(qp);
 	}
+	if (READ_ONCE(iw->tx.ack_armed)) {
+		spin_lock_bh(&qp->sq.lock);
+		softrdma_iw_tx_retire(qp);
+		spin_unlock_bh(&qp->sq.lock);
+	}
+out_unlock:
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -102,6 +117,8 @@ static void softrdma_iw_sk_state_change(struct sock *sk)
 	softrdma_counter_inc(qp->sdev, reset ? SOFTRDMA_CNT_IW_PEER_RESET :
 					       SOFTRDMA_CNT_IW_PEER_CLOSED);
 	spin_lock_bh(&qp->sq.lock);
+	/* what the segment that ended it acknowledged completes first */
+	softrdma_iw_tx_retire(qp);
 	softrdma_iwarp_qp_fatal(qp, reset ? -ECONNRESET : 0);
 	spin_unlock_bh(&qp->sq.lock);
 out_unlock:
@@ -289,6 +306,8 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	softrdma_iw_rx_stop(qp);
 
 	spin_lock_bh(&qp->sq.lock);
+	/* completions the last ACKs released; the rest will be flushed */
+	softrdma_iw_tx_retire(qp);
 	if (iw->tx.term_pending)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_UNSENT);
 	iw->tx.term_pending = false;

@@ -85,6 +85,8 @@ struct softrdma_iw_rdq {
 struct softrdma_iw_wqe_st {
 	u8 status;		/* enum ib_wc_status to complete with */
 	bool done;		/* may complete in its turn */
+	bool ack_wait;		/* ... once the peer acknowledged ack_seq */
+	u32 ack_seq;		/* TCP sequence past the last lent byte */
 };
 
 /* What finishing an FPDU's transmission means */
@@ -110,6 +112,7 @@ struct softrdma_iw_fpdu {
 	bool more;		/* another FPDU of this message follows */
 	enum softrdma_iw_fpdu_end end;
 	u32 slot;		/* END_WQE: the SQ slot */
+	bool wqe_pages;		/* @frags are a WQE's: a loan to TCP */
 };
 
 /*
@@ -145,6 +148,10 @@ struct softrdma_iw_tx {
 	u32 msg_off;		/* bytes of the message already framed */
 	u32 msn[SOFTRDMA_IW_NUM_QN];	/* next MSN per queue (RFC 5041 5.1) */
 	struct softrdma_iw_wqe_st *st;	/* by SQ slot */
+	/* WQE payload lent to TCP: sequence past its last byte */
+	bool lent;
+	u32 lent_seq;
+	bool ack_armed;		/* SOCK_NOSPACE set to hear of ACKs */
 	struct softrdma_iw_rdq orq;	/* our READs not fully answered */
 	struct softrdma_iw_rdq irq;	/* the peer's READs to answer */
 	/* a TERMINATE to send, built by the receive side */

@@ -10,8 +10,7 @@
  * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes; payload of
  * more than SOFTRDMA_IW_COPY_MAX bytes of a Read Response or of an
  * unsignalled WQE goes to TCP as references to the pinned pages
- * (kernel_sendpage()), not copied; a signalled WQE's is copied, since
- * its consumer may reuse the buffer once it completes
+ * (kernel_sendpage()), not copied; a signalled WQE's is copied
  * (softrdma_iw_zcopy()).
  *
  * It runs in the poster's context on the doorbell (user QPs), else from
@@ -23,9 +22,16 @@
  * so a posted WQE is never left behind (libsiw's doorbell rule).
  *
  * Completions: a Send or Write completes when its last byte is handed to
- * TCP (as stock siw does), a Read when its last response byte is placed
- * (iwarp_rx.c); all in SQ order (IBA 10.8.5), so a Write posted after a
- * Read completes after it.
+ * TCP and the peer has acknowledged every byte of an earlier WQE lent to
+ * TCP, a Read when its last response byte is placed (iwarp_rx.c); all in
+ * SQ order (IBA 10.8.5), so a Write posted after a Read completes after
+ * it.  A completion lets the consumer reuse the buffers of the WQE and of
+ * every WQE before it, and TCP sends, and may resend, lent bytes from
+ * those pages until they are acknowledged: a buffer changed before then
+ * would go out changed, after its CRC was taken.  Once acknowledged, TCP
+ * may still hold the pages (a clone on its way to the NIC) but the peer
+ * drops those bytes as old, so the stream it receives is what was
+ * posted.  Stock siw completes at the hand-over.
  */
 #include <linux/net.h>
 #include <linux/skbuff.h>
@@ -34,6 +40,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
+#include <net/sock.h>
+#include <net/tcp.h>
 
 #include "counters.h"
 #include "device.h"
@@ -121,6 +129,7 @@ void softrdma_iw_fpdu_release(struct softrdma_iw_fpdu *f)
 	if (f->frags)
 		consume_skb(f->frags);	/* drops the page references */
 	f->frags = NULL;
+	f->wqe_pages = false;
 	f->lin_len = 0;
 	f->trailer_len = 0;
 	f->total = 0;
@@ -174,24 +183,36 @@ static void softrdma_iw_fpdu_seal(struct softrdma_iwarp_qp *iw,
  * @signalled: the WQE's completion will be reported
  * @len: payload bytes of the FPDU being built
  *
- * A completion tells the consumer that it may reuse the buffer, and a
- * Send or Write completes when its bytes are handed to TCP, which keeps
- * sending (and may resend) them from the pages it was given: a buffer
- * changed then goes out changed, after its CRC was taken, and the peer
- * kills the connection (ib_srp recycles a command's buffer on its send
- * completion and met exactly that).  So a signalled WQE is copied; an
- * unsignalled one (the bulk of a stream: perftest signals one WQE in
- * many) and a Read Response go by reference.  What remains is a consumer
- * that reuses an unsignalled WQE's buffer once a later signalled WQE
- * completed while TCP still holds the earlier pages; stock siw makes the
- * same choice.  Completing only when TCP lets go of the pages would
- * close it (not done).
+ * A lent payload holds back the completion of its WQE and of every WQE
+ * after it until the peer acknowledged it (softrdma_iw_wqe_acked()).
+ * An unsignalled WQE is the bulk of a stream (perftest signals one WQE
+ * in many), whose ACKs keep coming, and nobody waits for its own
+ * completion; a signalled WQE is often the last before the consumer
+ * waits for it (rping WRITEs, then SENDs once the WRITE completed), and
+ * a peer with nothing to send may delay its ACK by tens of
+ * milliseconds.  So a signalled WQE's payload is copied and completes
+ * at the hand-over when nothing lent precedes it; small payloads are
+ * copied either way.
  */
 bool softrdma_iw_zcopy(bool signalled, u32 len)
 {
 	return !signalled && len > SOFTRDMA_IW_COPY_MAX;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_zcopy);
+
+/**
+ * softrdma_iw_wqe_acked() - has the peer acknowledged what @st waits for?
+ * @st: a done WQE's state
+ * @snd_una: the socket's oldest unacknowledged sequence number
+ *
+ * Return: true when @st waits for no acknowledgment, or @snd_una has
+ * passed its ack_seq (sequence numbers wrap: RFC 793 arithmetic).
+ */
+bool softrdma_iw_wqe_acked(const struct softrdma_iw_wqe_st *st, u32 snd_una)
+{
+	return !st->ack_wait || (s32)(snd_una - st->ack_seq) >= 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_wqe_acked);
 
 struct softrdma_iw_gather {
 	struct sk_buff *skb;	/* zero copy: the page holder */
@@ -244,6 +265,7 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 						   softrdma_iw_gather_one, &g);
 			if (!err) {
 				f->frags = g.skb;
+				f->wqe_pages = true;
 				return 0;
 			}
 			consume_skb(g.skb);
@@ -504,6 +526,7 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 	}
 	tx->slot = wqe - qp->sq.wqe;
 	tx->st[tx->slot].done = false;
+	tx->st[tx->slot].ack_wait = false;
 	tx->st[tx->slot].status = IB_WC_SUCCESS;
 	tx->msg = SOFTRDMA_IW_TX_WQE;
 	tx->msg_off = 0;
@@ -666,6 +689,36 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 	return 0;
 }
 
+/*
+ * May the done WQE @st complete, as far as acknowledgments go?  When it
+ * must wait, SOCK_NOSPACE is set first, so that TCP calls
+ * sk_write_space on the next ACK (tcp_check_space()), and snd_una read
+ * after it: an ACK in between is seen either way.  Without a socket (the
+ * connection ended) it waits for the flush.
+ */
+static bool softrdma_iw_tx_acked(struct softrdma_qp *qp,
+				 const struct softrdma_iw_wqe_st *st)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct socket *sock = qp->iw->sock;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!st->ack_wait)
+		return true;
+	if (!sock)
+		return false;
+	if (softrdma_iw_wqe_acked(st, READ_ONCE(tcp_sk(sock->sk)->snd_una)))
+		return true;
+	set_bit(SOCK_NOSPACE, &sock->flags);
+	smp_mb__after_atomic();	/* pairs with tcp_check_space() */
+	if (softrdma_iw_wqe_acked(st, READ_ONCE(tcp_sk(sock->sk)->snd_una)))
+		return true;
+	if (!tx->ack_armed)
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_ACK_WAIT);
+	return false;
+}
+
 /**
  * softrdma_iw_tx_retire() - complete the SQ WQEs that are done, in order
  * @qp: the QP; sq.lock held
@@ -678,7 +731,7 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &qp->iw->tx;
 	struct softrdma_iw_wqe_st *st;
-	bool more = false;
+	bool more = false, waiting = false;
 	u32 slot;
 
 	lockdep_assert_held(&qp->sq.lock);
@@ -689,10 +742,16 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 		st = &tx->st[slot];
 		if (!st->done)
 			break;
+		if (!softrdma_iw_tx_acked(qp, st)) {
+			waiting = true;
+			break;
+		}
 		st->done = false;
 		more = softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
 						 st->status);
 	}
+	/* sk_write_space calls back on ACKs while this is set */
+	tx->ack_armed = waiting;
 	if (!more || !tx->running)
 		return;
 	if (tx->busy)
@@ -702,7 +761,7 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 }
 
 /* An FPDU is all with TCP: account for it, complete what it ends */
-static void softrdma_iw_tx_sent(struct softrdma_qp *qp)
+static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
 {
 	struct softrdma_iw_tx *tx = &qp->iw->tx;
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
@@ -712,6 +771,11 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp)
 	if (f->frags)
 		softrdma_counter_inc(qp->sdev,
 				     SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS);
+	if (f->wqe_pages) {
+		/* only this engine writes to the socket: write_seq ends it */
+		tx->lent = true;
+		tx->lent_seq = READ_ONCE(tcp_sk(sock->sk)->write_seq);
+	}
 	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
 			      "QP %u: tx FPDU opcode %u %u bytes end %d\n",
 			      softrdma_qpn(qp),
@@ -720,6 +784,8 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp)
 	switch (f->end) {
 	case SOFTRDMA_IW_END_WQE:
 		tx->st[f->slot].status = IB_WC_SUCCESS;
+		tx->st[f->slot].ack_wait = tx->lent;
+		tx->st[f->slot].ack_seq = tx->lent_seq;
 		tx->st[f->slot].done = true;
 		break;
 	case SOFTRDMA_IW_END_TERM:
@@ -785,7 +851,7 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 			softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
 			break;
 		}
-		softrdma_iw_tx_sent(qp);
+		softrdma_iw_tx_sent(qp, sock);
 	}
 	tx->busy = false;
 	/*
@@ -928,5 +994,8 @@ void softrdma_iw_tx_reset(struct softrdma_qp *qp)
 	memset(&tx->irq, 0, sizeof(tx->irq));
 	memset(tx->st, 0, softrdma_ring_num_slots(qp->sq.ring) *
 			  sizeof(*tx->st));
+	tx->lent = false;
+	tx->lent_seq = 0;
+	tx->ack_armed = false;
 	spin_unlock_bh(&qp->sq.lock);
 }

@@ -12,6 +12,7 @@
 
 struct softrdma_iw_fpdu;
 struct softrdma_iw_rdq;
+struct softrdma_iw_wqe_st;
 struct softrdma_iw_read;
 struct softrdma_qp;
 struct work_struct;
@@ -39,5 +40,6 @@ void softrdma_iw_rdq_pop(struct softrdma_iw_rdq *q);
 u32 softrdma_iw_seg_len(u32 msg_len, u32 off, u32 max_payload, bool *last);
 u32 softrdma_iw_max_payload(u32 max_ulpdu, u32 hdr_len);
 bool softrdma_iw_zcopy(bool signalled, u32 len);
+bool softrdma_iw_wqe_acked(const struct softrdma_iw_wqe_st *st, u32 snd_una);
 
 #endif /* SOFTRDMA_IWARP_TX_H */

@@ -172,7 +172,7 @@ static const struct iw_zcopy_case iw_zcopy_cases[] = {
 	{ "unsignalled_at_copy_max", false, SOFTRDMA_IW_COPY_MAX, false },
 	{ "unsignalled_over_copy_max", false, SOFTRDMA_IW_COPY_MAX + 1, true },
 	{ "unsignalled_full_fpdu", false, 1430, true },
-	/* a signalled WQE's buffer may be reused at its completion */
+	/* a signalled WQE is copied: its completion is not held for an ACK */
 	{ "signalled_small", true, 64, false },
 	{ "signalled_over_copy_max", true, SOFTRDMA_IW_COPY_MAX + 1, false },
 	{ "signalled_full_fpdu", true, 1430, false },
@@ -186,7 +186,7 @@ static void iw_zcopy_case_desc(const struct iw_zcopy_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(iw_zcopy, iw_zcopy_cases, iw_zcopy_case_desc);
 
-/* Only payload nobody is told about goes to TCP by page reference */
+/* Only payload nobody waits for goes to TCP by page reference */
 static void softrdma_iwarp_tx_zcopy(struct kunit *test)
 {
 	const struct iw_zcopy_case *c = test->param_value;
@@ -195,9 +195,52 @@ static void softrdma_iwarp_tx_zcopy(struct kunit *test)
 			c->zcopy);
 }
 
+struct iw_acked_case {
+	const char *name;
+	bool ack_wait;
+	u32 ack_seq;
+	u32 snd_una;
+	bool acked;
+};
+
+static const struct iw_acked_case iw_acked_cases[] = {
+	/* nothing lent before it: completes at the hand-over */
+	{ "no_wait", false, 5000, 1000, true },
+	{ "una_before", true, 5000, 4999, false },
+	{ "una_at", true, 5000, 5000, true },
+	{ "una_past", true, 5000, 9000, true },
+	/* sequence numbers wrap (RFC 793 3.3) */
+	{ "wrap_una_before", true, 0x10, 0xfffffff0, false },
+	{ "wrap_una_past", true, 0xfffffff0, 0x10, true },
+	{ "wrap_una_at", true, 0, 0, true },
+	{ "half_space_behind", true, 0x80000001, 1, false },
+};
+
+static void iw_acked_case_desc(const struct iw_acked_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_acked, iw_acked_cases, iw_acked_case_desc);
+
+/* A done WQE waits until TCP's snd_una passes what it lent */
+static void softrdma_iwarp_tx_acked(struct kunit *test)
+{
+	const struct iw_acked_case *c = test->param_value;
+	struct softrdma_iw_wqe_st st = {
+		.done = true,
+		.ack_wait = c->ack_wait,
+		.ack_seq = c->ack_seq,
+	};
+
+	KUNIT_EXPECT_EQ(test, softrdma_iw_wqe_acked(&st, c->snd_una),
+			c->acked);
+}
+
 static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
+	KUNIT_CASE_PARAM(softrdma_iwarp_tx_acked, iw_acked_gen_params),
 	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_limits),

@@ -201,8 +201,8 @@ part lab-roce-rc-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-rc pp atomic
 # a representative cut (iwarp-cm: 100-ping rpings, 8 listen cycles, 25
 # short connections each way; the listen cycles, a siwarp guest's own
 # business, between two siwarp guests only); test-full adds the rest:
-# every part in every pairing at full counts, perftest latency and -a.  The siwarp
-# server + siw client pairing runs 500-ping rpings.  With a stock siw
+# every part in every pairing at full counts, perftest latency and -a.
+# The siwarp server + siw client pairing runs 500-ping rpings.  With a stock siw
 # server, rping and the vanishing peer wait in test-full
 # (Documentation/status.md: one 65 535 B rping failure not understood,
 # and a BUG in the siw guest's iw_cm during vanish).

@@ -88,20 +88,23 @@ static struct rdma_cm_id *setup(const char *addr, const char *port,
 	return id;
 }
 
-/* wait for one send (or receive) completion; 0 when it succeeded */
-static int comp_done(struct rdma_cm_id *id, int send, const char *what)
+/*
+ * wait for one send (or receive) completion, in *@wc; 0 when it
+ * succeeded, else a failed check "@what: ..."
+ */
+static int comp_done(struct rdma_cm_id *id, int send, struct ibv_wc *wc,
+		     const char *what)
 {
-	struct ibv_wc wc;
 	int n;
 
-	n = send ? rdma_get_send_comp(id, &wc) : rdma_get_recv_comp(id, &wc);
+	n = send ? rdma_get_send_comp(id, wc) : rdma_get_recv_comp(id, wc);
 	if (n <= 0) {
 		lv_check(0, "%s: no completion", what);
 		return -1;
 	}
-	if (wc.status != IBV_WC_SUCCESS) {
+	if (wc->status != IBV_WC_SUCCESS) {
 		lv_check(0, "%s: completion status %s", what,
-			 ibv_wc_status_str(wc.status));
+			 ibv_wc_status_str(wc->status));
 		return -1;
 	}
 	return 0;
@@ -114,8 +117,10 @@ static int run_server(const char *addr, const char *port)
 	struct ibv_mr *mr, *info_mr, *msg_mr;
 	unsigned int r, i, bad_rounds = 0, first_bad = 0, got = 0;
 	size_t total = (size_t)rounds * size, off;
+	struct ibv_wc wc;
 	uint32_t *msgs;
-	uint8_t *slots;
+	uint8_t *slots, *slot;
+	char what[32];
 
 	slots = calloc(1, total);
 	msgs = calloc(rounds, sizeof(*msgs));
@@ -135,34 +140,30 @@ static int run_server(const char *addr, const char *port)
 	info.addr = (uintptr_t)slots;
 	info.rkey = mr->rkey;
 	if (rdma_post_send(id, NULL, &info, sizeof(info), info_mr,
-			   IBV_SEND_SIGNALED) || comp_done(id, 1, "slot info"))
+			   IBV_SEND_SIGNALED) ||
+	    comp_done(id, 1, &wc, "slot info"))
 		return 1;
 
 	for (got = 0; got < rounds; got++) {
-		struct ibv_wc wc;
-
-		if (rdma_get_recv_comp(id, &wc) <= 0 ||
-		    wc.status != IBV_WC_SUCCESS) {
-			lv_check(0, "round %u: receive (%s)", got,
-				 wc.status ? ibv_wc_status_str(wc.status) :
-					     "no completion");
+		snprintf(what, sizeof(what), "round %u: receive", got);
+		if (comp_done(id, 0, &wc, what))
 			break;
-		}
 		i = (unsigned int)wc.wr_id;
 		r = msgs[i];
 		if (r != got) {
 			lv_check(0, "SEND %u carried round %u", got, r);
 			break;
 		}
+		slot = slots + (size_t)r * size;
 		for (off = 0; off < size; off++)
-			if (slots[(size_t)r * size + off] != pattern(r, off))
+			if (slot[off] != pattern(r, off))
 				break;
-		if (off < size && !bad_rounds++)
-			first_bad = r;
-		if (off < size)
+		if (off < size) {
+			if (!bad_rounds++)
+				first_bad = r;
 			printf("# round %u: byte %zu is 0x%02x, not 0x%02x\n",
-			       r, off, slots[(size_t)r * size + off],
-			       pattern(r, off));
+			       r, off, slot[off], pattern(r, off));
+		}
 	}
 	lv_check(got == rounds, "%u of %u rounds arrived", got, rounds);
 	lv_check(!bad_rounds,
@@ -183,6 +184,7 @@ static int run_client(const char *addr, const char *port)
 	struct rdma_cm_id *id = setup(addr, port, 0);
 	struct ibv_mr *buf_mr, *info_mr, *msg_mr;
 	struct slot_info info;
+	struct ibv_wc wc;
 	uint32_t msg;
 	unsigned int r;
 	uint8_t *buf;
@@ -200,7 +202,7 @@ static int run_client(const char *addr, const char *port)
 		lv_die("rdma_post_recv");
 	if (rdma_connect(id, NULL))
 		lv_die("rdma_connect");
-	if (comp_done(id, 0, "slot info"))
+	if (comp_done(id, 0, &wc, "slot info"))
 		return 1;
 	if (info.rounds != rounds || info.size != size) {
 		lv_check(0, "server has %u slots of %u B, not %u of %u",
@@ -218,7 +220,7 @@ static int run_client(const char *addr, const char *port)
 		if (rdma_post_send(id, NULL, &msg, sizeof(msg), msg_mr,
 				   IBV_SEND_SIGNALED))
 			lv_die("rdma_post_send");
-		if (comp_done(id, 1, "round"))
+		if (comp_done(id, 1, &wc, "round"))
 			break;
 		/* the SEND completed: so did the WRITE; reuse its buffer */
 		memset(buf, 0xee, size);

@@ -38,9 +38,15 @@ lab_note() {
 	echo "$*" >>"$LAB_OUT/notes"
 }
 
+# _lab_safe_name VAR TEXT: TEXT with every character a file name should
+# not have turned into "_", in VAR (no subshell: see lab_nap)
+_lab_safe_name() {
+	printf -v "$1" '%s' "${2//[^A-Za-z0-9._-]/_}"
+}
+
 _lab_logname() {
 	local base n=1 f
-	base=${1//[^A-Za-z0-9._-]/_}
+	_lab_safe_name base "$1"
 	base=${base:0:80}
 	f=$base
 	while [ -e "$LAB_OUT/checks/$f.log" ]; do
@@ -127,7 +133,7 @@ lab_barrier() {
 	timeout=$((timeout * ${LAB_TIMEOUT_SCALE:-1}))
 	local safe gen=0 genf dir start i log
 	local -a arrived
-	safe=${name//[^A-Za-z0-9._-]/_}
+	_lab_safe_name safe "$name"
 	genf=/tmp/.lab-barrier-$safe
 	[ -r "$genf" ] && read -r gen <"$genf"
 	gen=$((gen + 1))
@@ -202,13 +208,8 @@ _lab_sock_bound() {
 # lab_wait_listen PORT [TIMEOUT] [tcp|udp]: wait until a local socket listens
 # on PORT (default timeout 30 s).
 lab_wait_listen() {
-	local port=$1 timeout=$((${2:-30} * ${LAB_TIMEOUT_SCALE:-1}))
-	local proto=${3:-tcp} start=$SECONDS
-	while [ $((SECONDS - start)) -lt "$timeout" ]; do
-		_lab_sock_bound "$proto" "$port" && return 0
-		lab_nap 0.05
-	done
-	return 1
+	lab_wait_for $((${2:-30} * ${LAB_TIMEOUT_SCALE:-1})) \
+		_lab_sock_bound "${3:-tcp}" "$1"
 }
 
 # lab_gid_index ADDR [IBDEV [PORT]]: print the GID table index whose GID is

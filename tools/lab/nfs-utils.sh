@@ -25,12 +25,10 @@ tmp=$(mktemp -d "${root%/*}/nfs-utils.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # apt's download sandbox user must be able to write there
 chmod 0777 "$tmp"
+download() { (cd "$tmp" && apt-get download -q nfs-kernel-server) >&2; }
 # without package lists (a machine whose lists were cleaned), fetch them
-if ! (cd "$tmp" && apt-get download -q nfs-kernel-server) >&2; then
-	apt-get update -qq >&2
-	(cd "$tmp" && apt-get download -q nfs-kernel-server) >&2 ||
-		{ echo "nfs-utils: apt-get download nfs-kernel-server failed" >&2; exit 1; }
-fi
+download || { apt-get update -qq >&2 && download; } ||
+	{ echo "nfs-utils: apt-get download nfs-kernel-server failed" >&2; exit 1; }
 mkdir "$tmp/root"
 dpkg-deb -x "$tmp"/nfs-kernel-server_*.deb "$tmp/root"
 for b in exportfs rpc.mountd; do

@@ -80,16 +80,16 @@ if [ "$cut" = quick ]; then
 	# "ops" runs every size, "ipv6" the IPv6 one alone
 	for t in $OPS; do
 		for s in 1 65537 1048576; do
-			n=$(iters_for "$s")
 			if [ "$s" = 65537 ]; then
 				want ops "$t" || want ipv6 "$t" || continue
-				lab_pair "$t-ipv6-$s" 180 pt "$s" "$n" "$t" \
-					-d "$LAB_IBDEV" -x "$gid6" -s "$s" -n "$n" -F
-				continue
+				name=$t-ipv6-$s gid=$gid6
+			else
+				want ops "$t" || continue
+				name=$t-$s gid=$gid4
 			fi
-			want ops "$t" || continue
-			lab_pair "$t-$s" 180 pt "$s" "$n" "$t" -d "$LAB_IBDEV" \
-				-x "$gid4" -s "$s" -n "$n" -F
+			n=$(iters_for "$s")
+			lab_pair "$name" 180 pt "$s" "$n" "$t" -d "$LAB_IBDEV" \
+				-x "$gid" -s "$s" -n "$n" -F
 		done
 	done
 	# the GID perftest used is the IPv6 one, both sides

@@ -206,11 +206,11 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_zcopy);
  * @snd_una: the socket's oldest unacknowledged sequence number
  *
  * Return: true when @st waits for no acknowledgment, or @snd_una has
- * passed its ack_seq (sequence numbers wrap: RFC 793 arithmetic).
+ * reached its ack_seq (TCP's before(): sequence numbers wrap).
  */
 bool softrdma_iw_wqe_acked(const struct softrdma_iw_wqe_st *st, u32 snd_una)
 {
-	return !st->ack_wait || (s32)(snd_una - st->ack_seq) >= 0;
+	return !st->ack_wait || !before(snd_una, st->ack_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_wqe_acked);
 

@@ -352,16 +352,7 @@ unsigned int softrdma_mpa_max_ulpdu(const struct softrdma_mpa_result *res,
 	return softrdma_mpa_mulpdu(emss, false);
 }
 
-/*
- * crc32c() reaches the fastest CRC32c the kernel has through the crypto
- * API: a descriptor and an indirect call per use, which on the few bytes
- * of a header, a pad or a 2-byte payload (several per FPDU) cost more
- * than the sum itself.  Below this length the CRC library's table-driven
- * __crc32c_le(), the same function with the same state, is called
- * directly.
- */
-#define SOFTRDMA_MPA_CRC_SMALL	64
-
+/* In pieces crc32c() takes; the small ones as softrdma_mpa_crc_update() */
 static u32 softrdma_mpa_crc32c(u32 state, const void *p, unsigned int n)
 {
 	if (n < SOFTRDMA_MPA_CRC_SMALL)
@@ -369,7 +360,7 @@ static u32 softrdma_mpa_crc32c(u32 state, const void *p, unsigned int n)
 	return crc32c(state, p, n);
 }
 
-u32 softrdma_mpa_crc_update(u32 state, const void *buf, size_t len)
+u32 softrdma_mpa_crc_update_long(u32 state, const void *buf, size_t len)
 {
 	const u8 *p = buf;
 

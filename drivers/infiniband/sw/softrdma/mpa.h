@@ -14,6 +14,7 @@
 #ifndef SOFTRDMA_MPA_H
 #define SOFTRDMA_MPA_H
 
+#include <linux/crc32.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <asm/unaligned.h>
@@ -242,7 +243,26 @@ static inline u32 softrdma_mpa_crc_final(u32 state)
 	return ~state;
 }
 
-u32 softrdma_mpa_crc_update(u32 state, const void *buf, size_t len);
+/*
+ * crc32c() reaches the fastest CRC32c the kernel has through the crypto
+ * API: a descriptor and an indirect call per use, which on the few bytes
+ * of a header, a pad or a 2-byte payload (several per FPDU) cost more
+ * than the sum itself.  Below this length the CRC library's table-driven
+ * __crc32c_le(), the same function with the same state, is called
+ * directly (inline: the small case is most calls).
+ */
+#define SOFTRDMA_MPA_CRC_SMALL	64
+
+u32 softrdma_mpa_crc_update_long(u32 state, const void *buf, size_t len);
+
+static inline u32 softrdma_mpa_crc_update(u32 state, const void *buf,
+					  size_t len)
+{
+	if (len < SOFTRDMA_MPA_CRC_SMALL)
+		return len ? __crc32c_le(state, buf, len) : state;
+	return softrdma_mpa_crc_update_long(state, buf, len);
+}
+
 u32 softrdma_mpa_crc_update_frags(u32 state,
 				  const struct softrdma_mpa_frag *frags,
 				  unsigned int nr_frags);

@@ -76,7 +76,7 @@ VISIBLE_IF_KUNIT int softrdma_mr_check_access_flags(int access)
 	return 0;
 }
 
-static void softrdma_mr_release(struct kref *ref)
+void softrdma_mr_release(struct kref *ref)
 {
 	struct softrdma_mr *mr = container_of(ref, struct softrdma_mr, ref);
 
@@ -149,8 +149,8 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
 }
 
 /* The MR in @key's slot, whatever its key byte and state, referenced */
-static struct softrdma_mr *softrdma_mr_get_slot(struct softrdma_dev *sdev,
-						u32 key)
+static __always_inline struct softrdma_mr *
+softrdma_mr_get_slot(struct softrdma_dev *sdev, u32 key)
 {
 	struct softrdma_mr *mr;
 
@@ -191,64 +191,6 @@ struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
 	return mr;
 }
 
-/**
- * softrdma_mr_put() - drop a reference taken by softrdma_mr_get()
- * @mr: the MR
- */
-void softrdma_mr_put(struct softrdma_mr *mr)
-{
-	kref_put(&mr->ref, softrdma_mr_release);
-}
-
-/* Is [iova, iova + len) inside the MR?  Overflow-safe; len 0 always is. */
-static bool mr_range_ok(const struct softrdma_mr *mr, u64 iova, u64 len)
-{
-	if (!len)
-		return true;
-	if (mr->type == SOFTRDMA_MR_DMA)
-		return len - 1 <= U64_MAX - iova;
-	return iova >= mr->iova && len <= mr->length &&
-	       iova - mr->iova <= mr->length - len;
-}
-
-/**
- * softrdma_mr_check() - may @pd access [@iova, @iova + @length) of @mr?
- * @mr: the MR a key named
- * @pd: the PD of the QP using the key
- * @iova: first byte accessed
- * @length: bytes accessed
- * @access: IB_ACCESS_* rights the access needs, all of them: REMOTE_WRITE
- *	for an RDMA WRITE target, REMOTE_READ for an RDMA READ source,
- *	REMOTE_ATOMIC for an atomic target, LOCAL_WRITE for a receive or
- *	read-response buffer, 0 for a local gather (local read is implied)
- *
- * A zero-length access is not bounds checked: IBA vol 1 ch. 9 lets a
- * zero-length RDMA operation carry any VA and R_Key, so the responder
- * should not even look the key up for one.  PD and rights are still
- * checked here, for callers that hold an MR anyway.
- *
- * Return: 0 if allowed.  Errors, and what they become:
- *
- * * -EINVAL: the MR is in another PD.  RoCE responder: NAK Remote Access
- *   Error; iWARP: TERMINATE Remote Protection, STag not associated with
- *   RDMAP stream (RFC 5040 TERMINATE codes); local SGE: IB_WC_LOC_PROT_ERR.
- * * -EACCES: the MR lacks a right.  RoCE: NAK Remote Access Error; iWARP:
- *   Remote Protection, Access rights violation; local: IB_WC_LOC_PROT_ERR.
- * * -EFAULT: outside the MR.  RoCE: NAK Remote Access Error; iWARP: Remote
- *   Protection, Base or bounds violation; local: IB_WC_LOC_PROT_ERR.
- */
-int softrdma_mr_check(const struct softrdma_mr *mr, const struct ib_pd *pd,
-		      u64 iova, u64 length, int access)
-{
-	if (mr->pd != pd)
-		return -EINVAL;
-	if ((mr->access & access) != access)
-		return -EACCES;
-	if (!mr_range_ok(mr, iova, length))
-		return -EFAULT;
-	return 0;
-}
-
 /* The page of kernel address @addr (virtual DMA), and the offset in it */
 static struct page *mr_kernel_page(u64 addr, unsigned int *offset)
 {
@@ -270,8 +212,8 @@ static struct page *mr_kernel_page(u64 addr, unsigned int *offset)
  * refuse to index past their page arrays (a fast-registration MR's
  * registration may change under a reader that found it valid).
  */
-static struct page *mr_page(const struct softrdma_mr *mr, u64 iova,
-			    unsigned int *offset)
+static __always_inline struct page *mr_page(const struct softrdma_mr *mr,
+					    u64 iova, unsigned int *offset)
 {
 	unsigned long index;
 	unsigned int shift;
@@ -317,7 +259,7 @@ static struct page *mr_page(const struct softrdma_mr *mr, u64 iova,
 int softrdma_mr_copy(const struct softrdma_mr *mr, u64 iova, void *buf,
 		     u32 len, enum softrdma_copy_dir dir)
 {
-	if (!mr_range_ok(mr, iova, len))
+	if (!softrdma_mr_range_ok(mr, iova, len))
 		return -EFAULT;
 
 	while (len) {
@@ -362,7 +304,7 @@ int softrdma_mr_copy(const struct softrdma_mr *mr, u64 iova, void *buf,
 int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
 			      const struct sk_buff *skb, int offset, u32 len)
 {
-	if (!mr_range_ok(mr, iova, len))
+	if (!softrdma_mr_range_ok(mr, iova, len))
 		return -EFAULT;
 
 	while (len) {
@@ -415,7 +357,7 @@ int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
 	u32 left;
 	u64 pos;
 
-	if (!mr_range_ok(mr, iova, len))
+	if (!softrdma_mr_range_ok(mr, iova, len))
 		return -EFAULT;
 
 	for (pos = iova, left = len; left; pos += chunk, left -= chunk) {
@@ -480,7 +422,7 @@ int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
 
 	if (!IS_ALIGNED(iova, sizeof(u64)))
 		return -EINVAL;
-	if (!mr_range_ok(mr, iova, sizeof(u64)))
+	if (!softrdma_mr_range_ok(mr, iova, sizeof(u64)))
 		return -EFAULT;
 	page = mr_page(mr, iova, &offset);
 	if (!page)

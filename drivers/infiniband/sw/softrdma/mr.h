@@ -118,10 +118,68 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
 struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key);
-void softrdma_mr_put(struct softrdma_mr *mr);
+/* the last reference's kref release (softrdma_mr_put()) */
+void softrdma_mr_release(struct kref *ref);
 
-int softrdma_mr_check(const struct softrdma_mr *mr, const struct ib_pd *pd,
-		      u64 iova, u64 length, int access);
+/**
+ * softrdma_mr_put() - drop a reference taken by softrdma_mr_get()
+ * @mr: the MR
+ */
+static inline void softrdma_mr_put(struct softrdma_mr *mr)
+{
+	kref_put(&mr->ref, softrdma_mr_release);
+}
+
+/* Is [iova, iova + len) inside the MR?  Overflow-safe; len 0 always is. */
+static inline bool softrdma_mr_range_ok(const struct softrdma_mr *mr,
+					u64 iova, u64 len)
+{
+	if (!len)
+		return true;
+	if (mr->type == SOFTRDMA_MR_DMA)
+		return len - 1 <= U64_MAX - iova;
+	return iova >= mr->iova && len <= mr->length &&
+	       iova - mr->iova <= mr->length - len;
+}
+
+/**
+ * softrdma_mr_check() - may @pd access [@iova, @iova + @length) of @mr?
+ * @mr: the MR a key named
+ * @pd: the PD of the QP using the key
+ * @iova: first byte accessed
+ * @length: bytes accessed
+ * @access: IB_ACCESS_* rights the access needs, all of them: REMOTE_WRITE
+ *	for an RDMA WRITE target, REMOTE_READ for an RDMA READ source,
+ *	REMOTE_ATOMIC for an atomic target, LOCAL_WRITE for a receive or
+ *	read-response buffer, 0 for a local gather (local read is implied)
+ *
+ * A zero-length access is not bounds checked: IBA vol 1 ch. 9 lets a
+ * zero-length RDMA operation carry any VA and R_Key, so the responder
+ * should not even look the key up for one.  PD and rights are still
+ * checked here, for callers that hold an MR anyway.
+ *
+ * Return: 0 if allowed.  Errors, and what they become:
+ *
+ * * -EINVAL: the MR is in another PD.  RoCE responder: NAK Remote Access
+ *   Error; iWARP: TERMINATE Remote Protection, STag not associated with
+ *   RDMAP stream (RFC 5040 TERMINATE codes); local SGE: IB_WC_LOC_PROT_ERR.
+ * * -EACCES: the MR lacks a right.  RoCE: NAK Remote Access Error; iWARP:
+ *   Remote Protection, Access rights violation; local: IB_WC_LOC_PROT_ERR.
+ * * -EFAULT: outside the MR.  RoCE: NAK Remote Access Error; iWARP: Remote
+ *   Protection, Base or bounds violation; local: IB_WC_LOC_PROT_ERR.
+ */
+static inline int softrdma_mr_check(const struct softrdma_mr *mr,
+				    const struct ib_pd *pd, u64 iova,
+				    u64 length, int access)
+{
+	if (mr->pd != pd)
+		return -EINVAL;
+	if ((mr->access & access) != access)
+		return -EACCES;
+	if (!softrdma_mr_range_ok(mr, iova, length))
+		return -EFAULT;
+	return 0;
+}
 
 int softrdma_mr_copy(const struct softrdma_mr *mr, u64 iova, void *buf,
 		     u32 len, enum softrdma_copy_dir dir);

@@ -46,23 +46,6 @@ static_assert(sizeof(struct rxe_send_wqe) + sizeof(u64) <= 256);
 
 /* ---------------------------------------------------------------- rings */
 
-/*
- * The user's or the other kernel side's index: acquire, then mask.  The
- * acquire pairs with the other side's release after it finished the
- * slots, so they are read (consumer) or overwritten (producer) only after.
- */
-static u32 softrdma_ring_load_producer(const struct softrdma_ring *ring)
-{
-	/* pairs with the producer's release in advance_producer */
-	return smp_load_acquire(&ring->hdr->producer_index) & ring->index_mask;
-}
-
-static u32 softrdma_ring_load_consumer(const struct softrdma_ring *ring)
-{
-	/* pairs with the consumer's release in advance_consumer */
-	return smp_load_acquire(&ring->hdr->consumer_index) & ring->index_mask;
-}
-
 struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
 					   u32 *num_elem, u32 elem_size,
 					   enum softrdma_ring_kind kind,
@@ -171,42 +154,6 @@ int softrdma_ring_resize(struct softrdma_ring *ring,
 	swap(ring->prod, spare->prod);
 	swap(ring->cons, spare->cons);
 	return 0;
-}
-
-u32 softrdma_ring_count(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	return (softrdma_ring_load_producer(ring) - ring->cons) &
-	       ring->index_mask;
-}
-
-/* Release the consumed slot to the producer; the slot is done with. */
-void softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	ring->cons = (ring->cons + 1) & ring->index_mask;
-	/* all reads of the slot before the producer may reuse it */
-	smp_store_release(&ring->hdr->consumer_index, ring->cons);
-}
-
-bool softrdma_rxe_ring_full(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_producer(ring);
-
-	return ((ring->prod + 1) & ring->index_mask) ==
-	       softrdma_ring_load_consumer(ring);
-}
-
-/* Publish the filled slot: everything written to it is visible first. */
-void softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_producer(ring);
-
-	ring->prod = (ring->prod + 1) & ring->index_mask;
-	/* all writes to the slot before the consumer may see it */
-	smp_store_release(&ring->hdr->producer_index, ring->prod);
 }
 
 /* ---------------------------------------------------------- slot sizes */

@@ -112,15 +112,6 @@ int softrdma_ring_resize(struct softrdma_ring *ring,
 			 struct softrdma_ring *spare);
 
 /*
- * The RXE layout's side of the ring calls (queue.h dispatches to them).
- * softrdma_ring_count() is the number of posted entries; RXE rings only.
- */
-u32 softrdma_ring_count(struct softrdma_ring *ring);
-void softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring);
-bool softrdma_rxe_ring_full(struct softrdma_ring *ring);
-void softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring);
-
-/*
  * Slot sizes for user rings.  softrdma_rxe_sq_elem_size() turns the
  * wanted max_sge/max_inline into what the slot really holds (both grow to
  * fill max(max_sge * 16, max_inline)), as librxe expects to read back in

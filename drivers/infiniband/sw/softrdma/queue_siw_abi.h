@@ -70,12 +70,6 @@ struct softrdma_ring *softrdma_siw_ring_create(struct ib_ucontext *uctx,
 /* Bytes libsiw computes and maps for a ring (before page rounding). */
 size_t softrdma_siw_ring_len(enum softrdma_siw_queue queue, u32 num_slots);
 
-/* The flag protocol behind the queue.h calls on SIW rings. */
-bool softrdma_siw_ring_posted(struct softrdma_ring *ring, u32 offset);
-void softrdma_siw_ring_advance_consumer(struct softrdma_ring *ring);
-bool softrdma_siw_ring_full(struct softrdma_ring *ring);
-void softrdma_siw_ring_advance_producer(struct softrdma_ring *ring);
-
 /*
  * softrdma_siw_fetch_send_wqe() - snapshot and validate a posted SQ slot
  * @slot:	softrdma_ring_consumer_slot_at() of a posted entry

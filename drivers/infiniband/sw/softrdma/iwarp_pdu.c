@@ -17,7 +17,7 @@ static_assert(sizeof(((struct softrdma_iwarp_term *)0)->copy) >=
 #define SOFTRDMA_IWARP_ULPDU_HDR(type)	(sizeof(type) - IWARP_MPA_LEN_SIZE)
 
 /* RFC 5040 4.2 (opcode table) and 5.1 (queue numbers) */
-static const struct softrdma_iwarp_op softrdma_iwarp_ops[IWARP_OP_MAX + 1] = {
+const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
 	[IWARP_OP_WRITE] = {
 		.name = "RDMA_WRITE",
 		.tagged = true,
@@ -69,13 +69,6 @@ static const struct softrdma_iwarp_op softrdma_iwarp_ops[IWARP_OP_MAX + 1] = {
 		.hdr_len = sizeof(struct iwarp_terminate_hdr),
 	},
 };
-
-const struct softrdma_iwarp_op *softrdma_iwarp_op(u8 opcode)
-{
-	if (opcode > IWARP_OP_MAX)
-		return NULL;
-	return &softrdma_iwarp_ops[opcode];
-}
 
 #define SOFTRDMA_IWERR(_err, _layer, _etype, _ecode, _ddp, _rdmap)	\
 	[SOFTRDMA_IWERR_##_err] = {					\

@@ -35,7 +35,14 @@ struct softrdma_iwarp_op {
 };
 
 /* NULL for an opcode above IWARP_OP_MAX */
-const struct softrdma_iwarp_op *softrdma_iwarp_op(u8 opcode);
+extern const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1];
+
+static inline const struct softrdma_iwarp_op *softrdma_iwarp_op(u8 opcode)
+{
+	if (opcode > IWARP_OP_MAX)
+		return NULL;
+	return &softrdma_iwarp_op_table[opcode];
+}
 
 /*
  * Why a received FPDU header is bad.  Each value has one row in the

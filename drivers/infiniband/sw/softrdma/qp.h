@@ -32,6 +32,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "av.h"
+#include "mr.h"
 #include "rc.h"
 #include "ud.h"
 #include "wqe.h"
@@ -186,5 +187,57 @@ void softrdma_qp_complete_recv(struct softrdma_qp *qp, struct ib_wc *wc,
 int softrdma_qp_iwarp_connected(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
+
+/**
+ * softrdma_rc_sge_walk() - visit [@offset, @offset + @len) of an SGE list
+ * @qp: the QP whose PD the keys must belong to
+ * @sge: the list
+ * @num_sge: its entries
+ * @offset: first message byte
+ * @len: bytes
+ * @access: rights each piece needs (0 to read, IB_ACCESS_LOCAL_WRITE)
+ * @fn: called for each piece with its MR, looked up and checked
+ * @ctx: passed to @fn
+ *
+ * Return: 0; -EMSGSIZE when the list is shorter than the range (a length
+ * error); -EACCES when a key is unknown or a check fails (a protection
+ * error); or what @fn returned (it must not use those two).  Inline, so
+ * that @fn, a constant at every call, is inlined too: an indirect call
+ * per piece is a retpoline.
+ */
+static __always_inline int
+softrdma_rc_sge_walk(struct softrdma_qp *qp, const struct softrdma_sge *sge,
+		     u32 num_sge, u32 offset, u32 len, int access,
+		     softrdma_rc_sge_fn fn, void *ctx)
+{
+	struct softrdma_mr *mr;
+	u32 i, done = 0;
+	int err;
+
+	for (i = 0; i < num_sge && done < len; i++) {
+		u32 chunk;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		chunk = min(sge[i].length - offset, len - done);
+		mr = softrdma_mr_get(qp->sdev, sge[i].lkey);
+		if (!mr)
+			return -EACCES;
+		if (softrdma_mr_check(mr, qp->ibqp.pd, sge[i].addr + offset,
+				      chunk, access)) {
+			softrdma_mr_put(mr);
+			return -EACCES;
+		}
+		err = fn(mr, sge[i].addr + offset, chunk, done, ctx);
+		softrdma_mr_put(mr);
+		if (err)
+			return err;
+		done += chunk;
+		offset = 0;
+	}
+	return done == len ? 0 : -EMSGSIZE;
+}
 
 #endif /* SOFTRDMA_QP_H */

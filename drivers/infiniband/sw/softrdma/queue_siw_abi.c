@@ -142,8 +142,9 @@ static const struct softrdma_siw_send_op softrdma_siw_send_ops[SIW_NUM_OPCODES] 
 				 SIW_WQE_READ_FENCE)
 
 /* Copy and sum @num_sge SGEs (already bounded) of user slot memory. */
-static int softrdma_siw_fetch_sges(const struct siw_sge *usge, u32 num_sge,
-				   struct softrdma_sge *sge, u32 *length)
+static __always_inline int
+softrdma_siw_fetch_sges(const struct siw_sge *usge, u32 num_sge,
+			struct softrdma_sge *sge, u32 *length)
 {
 	u32 total = 0;
 	u32 i;

@@ -199,10 +199,7 @@ struct softrdma_mr;
 /* one checked piece of a scatter/gather list; see softrdma_rc_sge_walk() */
 typedef int (*softrdma_rc_sge_fn)(struct softrdma_mr *mr, u64 addr, u32 len,
 				  u32 done, void *ctx);
-int softrdma_rc_sge_walk(struct softrdma_qp *qp,
-			 const struct softrdma_sge *sge, u32 num_sge,
-			 u32 offset, u32 len, int access,
-			 softrdma_rc_sge_fn fn, void *ctx);
+/* softrdma_rc_sge_walk() is in qp.h: it needs struct softrdma_qp */
 
 void softrdma_rc_ack_init(void);
 void softrdma_rc_ack_exit(void);

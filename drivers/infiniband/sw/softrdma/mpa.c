@@ -352,14 +352,7 @@ unsigned int softrdma_mpa_max_ulpdu(const struct softrdma_mpa_result *res,
 	return softrdma_mpa_mulpdu(emss, false);
 }
 
-/* In pieces crc32c() takes; the small ones as softrdma_mpa_crc_update() */
-static u32 softrdma_mpa_crc32c(u32 state, const void *p, unsigned int n)
-{
-	if (n < SOFTRDMA_MPA_CRC_SMALL)
-		return n ? __crc32c_le(state, p, n) : state;
-	return crc32c(state, p, n);
-}
-
+/* A buffer longer than one call of softrdma_mpa_crc32c() takes */
 u32 softrdma_mpa_crc_update_long(u32 state, const void *buf, size_t len)
 {
 	const u8 *p = buf;

@@ -15,6 +15,7 @@
 #define SOFTRDMA_MPA_H
 
 #include <linux/crc32.h>
+#include <linux/crc32c.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <asm/unaligned.h>
@@ -253,13 +254,21 @@ static inline u32 softrdma_mpa_crc_final(u32 state)
  */
 #define SOFTRDMA_MPA_CRC_SMALL	64
 
+static inline u32 softrdma_mpa_crc32c(u32 state, const void *p,
+				      unsigned int n)
+{
+	if (n < SOFTRDMA_MPA_CRC_SMALL)
+		return n ? __crc32c_le(state, p, n) : state;
+	return crc32c(state, p, n);
+}
+
 u32 softrdma_mpa_crc_update_long(u32 state, const void *buf, size_t len);
 
 static inline u32 softrdma_mpa_crc_update(u32 state, const void *buf,
 					  size_t len)
 {
-	if (len < SOFTRDMA_MPA_CRC_SMALL)
-		return len ? __crc32c_le(state, buf, len) : state;
+	if (len <= UINT_MAX)
+		return softrdma_mpa_crc32c(state, buf, len);
 	return softrdma_mpa_crc_update_long(state, buf, len);
 }
 

@@ -576,4 +576,3 @@ struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 	*st = &qp->rc.wqe[slot];
 	return &qp->sq.wqe[slot];
 }
-

@@ -633,6 +633,25 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 }
 
 /*
+ * Might softrdma_iw_tx_next() build an FPDU?  False only where it would
+ * refuse at once, so that the engine's last look at an empty SQ, once per
+ * pass, costs no call into it.
+ */
+static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
+{
+	const struct softrdma_iw_tx *tx = &qp->iw->tx;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (tx->term_pending)
+		return true;
+	if (!tx->running)
+		return false;
+	return tx->msg != SOFTRDMA_IW_TX_IDLE || tx->irq.count ||
+	       softrdma_sq_more_posted(qp);
+}
+
+/*
  * Hand the rest of @f to TCP.  Return: 0 when all of it is, -EAGAIN
  * when the socket is full, another -errno when the connection failed.
  */
@@ -825,7 +844,8 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 		if (tx->dead || !iw->sock)
 			break;
 		if (!tx->fpdu_active) {
-			if (!softrdma_iw_tx_next(qp)) {
+			if (!softrdma_iw_tx_has_work(qp) ||
+			    !softrdma_iw_tx_next(qp)) {
 				if (tx->again)
 					continue;
 				break;

@@ -297,51 +297,6 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 }
 
 /**
- * softrdma_qp_complete_recv() - post a receive completion
- * @qp: the QP
- * @wc: the completion; qp and port are filled in here
- * @solicited: the message carried the solicited event bit
- */
-void softrdma_qp_complete_recv(struct softrdma_qp *qp, struct ib_wc *wc,
-			       bool solicited)
-{
-	wc->qp = &qp->ibqp;
-	wc->port_num = 1;
-	softrdma_cq_post(qp->rcq, wc, solicited);
-}
-
-/* Snapshot the posted WQE at the fetch position into sq->wqe[fetch]. */
-static int softrdma_sq_snapshot(struct softrdma_qp *qp,
-				struct softrdma_send_wqe *wqe)
-{
-	struct softrdma_sq *sq = &qp->sq;
-	void *src;
-
-	lockdep_assert_held(&sq->lock);
-
-	src = softrdma_ring_consumer_slot_at(sq->ring, sq->fetched);
-	if (softrdma_ring_is_siw(sq->ring))
-		return softrdma_siw_fetch_send_wqe(src, wqe);
-	if (softrdma_ring_is_user(sq->ring))
-		return softrdma_rxe_fetch_send_wqe(src, &sq->lim, wqe);
-	memcpy(wqe, src, sizeof(*wqe));
-	return 0;
-}
-
-/**
- * softrdma_sq_more_posted() - is a posted send WQE waiting to be fetched?
- * @qp: the QP; the caller holds qp->sq.lock
- *
- * With acquire semantics: a true answer makes the WQE readable.
- */
-bool softrdma_sq_more_posted(struct softrdma_qp *qp)
-{
-	lockdep_assert_held(&qp->sq.lock);
-
-	return softrdma_ring_posted(qp->sq.ring, qp->sq.fetched);
-}
-
-/**
  * softrdma_qp_fill_res_sq() - the send queue's progress, for restrack
  * @msg: the netlink message, inside its driver attribute nest
  * @qp: the QP; the caller holds qp->sq.lock
@@ -360,35 +315,6 @@ int softrdma_qp_fill_res_sq(struct sk_buff *msg, struct softrdma_qp *qp)
 				   softrdma_sq_more_posted(qp)))
 		return -EMSGSIZE;
 	return 0;
-}
-
-/**
- * softrdma_sq_fetch() - snapshot the next posted send WQE
- * @qp: the QP; the caller holds qp->sq.lock
- *
- * The WQE's ring slot stays the kernel's until softrdma_qp_complete_send()
- * retires it, on both user ABIs (qp.h says why).
- *
- * Return: the snapshot, NULL when nothing more is posted, or an ERR_PTR
- * of -EINVAL for a WQE that must not run (the caller fails the QP).
- */
-struct softrdma_send_wqe *softrdma_sq_fetch(struct softrdma_qp *qp)
-{
-	struct softrdma_sq *sq = &qp->sq;
-	struct softrdma_send_wqe *wqe;
-	int err;
-
-	lockdep_assert_held(&sq->lock);
-
-	if (!softrdma_sq_more_posted(qp))
-		return NULL;
-	wqe = &sq->wqe[sq->fetch];
-	err = softrdma_sq_snapshot(qp, wqe);
-	if (err)
-		return ERR_PTR(err);
-	sq->fetch = (sq->fetch + 1) & softrdma_ring_slot_mask(sq->ring);
-	sq->fetched++;
-	return wqe;
 }
 
 /*
@@ -416,31 +342,6 @@ static struct softrdma_send_wqe *softrdma_sq_fetch_flush(struct softrdma_qp *qp)
 	sq->fetch = (sq->fetch + 1) & softrdma_ring_slot_mask(sq->ring);
 	sq->fetched++;
 	return wqe;
-}
-
-/**
- * softrdma_rq_take() - take the next posted receive WQE
- * @qp: the QP; the caller holds qp->rq.lock
- * @wqe: filled in
- *
- * From the QP's SRQ if it has one, else from its RQ; every transport's
- * receive path (RC responder, UD receive, iWARP Send) takes its WQEs
- * here.  The slot goes back to the producer at once: the snapshot is all
- * the receive path needs.
- *
- * Return: 0, -ENOENT when nothing is posted, -EINVAL for a bad WQE.
- */
-int softrdma_rq_take(struct softrdma_qp *qp, struct softrdma_recv_wqe *wqe)
-{
-	struct softrdma_rq *rq = &qp->rq;
-
-	lockdep_assert_held(&rq->lock);
-
-	if (qp->srq)
-		return softrdma_srq_take(qp->srq, wqe);
-	if (!rq->ring)
-		return -ENOENT;
-	return softrdma_recv_ring_take(rq->ring, &rq->lim, wqe);
 }
 
 /*

@@ -35,6 +35,8 @@
 #ifndef SOFTRDMA_QUEUE_SIW_ABI_H
 #define SOFTRDMA_QUEUE_SIW_ABI_H
 
+#include <linux/atomic.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
@@ -97,15 +99,89 @@ int softrdma_siw_fetch_send_wqe(const void *slot,
 int softrdma_siw_fetch_recv_wqe(const void *slot,
 				struct softrdma_recv_wqe *out);
 
+/* -------------------------------------------------------------- CQEs */
+
+/*
+ * ib_wc opcode to the siw opcode libsiw maps back (its table: WRITE ->
+ * RDMA_WRITE, READ -> RDMA_READ, SEND -> SEND, RECEIVE -> RECV, the two
+ * atomics).  A completion users cannot cause (LOCAL_INV, REG_MR, ...)
+ * reads as a SEND rather than as anything out of libsiw's table.
+ */
+static inline u8 softrdma_siw_wc_opcode(enum ib_wc_opcode opcode)
+{
+	switch (opcode) {
+	case IB_WC_RDMA_WRITE:
+		return SIW_OP_WRITE;
+	case IB_WC_RDMA_READ:
+		return SIW_OP_READ;
+	case IB_WC_COMP_SWAP:
+		return SIW_OP_COMP_AND_SWAP;
+	case IB_WC_FETCH_ADD:
+		return SIW_OP_FETCH_AND_ADD;
+	case IB_WC_RECV:
+	case IB_WC_RECV_RDMA_WITH_IMM:
+		return SIW_OP_RECEIVE;
+	default:
+		return SIW_OP_SEND;
+	}
+}
+
+/* ib_wc status to siw_wc_status; what siw has no code for is GENERAL_ERR */
+static inline u16 softrdma_siw_wc_status(enum ib_wc_status status)
+{
+	switch (status) {
+	case IB_WC_SUCCESS:
+		return SIW_WC_SUCCESS;
+	case IB_WC_LOC_LEN_ERR:
+		return SIW_WC_LOC_LEN_ERR;
+	case IB_WC_LOC_PROT_ERR:
+		return SIW_WC_LOC_PROT_ERR;
+	case IB_WC_LOC_QP_OP_ERR:
+		return SIW_WC_LOC_QP_OP_ERR;
+	case IB_WC_WR_FLUSH_ERR:
+		return SIW_WC_WR_FLUSH_ERR;
+	case IB_WC_BAD_RESP_ERR:
+		return SIW_WC_BAD_RESP_ERR;
+	case IB_WC_LOC_ACCESS_ERR:
+		return SIW_WC_LOC_ACCESS_ERR;
+	case IB_WC_REM_ACCESS_ERR:
+		return SIW_WC_REM_ACCESS_ERR;
+	case IB_WC_REM_INV_REQ_ERR:
+		return SIW_WC_REM_INV_REQ_ERR;
+	default:
+		return SIW_WC_GENERAL_ERR;
+	}
+}
+
 /*
  * softrdma_siw_write_cqe() - write @wc into a free CQ slot, all fields but
  * flags (softrdma_ring_advance_producer() sets VALID).  Only siw opcodes
  * 0..8 and statuses 0..9 are ever written: libsiw indexes its tables
  * with them unchecked.
  */
-void softrdma_siw_write_cqe(void *slot, const struct ib_wc *wc);
-u8 softrdma_siw_wc_opcode(enum ib_wc_opcode opcode);
-u16 softrdma_siw_wc_status(enum ib_wc_status status);
+static inline void softrdma_siw_write_cqe(void *slot, const struct ib_wc *wc)
+{
+	struct siw_cqe *cqe = slot;
+
+	/* flags stay 0 (free) until advance_producer publishes the slot */
+	cqe->id = wc->wr_id;
+	cqe->opcode = softrdma_siw_wc_opcode(wc->opcode);
+	cqe->status = softrdma_siw_wc_status(wc->status);
+	cqe->bytes = wc->status == IB_WC_SUCCESS ? wc->byte_len : 0;
+	cqe->imm_data = 0;	/* no immediate data in iWARP */
+	cqe->qp_id = wc->qp ? wc->qp->qp_num : 0;
+}
+
+/* ------------------------------------------------------- notification */
+
+/* cmpxchg attempts before giving up on a word user space keeps changing */
+#define SOFTRDMA_SIW_NOTIFY_TRIES	4
+
+static inline bool softrdma_siw_notify_fires(u32 arm, bool solicited)
+{
+	return (arm & SIW_NOTIFY_NEXT_COMPLETION) ||
+	       ((arm & SIW_NOTIFY_SOLICITED) && solicited);
+}
 
 /*
  * softrdma_siw_cq_notify() - consume the CQ's arm for a new completion
@@ -123,7 +199,25 @@ u16 softrdma_siw_wc_status(enum ib_wc_status status);
  *
  * Returns true if the completion handler must be called.
  */
-bool softrdma_siw_cq_notify(struct softrdma_ring *ring, bool solicited);
+static inline bool softrdma_siw_cq_notify(struct softrdma_ring *ring,
+					  bool solicited)
+{
+	u32 *word = &ring->ctrl->flags;
+	u32 arm = READ_ONCE(*word);
+	int i;
+
+	softrdma_ring_assert_producer(ring);
+
+	for (i = 0; i < SOFTRDMA_SIW_NOTIFY_TRIES; i++) {
+		if (!softrdma_siw_notify_fires(arm, solicited))
+			return false;
+		/* consume exactly the arm that fires; a re-arm stays */
+		if (try_cmpxchg(word, &arm, SIW_NOTIFY_NOT))
+			return true;
+	}
+	/* only a process hammering its own notify word gets here */
+	return false;
+}
 
 /* Kernel req_notify_cq on a SIW CQ: store the arm libsiw would store. */
 void softrdma_siw_cq_arm(struct softrdma_ring *ring, bool solicited_only);

@@ -15,28 +15,6 @@
 #include "srq.h"
 #include "verbs.h"
 
-int softrdma_recv_ring_take(struct softrdma_ring *ring,
-			    const struct softrdma_wqe_limits *lim,
-			    struct softrdma_recv_wqe *wqe)
-{
-	void *slot;
-	int err = 0;
-
-	softrdma_ring_assert_consumer(ring);
-
-	if (softrdma_ring_empty(ring))
-		return -ENOENT;
-	slot = softrdma_ring_consumer_slot(ring);
-	if (softrdma_ring_is_siw(ring))
-		err = softrdma_siw_fetch_recv_wqe(slot, wqe);
-	else if (softrdma_ring_is_user(ring))
-		err = softrdma_rxe_fetch_recv_wqe(slot, lim, wqe);
-	else
-		memcpy(wqe, slot, sizeof(*wqe));
-	softrdma_ring_advance_consumer(ring);
-	return err;
-}
-
 /*
  * Fewer than @limit WQEs posted?  Asks only whether the entry at
  * @limit - 1 is posted: on the rxe layout that is the masked index

@@ -34,6 +34,9 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+#include "queue.h"
+#include "queue_rxe_abi.h"
+#include "queue_siw_abi.h"
 #include "wqe.h"
 
 struct softrdma_dev;
@@ -71,9 +74,27 @@ static inline struct softrdma_srq *to_ssrq(struct ib_srq *ibsrq)
  * Return: 0, -ENOENT when nothing is posted, -EINVAL for a WQE that
  * fails validation (the caller fails its QP).
  */
-int softrdma_recv_ring_take(struct softrdma_ring *ring,
-			    const struct softrdma_wqe_limits *lim,
-			    struct softrdma_recv_wqe *wqe);
+static inline int softrdma_recv_ring_take(struct softrdma_ring *ring,
+					  const struct softrdma_wqe_limits *lim,
+					  struct softrdma_recv_wqe *wqe)
+{
+	void *slot;
+	int err = 0;
+
+	softrdma_ring_assert_consumer(ring);
+
+	if (softrdma_ring_empty(ring))
+		return -ENOENT;
+	slot = softrdma_ring_consumer_slot(ring);
+	if (softrdma_ring_is_siw(ring))
+		err = softrdma_siw_fetch_recv_wqe(slot, wqe);
+	else if (softrdma_ring_is_user(ring))
+		err = softrdma_rxe_fetch_recv_wqe(slot, lim, wqe);
+	else
+		memcpy(wqe, slot, sizeof(*wqe));
+	softrdma_ring_advance_consumer(ring);
+	return err;
+}
 
 /*
  * softrdma_srq_take() - softrdma_recv_ring_take() on the SRQ, under its

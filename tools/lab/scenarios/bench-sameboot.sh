@@ -3,7 +3,7 @@
 # bench-sameboot: tools/bench/bench's perftest figures for several RDMA
 # stacks in ONE pair of guests, the stacks taking turns figure by figure.
 # Not a test: it asserts no figure, it only records them.
-#   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT [FIGS]]
+#   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT [FIGS [ALT_KO]]]
 # STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
 # first is the one the ratios are about.  siwarp-nocrc is siwarp with
 # iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does);
@@ -20,6 +20,10 @@
 # FIGS: a comma list of the figures to measure (default all of
 # LAB_BENCH_FIGURES, e.g. write_lat,read_lat,send_lat for many rounds of
 # the latency runs alone).
+# ALT_KO: a second softrdma.ko (an absolute path on the host, whose file
+# system the guests see), for an A/B of two builds in one boot: a
+# softrdma stack written with -alt (siwarp-alt, siwarp-alt-nocrc,
+# sroce-alt, ...) runs on it, the others on the lab's module.
 #
 # Why: figures from separate boots (tools/bench/bench gives each pairing
 # its own guests) swing with the host's load between the runs; here each
@@ -38,6 +42,9 @@ BW_ITERS=${3:-200}
 RATE_ITERS=${4:-20000}
 LAT_ITERS=${5:-1000}
 IFS=, read -r -a FIGURES <<<"${6:-$(IFS=,; echo "${LAB_BENCH_FIGURES[*]}")}"
+ALT_KO=${7:-}
+# which build of softrdma is loaded (or was last): main or alt
+SOFTRDMA_KO=main
 TMO=120
 ATTEMPTS=3
 export LAB_BARRIER_TIMEOUT=$((TMO + 120))
@@ -66,13 +73,19 @@ loaded() { grep -q "^$1 " /proc/modules; }
 # use STACK: make STACK this guest's only RDMA stack; sets DEV and CONN.
 # For SERVER/CLIENT, this guest's side of it.
 use() {
-	local want mod d type=$1
+	local want mod d ko=main type=$1
 	if [[ $1 == */* ]]; then
 		if [ "$LAB_ID" = 0 ]; then
 			set -- "${1%%/*}"
 		else
 			set -- "${1#*/}"
 		fi
+		type=$1
+	fi
+	if [[ $1 == sroce-alt* || $1 == siwarp-alt* ]]; then
+		[ -f "$ALT_KO" ] || lab_fail "bench-sameboot: $1 needs ALT_KO, a softrdma.ko"
+		ko=alt
+		set -- "${1/-alt/}"
 		type=$1
 	fi
 	case $1 in
@@ -88,11 +101,22 @@ use() {
 		fi
 	done
 	for mod in softrdma rdma_rxe siw; do
-		if [ "$mod" != "$want" ] && loaded "$mod"; then
+		if loaded "$mod" && { [ "$mod" != "$want" ] ||
+			{ [ "$mod" = softrdma ] && [ "$ko" != "$SOFTRDMA_KO" ]; }; }; then
 			rmmod "$mod"
 		fi
 	done
-	loaded "$want" || modprobe "$want"
+	if loaded "$want"; then
+		:
+	elif [ "$ko" = alt ]; then
+		# what modprobe would load first, then the other build
+		# shellcheck disable=SC2046 # one module name per word
+		modprobe -a $(modinfo -F depends softrdma | tr , ' ')
+		insmod "$ALT_KO" || lab_fail "insmod $ALT_KO failed"
+	else
+		modprobe "$want"
+	fi
+	[ "$want" != softrdma ] || SOFTRDMA_KO=$ko
 	if [ "$type" = sroce ]; then
 		if [ "$1" = sroce-nocoalesce ]; then
 			echo 0 >/sys/module/softrdma/parameters/rc_ack_coalesce
@@ -254,6 +278,8 @@ table() {
 }
 
 lab_note "bench-sameboot: $ROUNDS rounds of ${STACKS[*]}; -n $BW_ITERS (64 KiB), $RATE_ITERS (2 B rate), $LAT_ITERS (latency)"
+[ -z "$ALT_KO" ] ||
+	lab_note "bench-sameboot: -alt stacks on $ALT_KO (sha256 $(sha256sum "$ALT_KO" | cut -c1-12)), the others on $(modinfo -n softrdma) ($(sha256sum "$(modinfo -n softrdma)" | cut -c1-12))"
 cur=
 for r in $(seq "$ROUNDS"); do
 	for fig in "${FIGURES[@]}"; do

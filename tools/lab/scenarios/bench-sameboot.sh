@@ -106,16 +106,13 @@ use() {
 			rmmod "$mod"
 		fi
 	done
-	if loaded "$want"; then
-		:
-	elif [ "$ko" = alt ]; then
+	if ! loaded "$want" && [ "$ko" = alt ]; then
 		# what modprobe would load first, then the other build
 		# shellcheck disable=SC2046 # one module name per word
 		modprobe -a $(modinfo -F depends softrdma | tr , ' ')
 		insmod "$ALT_KO" || lab_fail "insmod $ALT_KO failed"
-	else
-		modprobe "$want"
 	fi
+	loaded "$want" || modprobe "$want"
 	[ "$want" != softrdma ] || SOFTRDMA_KO=$ko
 	if [ "$type" = sroce ]; then
 		if [ "$1" = sroce-nocoalesce ]; then

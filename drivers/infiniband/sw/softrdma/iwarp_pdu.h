@@ -34,9 +34,9 @@ struct softrdma_iwarp_op {
 	u8 hdr_len;
 };
 
-/* NULL for an opcode above IWARP_OP_MAX */
 extern const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1];
 
+/* NULL for an opcode above IWARP_OP_MAX */
 static inline const struct softrdma_iwarp_op *softrdma_iwarp_op(u8 opcode)
 {
 	if (opcode > IWARP_OP_MAX)

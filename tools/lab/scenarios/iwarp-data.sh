@@ -251,6 +251,16 @@ if [ "$LAB_STACK" = siwarp ]; then
 		lab_check "payload sent zero-copy (iw_xmit_zcopy_fpdus > 0)" \
 			test "$(counter iw_xmit_zcopy_fpdus)" -gt 0
 	fi
+	# a READ's responder: perftest's servers (guest0), rping's client
+	# (guest1, whose buffer the server reads); the first FPDU of a
+	# Read Response leaves from the softirq that read its request
+	# (iwarp_tx.c, softrdma_iw_tx_run_locked)
+	if { [ "$LAB_ID" = 0 ] && { want bw || want lat || want full; } &&
+		{ test_wanted ib_read_bw || test_wanted ib_read_lat; }; } ||
+		{ [ "$LAB_ID" = 1 ] && want rping; }; then
+		lab_check "Read Responses sent from the receive softirq (iw_xmit_softirq_fpdus > 0)" \
+			test "$(counter iw_xmit_softirq_fpdus)" -gt 0
+	fi
 	for c in iw_rcv_crc_err iw_rcv_bad_hdr iw_rcv_no_rqe iw_rcv_untagged_err \
 		iw_rcv_prot_err iw_rcv_ird_exceeded iw_rcv_unexpected \
 		iw_rcv_local_err iw_term_rcvd iw_term_sent iw_xmit_err; do

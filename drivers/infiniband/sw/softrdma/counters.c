@@ -55,6 +55,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_IW_XMIT_FPDUS] = { .name = "iw_xmit_fpdus" },
 	[SOFTRDMA_CNT_IW_XMIT_BYTES] = { .name = "iw_xmit_bytes" },
 	[SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS] = { .name = "iw_xmit_zcopy_fpdus" },
+	[SOFTRDMA_CNT_IW_XMIT_SOFTIRQ_FPDUS] = { .name = "iw_xmit_softirq_fpdus" },
 	[SOFTRDMA_CNT_IW_RCV_FPDUS] = { .name = "iw_rcv_fpdus" },
 	[SOFTRDMA_CNT_IW_RCV_BYTES] = { .name = "iw_rcv_bytes" },
 	/* iWARP transmit: socket full (resumed on write space), failures */

@@ -58,6 +58,7 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_IW_XMIT_FPDUS,
 	SOFTRDMA_CNT_IW_XMIT_BYTES,
 	SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS,
+	SOFTRDMA_CNT_IW_XMIT_SOFTIRQ_FPDUS,	/* Read Responses from rx */
 	SOFTRDMA_CNT_IW_RCV_FPDUS,
 	SOFTRDMA_CNT_IW_RCV_BYTES,
 	/* iWARP transmit: socket full (resumed on write space), failures */

@@ -227,6 +227,7 @@ struct softrdma_iw_rx {
 	struct softrdma_recv_wqe rqe;
 	u32 rcv_len;
 	u32 msn[SOFTRDMA_IW_NUM_QN];	/* next MSN expected per queue */
+	bool tx_kick;		/* Read Requests queued by this read */
 };
 
 struct softrdma_iwarp_qp {

@@ -691,7 +691,7 @@ static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
 		return;
 	}
 	iw->rx.msn[IWARP_QN_READ_REQ]++;
-	softrdma_iw_tx_schedule(qp);
+	iw->rx.tx_kick = true;
 }
 
 /* The peer's TERMINATE (RFC 5040 5.2): the stream is over */
@@ -865,10 +865,23 @@ static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 void softrdma_iw_rx_read(struct softrdma_qp *qp, struct sock *sk)
 {
 	read_descriptor_t desc = { .arg.data = qp, .count = 1 };
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
 
 	lockdep_assert_in_softirq();
 
 	tcp_read_sock(sk, &desc, softrdma_iw_rx_actor);
+	if (!rx->tx_kick)
+		return;
+	rx->tx_kick = false;
+	/*
+	 * Read Requests came in.  From TCP's receive softirq the socket is
+	 * ours to write (softrdma_iw_tx_run_locked()); from a process that
+	 * owns it (its backlog, or attach) the work item answers them.
+	 */
+	if (in_serving_softirq())
+		softrdma_iw_tx_run_locked(qp);
+	else
+		softrdma_iw_tx_schedule(qp);
 }
 
 /**

@@ -13,9 +13,11 @@
  * (kernel_sendpage()), not copied; a signalled WQE's is copied
  * (softrdma_iw_zcopy()).
  *
- * It runs in the poster's context on the doorbell (user QPs), else from
- * its work item: for kernel QPs, after receive-side events (a READ
- * answered, a Read Request queued) and when the socket has room again.
+ * It runs in the poster's context on the doorbell (user QPs); in the
+ * receive softirq that queued a Read Request, for one FPDU of its
+ * response (softrdma_iw_tx_run_locked()); else from its work item: for
+ * kernel QPs, after a READ held back a WQE, for the rest of a long Read
+ * Response, and when the socket has room again.
  * Sends never block (MSG_DONTWAIT): a full socket parks the engine until
  * sk_write_space.  One context sends at a time (tx.busy); one that finds
  * the engine busy leaves tx.again, and the owner goes round once more,
@@ -652,10 +654,33 @@ static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
 }
 
 /*
+ * One piece of an FPDU to TCP.  @locked: the caller holds the socket
+ * (softrdma_iw_tx_run_locked()), so the _locked entries, which neither
+ * take the socket lock nor wait for it.
+ */
+static int softrdma_iw_tx_sendmsg(struct socket *sock, struct msghdr *msg,
+				  struct kvec *iov, bool locked)
+{
+	if (locked)
+		return kernel_sendmsg_locked(sock->sk, msg, iov, 1,
+					     iov->iov_len);
+	return kernel_sendmsg(sock, msg, iov, 1, iov->iov_len);
+}
+
+static int softrdma_iw_tx_sendpage(struct socket *sock, struct page *page,
+				   int off, size_t len, int flags, bool locked)
+{
+	if (locked)
+		return kernel_sendpage_locked(sock->sk, page, off, len, flags);
+	return kernel_sendpage(sock, page, off, len, flags);
+}
+
+/*
  * Hand the rest of @f to TCP.  Return: 0 when all of it is, -EAGAIN
  * when the socket is full, another -errno when the connection failed.
  */
-static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
+static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f,
+			       bool locked)
 {
 	const int base = MSG_DONTWAIT | MSG_NOSIGNAL;
 	u32 frag_len = f->frags ? f->frags->len : 0;
@@ -671,7 +696,7 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 			iov.iov_len = f->lin_len - f->sent;
 			if (frag_len || f->more)
 				msg.msg_flags |= MSG_MORE;
-			n = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len);
+			n = softrdma_iw_tx_sendmsg(sock, &msg, &iov, locked);
 		} else if (f->sent < f->lin_len + frag_len) {
 			u32 pos = f->sent - f->lin_len;
 			const skb_frag_t *frag;
@@ -685,11 +710,12 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 			}
 			if (i == skb_shinfo(f->frags)->nr_frags)
 				return -EFAULT;
-			n = kernel_sendpage(sock, skb_frag_page(frag),
-					    skb_frag_off(frag) + pos,
-					    skb_frag_size(frag) - pos,
-					    base | MSG_MORE |
-					    MSG_SENDPAGE_NOTLAST);
+			n = softrdma_iw_tx_sendpage(sock, skb_frag_page(frag),
+						    skb_frag_off(frag) + pos,
+						    skb_frag_size(frag) - pos,
+						    base | MSG_MORE |
+						    MSG_SENDPAGE_NOTLAST,
+						    locked);
 		} else {
 			u32 done = f->sent - f->lin_len - frag_len;
 
@@ -697,7 +723,7 @@ static int softrdma_iw_tx_push(struct socket *sock, struct softrdma_iw_fpdu *f)
 			iov.iov_len = f->trailer_len - done;
 			if (f->more)
 				msg.msg_flags |= MSG_MORE;
-			n = kernel_sendmsg(sock, &msg, &iov, 1, iov.iov_len);
+			n = softrdma_iw_tx_sendmsg(sock, &msg, &iov, locked);
 		}
 		if (n < 0)
 			return n;
@@ -820,17 +846,20 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
 	softrdma_iw_tx_retire(qp);
 }
 
-/**
- * softrdma_iw_tx_run() - send what can be sent now
- * @qp: an iWARP QP
- *
- * Context: process (it calls into the socket); no QP lock held.
+/*
+ * A turn at the engine: send what can be sent now, or, when another
+ * context has the engine, leave it tx.again.  @locked: the caller holds
+ * the socket in TCP's receive softirq (softrdma_iw_tx_run_locked()):
+ * one FPDU at most, with atomic allocations, and what remains goes to
+ * the work item.
  */
-void softrdma_iw_tx_run(struct softrdma_qp *qp)
+static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 {
 	struct softrdma_iwarp_qp *iw = qp->iw;
 	struct softrdma_iw_tx *tx = &iw->tx;
+	unsigned int budget = locked ? 1 : UINT_MAX;
 	struct socket *sock;
+	gfp_t gfp;
 	int err;
 
 	spin_lock_bh(&qp->sq.lock);
@@ -840,6 +869,12 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 	}
 	tx->busy = true;
 	for (;;) {
+		if (!budget) {
+			if (tx->again || tx->fpdu_active ||
+			    softrdma_iw_tx_has_work(qp))
+				softrdma_iw_tx_schedule(qp);
+			break;
+		}
 		tx->again = false;
 		if (tx->dead || !iw->sock)
 			break;
@@ -852,9 +887,26 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 			}
 			tx->fpdu_active = true;
 		}
+		budget--;
 		sock = iw->sock;
 		spin_unlock_bh(&qp->sq.lock);
-		err = softrdma_iw_tx_push(sock, &tx->fpdu);
+		if (locked) {
+			/*
+			 * TCP allocates skbs with sk_allocation, which may
+			 * sleep; the socket is ours alone until we return.
+			 * Atomic allocations also make sk_page_frag() take
+			 * the socket's page, not the interrupted task's.
+			 */
+			gfp = sock->sk->sk_allocation;
+			sock->sk->sk_allocation = GFP_ATOMIC;
+			err = softrdma_iw_tx_push(sock, &tx->fpdu, true);
+			sock->sk->sk_allocation = gfp;
+			if (!err)
+				softrdma_counter_inc(qp->sdev,
+						     SOFTRDMA_CNT_IW_XMIT_SOFTIRQ_FPDUS);
+		} else {
+			err = softrdma_iw_tx_push(sock, &tx->fpdu, false);
+		}
 		spin_lock_bh(&qp->sq.lock);
 		if (err == -EAGAIN) {
 			/* sk_write_space runs the engine again */
@@ -883,6 +935,38 @@ void softrdma_iw_tx_run(struct softrdma_qp *qp)
 		wake_up_all(&tx->idle);
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
+ * softrdma_iw_tx_run() - send what can be sent now
+ * @qp: an iWARP QP
+ *
+ * Context: process (it calls into the socket); no QP lock held.
+ */
+void softrdma_iw_tx_run(struct softrdma_qp *qp)
+{
+	softrdma_iw_tx_turn(qp, false);
+}
+
+/**
+ * softrdma_iw_tx_run_locked() - send from TCP's receive softirq
+ * @qp: an iWARP QP
+ *
+ * For the receive side that just queued a Read Request: its Read
+ * Response leaves from the softirq that read the request, as TCP's own
+ * ACKs do, instead of waking the work item and switching to it (two
+ * context switches per READ).  TCP calls sk_data_ready there with the
+ * socket spin-locked and not owned by a process, so the socket may be
+ * written with the _locked calls (net/xfrm/espintcp.c sends so too),
+ * without waiting: one FPDU, then the work item takes over.
+ *
+ * Context: softirq, in sk_data_ready; no QP lock held.
+ */
+void softrdma_iw_tx_run_locked(struct softrdma_qp *qp)
+{
+	lockdep_assert_in_softirq();
+
+	softrdma_iw_tx_turn(qp, true);
 }
 
 /*

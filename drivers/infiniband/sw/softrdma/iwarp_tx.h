@@ -18,6 +18,7 @@ struct softrdma_qp;
 struct work_struct;
 
 void softrdma_iw_tx_run(struct softrdma_qp *qp);
+void softrdma_iw_tx_run_locked(struct softrdma_qp *qp);
 int softrdma_iw_tx_init(void);
 void softrdma_iw_tx_exit(void);
 void softrdma_iw_tx_schedule(struct softrdma_qp *qp);

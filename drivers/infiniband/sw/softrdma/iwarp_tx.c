@@ -971,8 +971,8 @@ void softrdma_iw_tx_run_locked(struct softrdma_qp *qp)
 
 /*
  * The engine's work items: high priority, on the CPU that queued them
- * (the receive softirq that found a Read Request, the socket that got
- * room), and with a rescuer, since a kernel ULP (NVMe-oF, NFS/RDMA) may
+ * (the receive softirq that left the rest of a Read Response, the socket
+ * that got room), and with a rescuer, since a kernel ULP (NVMe-oF, NFS/RDMA) may
  * be writing pages back through the QP when memory runs short.
  */
 static struct workqueue_struct *softrdma_iw_tx_wq;

@@ -5,6 +5,7 @@
  * engines behind rc.h; this file keeps the object consistent around them.
  */
 #include <linux/capability.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
 #include <rdma/uverbs_ioctl.h>
 #include <trace/events/softrdma.h>
@@ -115,9 +116,15 @@ static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 	softrdma_qp_transport(qp)->start(qp);
 }
 
+/*
+ * Every post rings this, before its packet leaves: compared and called
+ * directly (INDIRECT_CALL_3()), not through a retpoline.
+ */
 static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
 {
-	softrdma_qp_transport(qp)->kick(qp);
+	INDIRECT_CALL_3(softrdma_qp_transport(qp)->kick,
+			softrdma_iwarp_qp_kick, softrdma_rc_kick,
+			softrdma_ud_kick, qp);
 }
 
 static void softrdma_qp_transport_stop(struct softrdma_qp *qp)

@@ -215,6 +215,8 @@ part lab-iwarp-data-siw-siwarp lab --stack siw,siwarp --timeout 900 iwarp-data b
 # an sroce and a siwarp device on one netdev carrying traffic at once, to
 # a guest running stock rdma_rxe and siw side by side (scenarios/dual.sh)
 part lab-dual-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 600 dual
+# and to another softrdma guest, whose counters are checked too
+part lab-dual-softrdma-softrdma lab --stack sroce+siwarp,sroce+siwarp --timeout 600 dual
 # The RoCE and iWARP data paths again with two vCPUs per guest (every
 # other part has one): the receive softirq and the application run at the
 # same time, as on users' machines, so a completion can be seen, and its

@@ -134,27 +134,30 @@ ibw_cmd() { echo ib_write_bw -d "$IDEV" -R -s "$BW_S" -n "$BW_N" -F -p "$1"; }
 
 # The iWARP ib_write_bw -R flow.  perftest 4.5 may connect its data QP
 # before its server listens again (LAB_PERFTEST_CM_RACE, lib.sh); the
-# client then asks for one more run, on the next port, and the flow's
-# start time in /tmp/NAME.t becomes that run's.  Any other failure, or the
-# race twice, fails the flow.
-IBW_RETRY=/lab/pairs/dual-ibw
+# client then asks for another run on the next port, LAB_PAIR_TRIES runs
+# in all at most, as lab_pair does, and the flow's start time in
+# /tmp/NAME.t becomes that run's.  Any other failure, or the race on the
+# last run, fails the flow.  /lab/pairs/dual-ibw.retry.N asks for run N,
+# .again.N says its server listens.
+IBW_SIGNAL=/lab/pairs/dual-ibw
 # ibw_srv NAME PORT (guest0)
 ibw_srv() {
-	local pid p=$2
+	local pid p=$2 try=1
 	# shellcheck disable=SC2046 # a word list
 	timeout 300 $(ibw_cmd "$p") &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ -e "$IBW_RETRY.retry" ] && [ ! -e "$IBW_RETRY.again" ]; then
+		if [ -e "$IBW_SIGNAL.retry.$((try + 1))" ]; then
 			kill "$pid"
 			wait "$pid"
+			try=$((try + 1))
 			p=$((p + 1))
 			date +%s.%N >"/tmp/$1.t"
 			# shellcheck disable=SC2046
 			timeout 300 $(ibw_cmd "$p") &
 			pid=$!
 			lab_wait_listen "$p" 20 >/dev/null 2>&1
-			: >"$IBW_RETRY.again"
+			: >"$IBW_SIGNAL.again.$try"
 		fi
 		lab_nap 0.1
 	done
@@ -162,23 +165,26 @@ ibw_srv() {
 }
 # ibw_cli NAME PORT (guest1)
 ibw_cli() {
-	local rc out=/tmp/$1.try1
-	# shellcheck disable=SC2046
-	timeout 300 $(ibw_cmd "$2") "$SRV" >"$out" 2>&1
-	rc=$?
-	cat "$out"
-	if [ $rc -ne 0 ] && grep -qE "$LAB_PERFTEST_CM_RACE" "$out"; then
-		lab_note "$1: the client connected before the server listened ($(grep -m1 -oE "$LAB_PERFTEST_CM_RACE" "$out")); run again"
-		mkdir -p "${IBW_RETRY%/*}"
-		: >"$IBW_RETRY.retry"
-		lab_wait_for 60 test -e "$IBW_RETRY.again" ||
-			{ echo "FAIL: the server did not listen again"; return 1; }
-		date +%s.%N >"/tmp/$1.t"
+	local rc out try
+	mkdir -p "${IBW_SIGNAL%/*}"
+	for ((try = 1; try <= LAB_PAIR_TRIES; try++)); do
+		if [ "$try" -gt 1 ]; then
+			: >"$IBW_SIGNAL.retry.$try"
+			lab_wait_for 60 test -e "$IBW_SIGNAL.again.$try" ||
+				{ echo "FAIL: the server did not listen again"; return 1; }
+			date +%s.%N >"/tmp/$1.t"
+		fi
+		out=/tmp/$1.try$try
 		# shellcheck disable=SC2046
-		timeout 300 $(ibw_cmd $(($2 + 1))) "$SRV"
+		timeout 300 $(ibw_cmd $(($2 + try - 1))) "$SRV" >"$out" 2>&1
 		rc=$?
-	fi
-	return $rc
+		cat "$out"
+		if [ "$rc" -eq 0 ] || [ "$try" -ge "$LAB_PAIR_TRIES" ] ||
+			! grep -qE "$LAB_PERFTEST_CM_RACE" "$out"; then
+			return "$rc"
+		fi
+		lab_note "$1: the client connected before the server listened ($(grep -m1 -oE "$LAB_PERFTEST_CM_RACE" "$out")); run again"
+	done
 }
 
 if is_soft; then

@@ -767,19 +767,22 @@ lab_pair() {
 			lab_wait_for 30 lab_listening "$port"
 			lab_barrier "$name"
 			verdict=$(_lab_pair_verdict "$verdict" "$tmo")
-			# a server still running when its client is done is
-			# kept as it stands, to pair with the client's report
-			if kill -0 "$srv" 2>/dev/null; then
-				{
-					echo "the server's QPs after its client ended:"
-					lab_rdma_state
-				} >"$LAB_OUT/checks/$name.srv.state"
-			fi
 			if [ "$verdict" = retry ]; then
 				retry=1
 				_lab_kill_tree "$srv"
 				wait "$srv" 2>/dev/null
 			else
+				# a server still running when its client is
+				# done is kept as it stands, to pair with the
+				# client's report (not for a rerun: the state
+				# takes seconds to gather on a loaded guest,
+				# which the rerun would wait for)
+				if kill -0 "$srv" 2>/dev/null; then
+					{
+						echo "the server's QPs after its client ended:"
+						lab_rdma_state
+					} >"$LAB_OUT/checks/$name.srv.state"
+				fi
 				lab_check "$name server" wait "$srv"
 				rc=$?
 				cp "/tmp/$name.srv" "$LAB_OUT/checks/$name.srv.out" 2>/dev/null

@@ -726,6 +726,27 @@ _lab_ask_peer_race() {
 # the client prints then, for LAB_PAIR_RACE:
 LAB_PERFTEST_CM_RACE='RDMA_CM_EVENT_REJECTED; error: (-111|8)\.|ERRNO: Connection refused'
 
+# lab_rping_exit_race RC < OUTPUT: rping (rdma-core 44) that exited with
+# RC after printing OUTPUT met its own exit race, fixed upstream in 2025
+# (rdma-core pull request 1622): once its run has ended, main destroys
+# the CM event channel while the CM thread may be about to read it again,
+# and that thread then exits the process with 255 ("rdma_get_cm_event:
+# Bad file descriptor").  Succeeds only for exactly that: status 255,
+# that line last, and before it nothing but a run's normal lines (the
+# pings, the disconnect, and the server's "wait for RDMA_READ_ADV state
+# 10", which is how its loop ends on a disconnect).  A client's caller
+# still counts its pings.
+lab_rping_exit_race() {
+	[ "$1" = 255 ] || return 1
+	awk '
+		/^(server )?ping data: / { next }
+		/^(server|client) DISCONNECT EVENT\.\.\.$/ { next }
+		/^wait for RDMA_READ_ADV state 10$/ { next }
+		/^rdma_get_cm_event: Bad file descriptor$/ { seen = NR; next }
+		{ other = 1 }
+		END { exit !(seen && seen == NR && !other) }'
+}
+
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
 # is guest0's); TIMEOUT is set as TMO for the scenario's own timeout

@@ -847,3 +847,14 @@ lab_pair() {
 		[ -n "$retry" ] || return $rc
 	done
 }
+
+# lab_pair_bg NAME TIMEOUT CMD...: lab_pair in the background, for a pair
+# that must run beside other traffic (dual.sh); LAB_PAIR_PID is its pid, to
+# wait for.  Its checks are recorded as lab_pair's are.  It may take the
+# LAB_PAIR_TRIES ports after $port, so the caller's next pair starts
+# after them.
+lab_pair_bg() {
+	lab_pair "$@" &
+	LAB_PAIR_PID=$!
+	port=$((port + LAB_PAIR_TRIES))
+}

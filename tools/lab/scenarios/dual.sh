@@ -36,10 +36,13 @@ SRV=$(lab_peer_addr 0)
 gid=$(lab_gid_index "$LAB_ADDR" "$RDEV") || lab_fail "no IPv4 GID on $RDEV"
 lab_note "stack $LAB_STACK: RoCE $RDEV (gid $gid), iWARP $IDEV"
 
-# long enough for the four flows to overlap under TCG (a few seconds each)
-PP_N=1000 PP_S=4096		# ibv_rc_pingpong
+# long enough for the four flows to overlap under TCG: the writes a few
+# seconds each (a longer stock rxe write stream has met a bug of rxe's
+# here, Documentation/status.md), the pingpong and rping some 15-20 s,
+# which a rerun of the iWARP write (ibw_pair) starts within
+PP_N=2500 PP_S=4096		# ibv_rc_pingpong
 BW_N=200 BW_S=65536		# both ib_write_bw ("bw_n=N" changes N)
-RP_N=600 RP_S=1024		# rping
+RP_N=1500 RP_S=1024		# rping
 LD_RP_N=3000 LD_PP_N=3000	# the flows that see a device go
 for a in $LAB_SCENARIO_ARGS; do
 	case $a in bw_n=*) BW_N=${a#bw_n=} ;; esac
@@ -95,35 +98,62 @@ rping_ok() {
 	[ "$n" = "$RP_N" ] || { echo "FAIL: $n of $RP_N pings"; return 1; }
 }
 
-# start NAME CMD...: CMD in the background, output and "rc N" to /tmp/NAME,
-# its start and end times to /tmp/NAME.t; its pid in PIDS[NAME].  A
-# program gets 300 s; a shell function CMD (ibw_srv, ibw_cli) sees to its
-# own limits.
+# start NAME CMD...: CMD in the background (300 s at most), output and
+# "rc N" to /tmp/NAME, its start and end times to /tmp/NAME.t; its pid in
+# PIDS[NAME].
 declare -A PIDS
 start() {
 	local name=$1
 	shift
 	(
 		date +%s.%N >"/tmp/$name.t"
-		if declare -F "$1" >/dev/null; then
-			"$@"
-		else
-			timeout 300 "$@"
-		fi >"/tmp/$name" 2>&1
+		timeout 300 "$@" >"/tmp/$name" 2>&1
 		echo "rc $?" >>"/tmp/$name"
 		date +%s.%N >>"/tmp/$name.t"
 	) &
 	PIDS[$name]=$!
 }
 # overlap NAME...: there was a moment when all NAMEs ran (the latest start
-# came before the earliest end)
+# came before the earliest end).  When the iWARP write flow had to run
+# again (/tmp/iwarp-write-bw.runs, ibw_flow), that run may start after
+# the short RoCE write ended; then each flow must have run beside a flow
+# of the other family (roce-* or iwarp-*) instead.
 overlap() {
-	local n
-	for n in "$@"; do echo "$n $(tr '\n' ' ' <"/tmp/$n.t")"; done
-	for n in "$@"; do cat "/tmp/$n.t"; done | awk '
-		NR % 2 == 1 { if ($1 > s) s = $1 }
-		NR % 2 == 0 { if (e == "" || $1 < e) e = $1 }
-		END { printf "all four ran together for %.1f s\n", e - s; exit !(e > s) }'
+	local n times rerun=0
+	[ "$(cat /tmp/iwarp-write-bw.runs 2>/dev/null)" -gt 1 ] 2>/dev/null && rerun=1
+	times=$(for n in "$@"; do echo "$n $(tr '\n' ' ' <"/tmp/$n.t")"; done)
+	echo "$times"
+	echo "$times" | awk -v rerun=$rerun '
+		function fam(x) { return substr(x, 1, index(x, "-")) }
+		{ n[NR] = $1; s[NR] = $2; e[NR] = $3 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (s[i] > ls) ls = s[i]
+				if (i == 1 || e[i] < le) le = e[i]
+			}
+			if (le > ls) {
+				printf "all four ran together for %.1f s\n", le - ls
+				exit 0
+			}
+			printf "all four did not run together (%.1f s)\n", le - ls
+			if (!rerun)
+				exit 1
+			print "the iWARP write flow ran again; each flow beside the other family:"
+			for (i = 1; i <= NR; i++) {
+				best = 0
+				for (j = 1; j <= NR; j++) {
+					if (fam(n[i]) == fam(n[j]))
+						continue
+					o = (e[i] < e[j] ? e[i] : e[j]) - (s[i] > s[j] ? s[i] : s[j])
+					if (o > best)
+						best = o
+				}
+				printf "%s: %.1f s\n", n[i], best
+				if (best <= 0)
+					bad = 1
+			}
+			exit bad
+		}'
 }
 # finish NAME CHECK: wait for NAME, keep its output, judge it with CHECK
 finish() {
@@ -132,64 +162,32 @@ finish() {
 	lab_check "$1" "$2" "/tmp/$1"
 }
 
-# the four flows; on guest0 without the server address, on guest1 with it
+# the RoCE flows; on guest0 without the server address, on guest1 with it
 pp_cmd() { echo ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s "$PP_S" -n "$PP_N" -p "$1"; }
 rbw_cmd() { echo ib_write_bw -d "$RDEV" -x "$gid" -s "$BW_S" -n "$BW_N" -F -p "$1"; }
-ibw_cmd() { echo ib_write_bw -d "$IDEV" -R -s "$BW_S" -n "$BW_N" -F -p "$1"; }
 
-# The iWARP ib_write_bw -R flow.  perftest 4.5 may connect its data QP
-# before its server listens again (LAB_PERFTEST_CM_RACE, lib.sh); the
-# client then asks for another run on the next port, LAB_PAIR_TRIES runs
-# in all at most, as lab_pair does, and the flow's start time in
-# /tmp/NAME.t becomes that run's.  Any other failure, or the race on the
-# last run, fails the flow.  /lab/pairs/dual-ibw.retry.N asks for run N,
-# .again.N says its server listens.
-IBW_SIGNAL=/lab/pairs/dual-ibw
-# ibw_srv NAME PORT (guest0)
-ibw_srv() {
-	local pid p=$2 try=1
-	# shellcheck disable=SC2046 # a word list
-	timeout 300 $(ibw_cmd "$p") &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		if [ -e "$IBW_SIGNAL.retry.$((try + 1))" ]; then
-			kill "$pid"
-			wait "$pid"
-			try=$((try + 1))
-			p=$((p + 1))
-			date +%s.%N >"/tmp/$1.t"
-			# shellcheck disable=SC2046
-			timeout 300 $(ibw_cmd "$p") &
-			pid=$!
-			lab_wait_listen "$p" 20 >/dev/null 2>&1
-			: >"$IBW_SIGNAL.again.$try"
-		fi
-		lab_nap 0.1
-	done
-	wait "$pid"
+# ibw_flow CMD...: one run of the iWARP ib_write_bw -R flow, as lab_pair
+# runs it on either guest (it appends -p PORT, and the server's address on
+# guest1): its output and "rc N" in /tmp/iwarp-write-bw, the run's start
+# and end in /tmp/iwarp-write-bw.t and the runs so far in
+# /tmp/iwarp-write-bw.runs, judged by bw_ok.  perftest 4.5
+# may connect its data QP before its server listens again
+# (LAB_PERFTEST_CM_RACE, lib.sh); lab_pair then runs the pair again, and
+# the times become the new run's.
+ibw_flow() {
+	echo $(($(cat /tmp/iwarp-write-bw.runs 2>/dev/null || echo 0) + 1)) \
+		>/tmp/iwarp-write-bw.runs
+	date +%s.%N >/tmp/iwarp-write-bw.t
+	timeout "$TMO" "$@" >/tmp/iwarp-write-bw 2>&1
+	echo "rc $?" >>/tmp/iwarp-write-bw
+	date +%s.%N >>/tmp/iwarp-write-bw.t
+	bw_ok /tmp/iwarp-write-bw
 }
-# ibw_cli NAME PORT (guest1)
-ibw_cli() {
-	local rc out try
-	mkdir -p "${IBW_SIGNAL%/*}"
-	for ((try = 1; try <= LAB_PAIR_TRIES; try++)); do
-		if [ "$try" -gt 1 ]; then
-			: >"$IBW_SIGNAL.retry.$try"
-			lab_wait_for 60 test -e "$IBW_SIGNAL.again.$try" ||
-				{ echo "FAIL: the server did not listen again"; return 1; }
-			date +%s.%N >"/tmp/$1.t"
-		fi
-		out=/tmp/$1.try$try
-		# shellcheck disable=SC2046
-		timeout 300 $(ibw_cmd $(($2 + try - 1))) "$SRV" >"$out" 2>&1
-		rc=$?
-		cat "$out"
-		if [ "$rc" -eq 0 ] || [ "$try" -ge "$LAB_PAIR_TRIES" ] ||
-			! grep -qE "$LAB_PERFTEST_CM_RACE" "$out"; then
-			return "$rc"
-		fi
-		lab_note "$1: the client connected before the server listened ($(grep -m1 -oE "$LAB_PERFTEST_CM_RACE" "$out")); run again"
-	done
+# ibw_pair: the iWARP flow on port + 4, in the background (LAB_PAIR_PID)
+ibw_pair() {
+	port=$((port + 3))
+	LAB_PAIR_RACE=$LAB_PERFTEST_CM_RACE lab_pair_bg iwarp-write-bw 300 \
+		ibw_flow ib_write_bw -d "$IDEV" -R -s "$BW_S" -n "$BW_N" -F
 }
 
 if is_soft; then
@@ -202,23 +200,23 @@ fi
 
 # --- traffic: RoCE and iWARP at once ----------------------------------------------
 if want traffic; then
-	P_PP=$((port + 1)) P_RBW=$((port + 2)) P_RP=$((port + 3)) P_IBW=$((port + 4))
+	P_PP=$((port + 1)) P_RBW=$((port + 2)) P_RP=$((port + 3))
 	if [ "$LAB_ID" = 0 ]; then
 		# shellcheck disable=SC2046 # the commands are word lists
 		{
 			start roce-pingpong-srv $(pp_cmd $P_PP)
 			start roce-write-bw-srv $(rbw_cmd $P_RBW)
 			start iwarp-rping-srv rping -s -a "$LAB_ADDR" -p $P_RP -V -C $RP_N -S $RP_S
-			start iwarp-write-bw-srv ibw_srv iwarp-write-bw-srv "$P_IBW"
 		}
-		for p in $P_PP $P_RBW $P_RP $P_IBW; do
+		ibw_pair
+		for p in $P_PP $P_RBW $P_RP; do
 			lab_wait_listen "$p" 20 >/dev/null 2>&1
 		done
 		lab_barrier traffic
 		finish roce-pingpong-srv pp_ok
 		finish roce-write-bw-srv bw_ok
 		finish iwarp-rping-srv rping_ok
-		finish iwarp-write-bw-srv bw_ok
+		wait "$LAB_PAIR_PID"
 	else
 		lab_barrier traffic
 		# shellcheck disable=SC2046
@@ -226,14 +224,14 @@ if want traffic; then
 			start roce-pingpong-cli $(pp_cmd $P_PP) "$SRV"
 			start roce-write-bw-cli $(rbw_cmd $P_RBW) "$SRV"
 			start iwarp-rping-cli rping -c -v -V -C $RP_N -S $RP_S -p $P_RP -a "$SRV"
-			start iwarp-write-bw-cli ibw_cli iwarp-write-bw-cli "$P_IBW"
 		}
+		ibw_pair
 		finish roce-pingpong-cli pp_ok
 		finish roce-write-bw-cli bw_ok
 		finish iwarp-rping-cli rping_ok
-		finish iwarp-write-bw-cli bw_ok
+		wait "$LAB_PAIR_PID"
 		lab_check "RoCE and iWARP flows ran at the same time" overlap \
-			roce-pingpong-cli roce-write-bw-cli iwarp-rping-cli iwarp-write-bw-cli
+			roce-pingpong-cli roce-write-bw-cli iwarp-rping-cli iwarp-write-bw
 	fi
 	lab_barrier traffic-done 400
 fi

@@ -117,9 +117,13 @@ start() {
 # came before the earliest end).  When the iWARP write flow had to run
 # again (/tmp/iwarp-write-bw.runs, ibw_flow), that run may start after
 # the short RoCE write ended; then each flow must have run beside a flow
-# of the other family (roce-* or iwarp-*) instead.
+# of the other family (roce-* or iwarp-*) instead.  A flow that failed
+# ("rc N" in /tmp/NAME) carried no traffic to overlap: the check fails.
 overlap() {
 	local n times rerun=0
+	for n in "$@"; do
+		grep -qx 'rc 0' "/tmp/$n" || { echo "$n did not complete"; return 1; }
+	done
 	[ "$(cat /tmp/iwarp-write-bw.runs 2>/dev/null)" -gt 1 ] 2>/dev/null && rerun=1
 	times=$(for n in "$@"; do echo "$n $(tr '\n' ' ' <"/tmp/$n.t")"; done)
 	echo "$times"

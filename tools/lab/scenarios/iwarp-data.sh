@@ -105,12 +105,6 @@ perf() {
 	lab_note "$CUR: $hdr| $res"
 }
 
-# rping_race RC OUTPUT: rping's own exit race (lib.sh), noted
-rping_race() {
-	[ "$1" != 0 ] && lab_rping_exit_race "$1" <<<"$2" || return 1
-	lab_note "$CUR: rping's own exit race on guest$LAB_ID (exit $1 after a complete run)"
-}
-
 # rping: the client validates (-V) and prints every ping (-v); all of
 # them must have run.  lab_pair appends -p PORT and the server's address.
 rping_run() {
@@ -121,7 +115,7 @@ rping_run() {
 		out=$(run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
 		rc=$?
 		echo "$out"
-		rping_race "$rc" "$out" && rc=0
+		lab_rping_exit_race "$rc" <<<"$out" && rc=0
 		return $rc
 	fi
 	out=$(set -o pipefail
@@ -129,7 +123,7 @@ rping_run() {
 			tee "$LAB_OUT/$CUR.live")
 	rc=$?
 	echo "$out" | tail -n 5
-	rping_race "$rc" "$out" && rc=0
+	lab_rping_exit_race "$rc" <<<"$out" && rc=0
 	[ $rc -eq 0 ] || return $rc
 	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
 		{ echo "FAIL: data errors"; return 1; }

@@ -95,10 +95,7 @@ rp() {
 	out=$(run rping "$@" -v -V -C "$count" -S "$size" 2>&1)
 	rc=$?
 	echo "$out" | tail -n 5
-	if [ $rc -ne 0 ] && lab_rping_exit_race "$rc" <<<"$out"; then
-		lab_note "$CUR: rping's own exit race on guest$LAB_ID (exit $rc after a complete run)"
-		rc=0
-	fi
+	lab_rping_exit_race "$rc" <<<"$out" && rc=0
 	[ $rc -eq 0 ] || { echo "$out" | tail -n 20; return $rc; }
 	! grep -qi 'mismatch\|error\|fail' <<<"$out" || { echo "FAIL: $(grep -i 'mismatch\|error\|fail' <<<"$out" | head -3)"; return 1; }
 	n=$(grep -c 'ping data: ' <<<"$out")

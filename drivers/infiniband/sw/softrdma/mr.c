@@ -35,7 +35,8 @@
 #include "mr.h"
 #include "param.h"
 
-static_assert(SOFTRDMA_MAX_MR <= (U32_MAX >> SOFTRDMA_MR_KEY_SHIFT));
+/* MRs in use leave most indices free: a random one stays hard to guess */
+static_assert(SOFTRDMA_MAX_MR <= (SOFTRDMA_MR_INDEX_MAX + 1) / 64);
 
 /* Access rights a softrdma MR can be registered with. */
 #define SOFTRDMA_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
@@ -92,21 +93,35 @@ void softrdma_mr_release(struct kref *ref)
  * can be reported to user space before anyone can use it.  Undo with
  * softrdma_mr_remove().
  *
- * Return: 0, or -ENOMEM when the device has no key left.
+ * The index is the first free one from a random start, anywhere in the
+ * index space, and the key byte random: about 32 random bits, as an
+ * RNIC's keys have.  Handing out the lowest free index instead made every
+ * key predictable from the one before, and gave a deregistered MR's index
+ * to the next registration, of any PD, where a stale key matched it once
+ * in 256.  Sparse indices cost the xarray more nodes, less than the
+ * pinned page each MR needs at least.
+ *
+ * Return: 0, or -ENOMEM when the device has SOFTRDMA_MAX_MR MRs already.
  */
 VISIBLE_IF_KUNIT int softrdma_mr_add(struct softrdma_dev *sdev,
 				     struct softrdma_mr *mr)
 {
-	u32 index;
+	u32 index, next;
 	int err;
 
 	kref_init(&mr->ref);
 	init_completion(&mr->released);
 
-	err = xa_alloc(&sdev->mr_xa, &index, NULL,
-		       XA_LIMIT(1, SOFTRDMA_MAX_MR), GFP_KERNEL);
-	if (err)
+	if (!atomic_add_unless(&sdev->mr_count, 1, SOFTRDMA_MAX_MR))
+		return -ENOMEM;
+	next = get_random_u32_inclusive(1, SOFTRDMA_MR_INDEX_MAX);
+	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
+			      XA_LIMIT(1, SOFTRDMA_MR_INDEX_MAX), &next,
+			      GFP_KERNEL);
+	if (err < 0) {
+		atomic_dec(&sdev->mr_count);
 		return err == -EBUSY ? -ENOMEM : err;
+	}
 
 	spin_lock_init(&mr->fast_lock);
 	mr->key = softrdma_mr_key(index, get_random_u8());
@@ -144,6 +159,7 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
 	might_sleep();
 
 	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mr->key));
+	atomic_dec(&sdev->mr_count);
 	kref_put(&mr->ref, softrdma_mr_release);
 	wait_for_completion(&mr->released);
 }

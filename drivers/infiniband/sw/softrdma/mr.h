@@ -23,11 +23,16 @@ enum softrdma_mr_type {
 };
 
 /*
- * A key is (xarray index << 8) | key byte, and lkey == rkey.  Indices start
- * at 1, so no MR ever has key 0, the device's local_dma_lkey.
+ * A key is (xarray index << 8) | key byte, and lkey == rkey; an iWARP
+ * STag has the same layout.  The key byte is the consumer's to change
+ * (ib_update_fast_reg_key()).  Indices start at 1, so no MR ever has key
+ * 0, the device's local_dma_lkey.  A new MR's index is a random free one
+ * of all 2^24 - 1, and its key byte random (softrdma_mr_add()): no key
+ * can be told from earlier ones.
  */
 #define SOFTRDMA_MR_KEY_SHIFT	8
 #define SOFTRDMA_MR_KEY_BYTE	0xffU
+#define SOFTRDMA_MR_INDEX_MAX	(U32_MAX >> SOFTRDMA_MR_KEY_SHIFT)
 
 struct softrdma_mr {
 	struct ib_mr ibmr;

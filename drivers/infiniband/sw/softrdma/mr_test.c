@@ -20,6 +20,7 @@
 
 #include "device.h"
 #include "mr.h"
+#include "param.h"
 
 #define ALL_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
@@ -355,6 +356,62 @@ static void softrdma_mr_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&a->ref), 0U);
 	softrdma_mr_remove(sdev, b);
 	KUNIT_EXPECT_NULL(test, softrdma_mr_get(sdev, key_b));
+}
+
+/*
+ * A key says nothing about the next one: consecutive registrations land
+ * anywhere in the 24-bit index space, not in a run from the lowest free
+ * index, and a slot freed and taken again does not hand its key back, so
+ * a stale key finds nothing (what hardware keys give, and what a peer
+ * guessing rkeys must not be able to exploit).
+ */
+#define KEY_TEST_MRS	64
+
+static void softrdma_mr_keys_unpredictable(struct kunit *test)
+{
+	struct mr_test_ctx *ctx = test->priv;
+	unsigned int i, runs = 0, high = 0;
+	struct softrdma_mr *mrs;
+	u32 idx, prev = 0, stale;
+
+	mrs = kunit_kcalloc(test, KEY_TEST_MRS, sizeof(*mrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mrs);
+
+	for (i = 0; i < KEY_TEST_MRS; i++) {
+		mrs[i].pd = &ctx->pd;
+		KUNIT_ASSERT_EQ(test, softrdma_mr_add(ctx->sdev, &mrs[i]), 0);
+		KUNIT_ASSERT_EQ(test, softrdma_mr_publish(ctx->sdev, &mrs[i]),
+				0);
+		idx = softrdma_mr_key_index(mrs[i].key);
+		KUNIT_EXPECT_NE(test, idx, 0U);
+		if (i && idx == prev + 1)
+			runs++;
+		if (idx > SOFTRDMA_MAX_MR)
+			high++;
+		prev = idx;
+	}
+	/* random indices: a neighbour is a one in 2^24 event */
+	KUNIT_EXPECT_LE(test, runs, 1U);
+	/* and 63 in 64 of them lie above the lowest SOFTRDMA_MAX_MR */
+	KUNIT_EXPECT_GT(test, high, KEY_TEST_MRS / 2U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->mr_count),
+			KEY_TEST_MRS);
+
+	/* deregistered and registered again: a new slot, the old key dead */
+	for (i = 0; i < KEY_TEST_MRS; i++) {
+		stale = mrs[i].key;
+		softrdma_mr_remove(ctx->sdev, &mrs[i]);
+		KUNIT_ASSERT_EQ(test, softrdma_mr_add(ctx->sdev, &mrs[i]), 0);
+		KUNIT_ASSERT_EQ(test, softrdma_mr_publish(ctx->sdev, &mrs[i]),
+				0);
+		KUNIT_EXPECT_NE(test, softrdma_mr_key_index(mrs[i].key),
+				softrdma_mr_key_index(stale));
+		KUNIT_EXPECT_NULL(test, softrdma_mr_get(ctx->sdev, stale));
+	}
+
+	for (i = 0; i < KEY_TEST_MRS; i++)
+		softrdma_mr_remove(ctx->sdev, &mrs[i]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->mr_count), 0);
 }
 
 struct remove_work {
@@ -1093,6 +1150,7 @@ static struct kunit_case softrdma_mr_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mr_access_flags, flags_gen_params),
 	KUNIT_CASE_PARAM(softrdma_mr_key_round_trip, key_gen_params),
 	KUNIT_CASE(softrdma_mr_lookup),
+	KUNIT_CASE(softrdma_mr_keys_unpredictable),
 	KUNIT_CASE(softrdma_mr_remove_waits_for_users),
 	KUNIT_CASE_PARAM(softrdma_mr_copy_crosses_pages, copy_gen_params),
 	KUNIT_CASE(softrdma_mr_copy_dma_kernel_va),

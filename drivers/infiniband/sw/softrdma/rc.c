@@ -229,6 +229,33 @@ u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu)
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_wqe_npsn);
 
 /**
+ * softrdma_rc_msg_fits() - may a message go over an RC connection?
+ * @opcode: its IB_WR_* opcode
+ * @length: its payload bytes
+ * @mtu: path MTU in bytes
+ *
+ * IBA 9.4 allows 2^31 bytes.  But PSNs are compared by halves of their
+ * space (IBA 9.7.1, psn.h): whatever a requester has outstanding must
+ * span fewer than 2^23 PSNs, or "ahead" reads as "behind".  An RDMA READ
+ * takes all of its PSNs at once, and at the smallest path MTU, 256
+ * bytes, 2^31 bytes are 2^23 of them.  So a message may take at most
+ * SOFTRDMA_RC_MAX_MSG_PSNS: the requester starts one only while it has
+ * fewer than SOFTRDMA_RC_WINDOW PSNs outstanding, and both together stay
+ * within half the space.  The responder holds an incoming READ to the
+ * same rule, for its own window.  Only messages longer than
+ * 2^31 - 32 KiB at a 256-byte MTU are refused.
+ *
+ * Return: true if it may.
+ */
+bool softrdma_rc_msg_fits(u32 opcode, u32 length, u32 mtu)
+{
+	return length <= SOFTRDMA_ROCE_MAX_MSG_SZ &&
+	       softrdma_rc_wqe_npsn(opcode, length, mtu) <=
+			SOFTRDMA_RC_MAX_MSG_PSNS;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_msg_fits);
+
+/**
  * softrdma_rc_segment() - the @pkt-th request packet of a message
  * @wr_opcode: IB_WR_* opcode of the WQE
  * @length: message bytes

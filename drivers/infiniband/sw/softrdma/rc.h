@@ -30,6 +30,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "param.h"
+#include "psn.h"
 #include "wqe.h"
 
 struct softrdma_qp;
@@ -54,6 +55,12 @@ struct softrdma_qp;
 #define SOFTRDMA_RC_BACKLOG		256
 /* Payloads up to this size are copied, larger ones sent as page frags */
 #define SOFTRDMA_RC_COPY_MAX		256
+/*
+ * The most PSNs one message may take: with the fewer than
+ * SOFTRDMA_RC_WINDOW outstanding before it, less than half the PSN space
+ * (softrdma_rc_msg_fits())
+ */
+#define SOFTRDMA_RC_MAX_MSG_PSNS	(PSN_HALF - SOFTRDMA_RC_WINDOW)
 /* Back-off after a host transmit drop: first and largest delay */
 #define SOFTRDMA_RC_XMIT_BACKOFF_MIN_US	20
 #define SOFTRDMA_RC_XMIT_BACKOFF_MAX_US	20000
@@ -190,6 +197,7 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp);
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);
 void softrdma_rc_req_work(struct work_struct *work);
 u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu);
+bool softrdma_rc_msg_fits(u32 opcode, u32 length, u32 mtu);
 struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 					     struct softrdma_rc_wqe **st);
 void softrdma_rc_arm_retry(struct softrdma_qp *qp);

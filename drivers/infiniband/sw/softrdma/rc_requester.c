@@ -313,7 +313,7 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 	if (!softrdma_rc_wr_supported(wqe->opcode)) {
 		st->npsn = 0;
 		softrdma_rc_req_fail(qp, st, IB_WC_LOC_QP_OP_ERR);
-	} else if (wqe->length > SOFTRDMA_ROCE_MAX_MSG_SZ ||
+	} else if (!softrdma_rc_msg_fits(wqe->opcode, wqe->length, qp->mtu) ||
 		   (wqe->opcode != IB_WR_RDMA_READ &&
 		    !softrdma_rc_is_rd_atomic(wqe->opcode) &&
 		    !(wqe->send_flags & IB_SEND_INLINE) && !wqe->num_sge &&

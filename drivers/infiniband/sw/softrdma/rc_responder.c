@@ -713,7 +713,8 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	va = softrdma_reth_va(reth);
 	rkey = softrdma_reth_rkey(reth);
 	len = softrdma_reth_len(reth);
-	if (len > SOFTRDMA_ROCE_MAX_MSG_SZ) {
+	/* IBA 9.4; and no span that would break the PSN window, 9.7.1 */
+	if (!softrdma_rc_msg_fits(IB_WR_RDMA_READ, len, qp->mtu)) {
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;
 	}

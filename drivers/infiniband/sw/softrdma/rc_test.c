@@ -149,6 +149,84 @@ static void softrdma_rc_npsn(struct kunit *test)
 					     256), 1U);
 }
 
+/*
+ * Messages an RC connection carries, and the PSN span they may give the
+ * requester (IBA 9.7.1): a READ takes all its PSNs at once, on top of
+ * fewer than SOFTRDMA_RC_WINDOW outstanding; every PSN comparison over
+ * that span must still read "ahead".  2^31 bytes at a 256-byte MTU are
+ * 2^23 PSNs: one past the half.
+ */
+struct rc_msg_case {
+	const char *name;
+	u32 wr_opcode;
+	u32 length;
+	u32 mtu;
+	bool fits;
+};
+
+#define MSG_2G		0x80000000U
+#define MSG_2G_MAX_256	(MSG_2G - SOFTRDMA_RC_WINDOW * 256)
+
+static const struct rc_msg_case rc_msg_cases[] = {
+	{ "read_2g_mtu256", IB_WR_RDMA_READ, MSG_2G, 256, false },
+	{ "read_2g_minus_one_mtu256", IB_WR_RDMA_READ, MSG_2G - 1, 256,
+	  false },
+	{ "read_largest_mtu256", IB_WR_RDMA_READ, MSG_2G_MAX_256, 256, true },
+	{ "read_largest_plus_one_mtu256", IB_WR_RDMA_READ, MSG_2G_MAX_256 + 1,
+	  256, false },
+	{ "read_2g_mtu512", IB_WR_RDMA_READ, MSG_2G, 512, true },
+	{ "read_2g_mtu4096", IB_WR_RDMA_READ, MSG_2G, 4096, true },
+	{ "read_past_2g_mtu4096", IB_WR_RDMA_READ, MSG_2G + 1, 4096, false },
+	{ "read_zero_length", IB_WR_RDMA_READ, 0, 256, true },
+	{ "write_2g_mtu256", IB_WR_RDMA_WRITE, MSG_2G, 256, false },
+	{ "write_2g_mtu1024", IB_WR_RDMA_WRITE, MSG_2G, 1024, true },
+	{ "send_2g_mtu256", IB_WR_SEND, MSG_2G, 256, false },
+	{ "send_largest_mtu256", IB_WR_SEND, MSG_2G_MAX_256, 256, true },
+	{ "atomic_mtu256", IB_WR_ATOMIC_FETCH_AND_ADD, 8, 256, true },
+};
+
+static void rc_msg_case_desc(const struct rc_msg_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_msg, rc_msg_cases, rc_msg_case_desc);
+
+static void softrdma_rc_msg_psn_span(struct kunit *test)
+{
+	static const u32 bases[] = { 0, 0x7fff00, 0xffff80, PSN_MASK };
+	const struct rc_msg_case *c = test->param_value;
+	u32 npsn, span, una, end, i;
+	bool fits;
+
+	fits = softrdma_rc_msg_fits(c->wr_opcode, c->length, c->mtu);
+	KUNIT_EXPECT_EQ(test, fits, c->fits);
+	if (!fits)
+		return;
+	npsn = softrdma_rc_wqe_npsn(c->wr_opcode, c->length, c->mtu);
+	KUNIT_EXPECT_LE(test, npsn, (u32)SOFTRDMA_RC_MAX_MSG_PSNS);
+	/* the most the requester can have outstanding with it */
+	span = SOFTRDMA_RC_WINDOW - 1 + npsn;
+	for (i = 0; i < ARRAY_SIZE(bases); i++) {
+		una = bases[i];
+		end = psn_add(una, span);
+		KUNIT_EXPECT_GT(test, psn_diff(end, una), 0);
+		KUNIT_EXPECT_TRUE(test, psn_after(end, una));
+		KUNIT_EXPECT_TRUE(test, psn_before(una, end));
+		/* the responder: the read's first PSN is behind its end */
+		KUNIT_EXPECT_EQ(test,
+				softrdma_rc_psn_classify(una, psn_add(una, npsn),
+							 false),
+				SOFTRDMA_RC_PSN_DUPLICATE);
+		/* and its last response is the Last (or Only) one */
+		KUNIT_EXPECT_NE(test,
+				softrdma_rc_read_resp_opcode(npsn - 1,
+							     psn_diff(psn_add(una, npsn),
+								      una)),
+				(u8)IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE);
+	}
+}
+
 struct rc_psn_case {
 	const char *name;
 	u32 psn;
@@ -594,6 +672,7 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
 	KUNIT_CASE(softrdma_rc_npsn),
+	KUNIT_CASE_PARAM(softrdma_rc_msg_psn_span, rc_msg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_resp_stream, rc_resp_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),

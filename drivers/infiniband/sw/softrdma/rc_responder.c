@@ -11,6 +11,7 @@
 #include <linux/kernel_stat.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <kunit/visibility.h>
 
 #include "counters.h"
 #include "device.h"
@@ -244,6 +245,7 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 				       SOFTRDMA_CNT_RCV_INVALID_REQUEST);
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
 	rc->resp_failed = true;
+	rc->rd_active = false;
 	softrdma_qp_error(qp);
 }
 
@@ -283,6 +285,32 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 	}
 	return mr;
 }
+
+/**
+ * softrdma_rc_read_mr() - resolve a read's R_Key again, for its responses
+ * @qp: the responder's QP
+ * @rkey: the read's R_Key
+ * @va: the first byte still to send
+ * @len: the bytes still to send, at least 1
+ *
+ * A READ is checked when it arrives (softrdma_rc_do_read()) and answered
+ * later: a long one over several passes, a duplicate from its resource
+ * (IBA 9.7.5.1.3), a response the host dropped rebuilt from it.  By then
+ * the MR may be deregistered and its key index handed to a new MR, of
+ * this PD or another, or a fast-registration MR invalidated and
+ * registered again.  So each time the key is resolved, all of the check
+ * is made again, as at arrival (IBA 9.4.5): the whole key, a valid MR, the
+ * QP's PD, REMOTE_READ granted by the QP and by the MR, the bytes inside
+ * the MR.
+ *
+ * Return: the MR, referenced, or NULL: a remote access error.
+ */
+VISIBLE_IF_KUNIT struct softrdma_mr *
+softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey, u64 va, u32 len)
+{
+	return softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_read_mr);
 
 /*
  * One read response packet: @len bytes of @mr from @va, attached from the
@@ -341,20 +369,18 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 							       rc->rd_first), n);
 
 		if (len && !mr) {
-			mr = softrdma_mr_get(qp->sdev, rc->rd_rkey);
-			if (!mr) {
-				/* deregistered meanwhile: the requester times out */
-				rc->rd_active = false;
-				break;
-			}
+			mr = softrdma_rc_read_mr(qp, rc->rd_rkey,
+						 rc->rd_va + off,
+						 rc->rd_len - off);
+			if (!mr)
+				goto out_access_err;
 		}
 		skb = softrdma_rc_read_skb(qp, mr, opcode, rc->rd_psn,
 					   rc->rd_va + off, len);
 		if (IS_ERR(skb)) {
 			if (PTR_ERR(skb) == -ENOMEM)
 				goto out_retry;
-			rc->rd_active = false;
-			break;
+			goto out_access_err;
 		}
 		if (softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH) > 0)
 			softrdma_aeth_set(softrdma_rc_hdr(skb, opcode,
@@ -375,6 +401,17 @@ out_retry:
 	if (mr)
 		softrdma_mr_put(mr);
 	softrdma_rc_schedule(qp, SOFTRDMA_RC_XMIT_BACKOFF_MIN_US);
+	return;
+
+out_access_err:
+	/*
+	 * The MR no longer gives what the read asked for (deregistered,
+	 * invalidated, its key reused): IBA 9.7.5.2.3, NAK Remote Access
+	 * Error at the response the requester waits for next.
+	 */
+	if (mr)
+		softrdma_mr_put(mr);
+	softrdma_rc_resp_fatal(qp, rc->rd_psn, SOFTRDMA_NAK_REM_ACCESS_ERR);
 }
 
 /*
@@ -979,9 +1016,14 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 		off = psn_diff(psn, res->first_psn) * qp->mtu;
 		len = min(res->len - off, qp->mtu);
 		if (len) {
-			mr = softrdma_mr_get(qp->sdev, res->rkey);
-			if (!mr)
+			mr = softrdma_rc_read_mr(qp, res->rkey, res->va + off,
+						 len);
+			if (!mr) {
+				/* as softrdma_rc_read_run() would now */
+				softrdma_rc_resp_fatal(qp, psn,
+						       SOFTRDMA_NAK_REM_ACCESS_ERR);
 				return NULL;
+			}
 		}
 		skb = softrdma_rc_read_skb(qp, mr, opcode, psn, res->va + off,
 					   len);

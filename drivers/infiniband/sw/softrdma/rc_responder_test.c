@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for the RC responder (rc_responder.c): the R_Key of an RDMA
+ * READ resolved again for its responses (a continued, duplicate or
+ * rebuilt read) passes every check its arrival passed, on MRs published
+ * in a device's key table as registration publishes them.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "device.h"
+#include "mr.h"
+#include "qp.h"
+#include "rc.h"
+
+#define READ_IOVA	0x10000ULL
+#define READ_LENGTH	0x4000ULL
+#define QP_ACCESS	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_ATOMIC)
+#define MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ)
+
+struct read_mr_case {
+	const char *name;
+	enum softrdma_mr_type type;
+	bool invalid;		/* a fast-registration MR, invalidated */
+	bool other_pd;		/* the MR is another PD's */
+	int mr_access;
+	int qp_access;
+	s64 off;		/* of the first byte, from READ_IOVA */
+	u32 len;
+	u8 key_xor;		/* the read's R_Key, this far from the MR's */
+	bool found;
+};
+
+static const struct read_mr_case read_mr_cases[] = {
+	{ "whole_mr", SOFTRDMA_MR_USER, false, false, MR_ACCESS, QP_ACCESS,
+	  0, READ_LENGTH, 0, true },
+	{ "tail_of_mr", SOFTRDMA_MR_USER, false, false, MR_ACCESS, QP_ACCESS,
+	  READ_LENGTH - 1, 1, 0, true },
+	/* a key index freed and reused by another PD's MR, same key byte */
+	{ "other_pd", SOFTRDMA_MR_USER, false, true, MR_ACCESS, QP_ACCESS,
+	  0, READ_LENGTH, 0, false },
+	{ "other_pd_dma_mr", SOFTRDMA_MR_DMA, false, true, MR_ACCESS,
+	  QP_ACCESS, 0, 1, 0, false },
+	{ "mr_without_remote_read", SOFTRDMA_MR_USER, false, false,
+	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE, QP_ACCESS, 0, 1, 0,
+	  false },
+	{ "qp_without_remote_read", SOFTRDMA_MR_USER, false, false, MR_ACCESS,
+	  IB_ACCESS_REMOTE_WRITE, 0, 1, 0, false },
+	{ "past_end", SOFTRDMA_MR_USER, false, false, MR_ACCESS, QP_ACCESS,
+	  READ_LENGTH - 1, 2, 0, false },
+	{ "before_start", SOFTRDMA_MR_USER, false, false, MR_ACCESS,
+	  QP_ACCESS, -1, 2, 0, false },
+	{ "stale_key_byte", SOFTRDMA_MR_USER, false, false, MR_ACCESS,
+	  QP_ACCESS, 0, 1, 0x01, false },
+	{ "fast_reg_valid", SOFTRDMA_MR_FAST, false, false, MR_ACCESS,
+	  QP_ACCESS, 0, READ_LENGTH, 0, true },
+	{ "fast_reg_invalidated", SOFTRDMA_MR_FAST, true, false, MR_ACCESS,
+	  QP_ACCESS, 0, 1, 0, false },
+};
+
+static void read_mr_case_desc(const struct read_mr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(read_mr, read_mr_cases, read_mr_case_desc);
+
+static void softrdma_rc_responder_read_rkey_recheck(struct kunit *test)
+{
+	const struct read_mr_case *c = test->param_value;
+	struct softrdma_mr *mr, *got;
+	struct softrdma_dev *sdev;
+	struct ib_pd *pds;
+	struct softrdma_qp *qp;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	pds = kunit_kcalloc(test, 2, sizeof(*pds), GFP_KERNEL);
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, pds);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
+
+	qp->sdev = sdev;
+	qp->ibqp.pd = &pds[0];
+	qp->attr.qp_access_flags = c->qp_access;
+
+	mr->type = c->type;
+	mr->pd = c->other_pd ? &pds[1] : &pds[0];
+	mr->access = c->mr_access;
+	mr->iova = c->type == SOFTRDMA_MR_DMA ? 0 : READ_IOVA;
+	mr->length = c->type == SOFTRDMA_MR_DMA ? U64_MAX : READ_LENGTH;
+	mr->valid = c->type == SOFTRDMA_MR_FAST && !c->invalid;
+	KUNIT_ASSERT_EQ(test, softrdma_mr_add(sdev, mr), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(sdev, mr), 0);
+
+	got = softrdma_rc_read_mr(qp, mr->key ^ c->key_xor, READ_IOVA + c->off,
+				  c->len);
+	if (c->found) {
+		KUNIT_EXPECT_PTR_EQ(test, got, mr);
+		KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 2U);
+	} else {
+		KUNIT_EXPECT_NULL(test, got);
+	}
+	if (got)
+		softrdma_mr_put(got);
+	/* every reference taken was given back */
+	KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 1U);
+
+	softrdma_mr_remove(sdev, mr);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&sdev->mr_xa));
+	xa_destroy(&sdev->mr_xa);
+}
+
+static struct kunit_case softrdma_rc_responder_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_rc_responder_read_rkey_recheck,
+			 read_mr_gen_params),
+	{}
+};
+
+static struct kunit_suite softrdma_rc_responder_suite = {
+	.name = "softrdma_rc_responder",
+	.test_cases = softrdma_rc_responder_cases,
+};
+
+kunit_test_suite(softrdma_rc_responder_suite);

@@ -189,6 +189,8 @@ part lab-link-cycles lab --guests 1 --stack none --timeout 600 link-cycles
 part lab-guard lab --guests 1 --stack none guard
 part lab-link-two-guests lab --stack sroce link-two-guests
 part lab-siwarp-verbs lab --guests 1 --stack siwarp siwarp-verbs
+part lab-res-limits-sroce lab --guests 1 --stack sroce --timeout 600 res-limits
+part lab-res-limits-siwarp lab --guests 1 --stack siwarp --timeout 600 res-limits
 part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
 # RoCEv2 RC traffic, data checked: softrdma with itself, and with stock

@@ -33,10 +33,13 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 		goto out_free;
 	entry->pd = ibah->pd;
 
+	/* max_ah are numbered; one more is refused as by a full device */
 	err = xa_alloc(&sdev->ah_xa, &ah->ah_num, entry,
 		       XA_LIMIT(1, SOFTRDMA_MAX_AH), gfp);
-	if (err)
+	if (err) {
+		err = err == -EBUSY ? -ENOMEM : err;
 		goto out_free;
+	}
 	ah->entry = entry;
 
 	/*

@@ -14,6 +14,7 @@
 #include "param.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
+#include "res.h"
 #include "verbs.h"
 
 /* cq_id for libsiw, which only prints it */
@@ -85,12 +86,8 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 
 	if (softrdma_cq_check_size(sdev, attr->cqe))
 		return -EINVAL;
-	spin_lock_init(&cq->lock);
-	if (udata && sdev->transport == SOFTRDMA_IWARP)
-		return softrdma_create_siw_cq(cq, attr->cqe, udata);
-
 	elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
-	if (udata) {
+	if (udata && sdev->transport == SOFTRDMA_ROCE) {
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
 		uctx = &rdma_udata_to_drv_context(udata,
@@ -98,11 +95,23 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 						  ibuc)->ibuc;
 		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
 	}
+	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_CQ);
+	if (err)
+		return err;
+	spin_lock_init(&cq->lock);
+	if (udata && sdev->transport == SOFTRDMA_IWARP) {
+		err = softrdma_create_siw_cq(cq, attr->cqe, udata);
+		if (err)
+			goto out_put_res;
+		return 0;
+	}
 
 	ring = softrdma_ring_create(uctx, &num, elem_size,
 				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
-	if (IS_ERR(ring))
-		return PTR_ERR(ring);
+	if (IS_ERR(ring)) {
+		err = PTR_ERR(ring);
+		goto out_put_res;
+	}
 	softrdma_ring_set_locks(ring, &cq->lock, uctx ? NULL : &cq->lock);
 
 	if (udata) {
@@ -117,6 +126,8 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 
 out_destroy_ring:
 	softrdma_ring_destroy(ring);
+out_put_res:
+	softrdma_res_put(&sdev->res, SOFTRDMA_RES_CQ);
 	return err;
 }
 
@@ -125,6 +136,7 @@ static int softrdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct softrdma_cq *cq = to_scq(ibcq);
 
 	softrdma_ring_destroy(cq->ring);
+	softrdma_res_put(&to_sdev(ibcq->device)->res, SOFTRDMA_RES_CQ);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "port.h"
+#include "res.h"
 
 enum softrdma_transport {
 	SOFTRDMA_ROCE,		/* link type "sroce", rxe user ABI */
@@ -42,6 +43,9 @@ struct softrdma_dev {
 	spinlock_t port_lock;
 	struct softrdma_link_state port_link;
 	struct softrdma_link_speed port_speed;
+
+	/* objects held, against the advertised limits (res.h) */
+	struct softrdma_res_count res;
 
 	/* per-port counters (counters.h), from creation until freed */
 	struct softrdma_counters __percpu *counters;

@@ -173,11 +173,11 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 {
 	struct softrdma_iwarp_qp *iw;
 
-	iw = kvzalloc(sizeof(*iw), GFP_KERNEL);
+	iw = kvzalloc(sizeof(*iw), GFP_KERNEL_ACCOUNT);
 	if (!iw)
 		return -ENOMEM;
 	iw->tx.st = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
-			     sizeof(*iw->tx.st), GFP_KERNEL);
+			     sizeof(*iw->tx.st), GFP_KERNEL_ACCOUNT);
 	if (!iw->tx.st) {
 		kvfree(iw);
 		return -ENOMEM;

@@ -39,7 +39,6 @@ struct sk_buff;
 struct sock;
 struct socket;
 struct softrdma_iw_cep;
-struct softrdma_mr;
 struct softrdma_qp;
 struct softrdma_iwarp_qp;
 
@@ -219,7 +218,8 @@ struct softrdma_iw_rx {
 
 	/* placement of the current FPDU */
 	enum softrdma_iw_rx_sink sink;
-	struct softrdma_mr *mr;	/* SINK_MR: held for the segment */
+	u32 stag;		/* SINK_MR: the MR, looked up per run */
+	int access;		/* SINK_MR: the IB_ACCESS_* placing needs */
 	u64 to;			/* SINK_MR: where the payload starts */
 	bool rresp;		/* a Read Response (else a Write) */
 	/* the untagged Send being received (QN 0) */

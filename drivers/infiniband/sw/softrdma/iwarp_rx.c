@@ -7,8 +7,11 @@
  * from the skb into the target pages: one copy, no staging buffer.
  *
  *  - tagged (RDMA Write, Read Response; RFC 5041 4.3): the STag names an
- *    MR, checked for PD, bounds and rights (softrdma_mr_check()) once
- *    per segment before any byte lands;
+ *    MR, checked for PD, bounds and rights (softrdma_mr_check()) when
+ *    the segment's header arrives, before any byte lands, and looked up
+ *    and checked again for each run of its payload: no MR reference is
+ *    held while the stream waits for the peer's next bytes, so a peer
+ *    that stops in the middle of a segment cannot hold up dereg_mr;
  *  - untagged queue 0 (the Sends; RFC 5041 4.4): into the receive WQE of
  *    the message, by MSN and MO; none posted is a TERMINATE (DDP, no
  *    buffer), as RFC 5040 5.5 has no RNR;
@@ -299,11 +302,8 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rx_parse);
 
-static void softrdma_iw_rx_put_mr(struct softrdma_iw_rx *rx)
+static void softrdma_iw_rx_drop_sink(struct softrdma_iw_rx *rx)
 {
-	if (rx->mr)
-		softrdma_mr_put(rx->mr);
-	rx->mr = NULL;
 	rx->sink = SOFTRDMA_IW_SINK_NONE;
 }
 
@@ -377,17 +377,33 @@ static void softrdma_iw_rx_fail(struct softrdma_qp *qp,
 	ibdev_dbg_ratelimited(&qp->sdev->ibdev, "QP %u: receive error %d\n",
 			      softrdma_qpn(qp), err);
 	rx->state = SOFTRDMA_IW_RX_DEAD;
-	softrdma_iw_rx_put_mr(rx);
+	softrdma_iw_rx_drop_sink(rx);
 	softrdma_iw_rx_complete_rqe(qp, status);
 	softrdma_iw_tx_terminate(qp, err, rx->hdr, rx->hdr_got);
 }
 
-/* Look up and check the MR a tagged segment names (RFC 5040 5.3, 5.4) */
-static enum softrdma_iwarp_err
-softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
-			 int access)
+/* A failed softrdma_mr_check() of a tagged segment as its TERMINATE */
+static enum softrdma_iwarp_err softrdma_iw_tagged_err(int err)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	if (err == -EINVAL)
+		return SOFTRDMA_IWERR_T_STAG_STREAM;
+	/* RFC 5040 7.2 has no tagged access code; rights are RDMAP */
+	if (err == -EACCES)
+		return SOFTRDMA_IWERR_RREQ_ACCESS;
+	return SOFTRDMA_IWERR_T_BOUNDS;
+}
+
+/*
+ * May @len bytes at @to of the MR @stag names be placed now?  The MR is
+ * looked up for this check only: the reference is dropped before the
+ * receive actor returns.  An STag that no longer names an MR (deregistered
+ * or invalidated since the segment began) is an Invalid STag (RFC 5041
+ * 7.2), whether or not some of the segment's bytes were placed already.
+ */
+static enum softrdma_iwarp_err
+softrdma_iw_rx_tagged_check(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
+			    int access, struct softrdma_mr **mrp)
+{
 	struct softrdma_mr *mr;
 	int err;
 
@@ -397,15 +413,29 @@ softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
 	err = softrdma_mr_check(mr, qp->ibqp.pd, to, len, access);
 	if (err) {
 		softrdma_mr_put(mr);
-		if (err == -EINVAL)
-			return SOFTRDMA_IWERR_T_STAG_STREAM;
-		/* RFC 5040 7.2 has no tagged access code; rights are RDMAP */
-		if (err == -EACCES)
-			return SOFTRDMA_IWERR_RREQ_ACCESS;
-		return SOFTRDMA_IWERR_T_BOUNDS;
+		return softrdma_iw_tagged_err(err);
 	}
-	rx->mr = mr;
+	if (mrp)
+		*mrp = mr;
+	else
+		softrdma_mr_put(mr);
+	return SOFTRDMA_IWERR_NONE;
+}
+
+/* Check the MR a tagged segment names (RFC 5040 5.3, 5.4); place into it */
+static enum softrdma_iwarp_err
+softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
+			 int access)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum softrdma_iwarp_err err;
+
+	err = softrdma_iw_rx_tagged_check(qp, stag, to, len, access, NULL);
+	if (err != SOFTRDMA_IWERR_NONE)
+		return err;
+	rx->stag = stag;
 	rx->to = to;
+	rx->access = access;
 	rx->sink = SOFTRDMA_IW_SINK_MR;
 	return SOFTRDMA_IWERR_NONE;
 }
@@ -587,6 +617,27 @@ static int softrdma_iw_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
 					 len);
 }
 
+/* Tagged payload bytes into the MR, looked up again for them */
+static void softrdma_iw_rx_place_tagged(struct softrdma_qp *qp,
+					const struct sk_buff *skb,
+					const struct softrdma_iw_ev *ev)
+{
+	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	enum softrdma_iwarp_err err;
+	struct softrdma_mr *mr;
+
+	err = softrdma_iw_rx_tagged_check(qp, rx->stag, rx->to + ev->mo,
+					  ev->len, rx->access, &mr);
+	if (err == SOFTRDMA_IWERR_NONE) {
+		if (softrdma_mr_copy_from_skb(mr, rx->to + ev->mo, skb,
+					      ev->off, ev->len))
+			err = SOFTRDMA_IWERR_T_BOUNDS;
+		softrdma_mr_put(mr);
+	}
+	if (err != SOFTRDMA_IWERR_NONE)
+		softrdma_iw_rx_fail(qp, err, IB_WC_WR_FLUSH_ERR);
+}
+
 /* Payload bytes: from the skb into their place, the one copy */
 static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 				const struct sk_buff *skb,
@@ -598,10 +649,7 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 
 	switch (rx->sink) {
 	case SOFTRDMA_IW_SINK_MR:
-		if (softrdma_mr_copy_from_skb(rx->mr, rx->to + ev->mo, skb,
-					      ev->off, ev->len))
-			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_T_BOUNDS,
-					    IB_WC_WR_FLUSH_ERR);
+		softrdma_iw_rx_place_tagged(qp, skb, ev);
 		break;
 	case SOFTRDMA_IW_SINK_RQE:
 		err = softrdma_rc_sge_walk(qp, rx->rqe.sge, rx->rqe.num_sge,
@@ -734,7 +782,7 @@ static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 	struct softrdma_iw_rx *rx = &qp->iw->rx;
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 
-	softrdma_iw_rx_put_mr(rx);
+	softrdma_iw_rx_drop_sink(rx);
 	ibdev_dbg_ratelimited(&qp->sdev->ibdev,
 			      "QP %u: rx opcode %u msn %u len %u last %d\n",
 			      softrdma_qpn(qp), pdu->opcode, pdu->msn,
@@ -832,11 +880,20 @@ static void softrdma_iw_rx_event(struct softrdma_qp *qp,
 	}
 }
 
-/* tcp_read_sock() actor: everything offered is consumed */
-static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
-				unsigned int off, size_t len)
+/**
+ * softrdma_iw_rx_bytes() - parse and place @len bytes of the stream
+ * @qp: the attached QP
+ * @skb: the bytes' skb
+ * @off: first byte in @skb
+ * @len: bytes from @off
+ *
+ * Nothing taken here (an MR, a receive WQE's SGE MRs) is held when this
+ * returns but the receive WQE of a Send in progress.
+ */
+VISIBLE_IF_KUNIT void softrdma_iw_rx_bytes(struct softrdma_qp *qp,
+					   const struct sk_buff *skb,
+					   unsigned int off, size_t len)
 {
-	struct softrdma_qp *qp = desc->arg.data;
 	struct softrdma_iw_rx *rx = &qp->iw->rx;
 	struct softrdma_iw_ev ev;
 	size_t done = 0;
@@ -852,6 +909,14 @@ static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 					     &ev);
 		softrdma_iw_rx_event(qp, skb, &ev);
 	}
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_rx_bytes);
+
+/* tcp_read_sock() actor: everything offered is consumed */
+static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
+				unsigned int off, size_t len)
+{
+	softrdma_iw_rx_bytes(desc->arg.data, skb, off, len);
 	return len;
 }
 
@@ -894,7 +959,7 @@ void softrdma_iw_rx_stop(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_rx *rx = &qp->iw->rx;
 
-	softrdma_iw_rx_put_mr(rx);
+	softrdma_iw_rx_drop_sink(rx);
 	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
 	rx->state = SOFTRDMA_IW_RX_DEAD;
 }

@@ -24,4 +24,9 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 				  const struct sk_buff *skb, unsigned int off,
 				  unsigned int len, struct softrdma_iw_ev *ev);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+void softrdma_iw_rx_bytes(struct softrdma_qp *qp, const struct sk_buff *skb,
+			  unsigned int off, size_t len);
+#endif
+
 #endif /* SOFTRDMA_IWARP_RX_H */

@@ -4,16 +4,27 @@
  * a stream of FPDUs of every kind (RFC 5040 4, RFC 5041 4, RFC 5044 4)
  * fed in pieces of every size, linear and paged, must come out as the
  * same headers, the same payload bytes and good CRCs; a corrupted byte,
- * a bad header or a short MPA length must be caught.
+ * a bad header or a short MPA length must be caught.  And tagged
+ * placement: an RDMA Write split anywhere lands whole, and between two
+ * pieces of it the engine holds no reference on the target MR, so that
+ * deregistering it never waits for the peer.
  */
 #include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/skbuff.h>
+#include <linux/xarray.h>
 
+#include "counters.h"
+#include "device.h"
 #include "iwarp_hdr.h"
 #include "iwarp_pdu.h"
 #include "iwarp_qp.h"
 #include "iwarp_rx.h"
 #include "mpa.h"
+#include "mr.h"
+#include "qp.h"
 
 #define IW_STREAM_MAX	8192
 #define IW_MAX_FPDUS	8
@@ -448,18 +459,181 @@ static void softrdma_iwarp_rx_short_len(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen->nend, 3U);
 }
 
+/* An RDMA Write target: a user-type MR over kernel pages */
+#define IW_MR_PAGES	2
+#define IW_MR_IOVA	0x7f0000001000ULL
+#define IW_WRITE_LEN	(PAGE_SIZE + 500)
+static_assert(IW_MR_PAGES * PAGE_SIZE >= IW_WRITE_LEN);
+static_assert(IW_STREAM_MAX - 64 >= IW_WRITE_LEN);
+
+struct iw_place {
+	struct softrdma_dev *sdev;
+	struct ib_pd pd;
+	struct page *pages[IW_MR_PAGES];
+	struct softrdma_mr *mr;
+	struct softrdma_qp *qp;
+	u8 *payload;
+	struct iw_stream *s;
+};
+
+static void iw_place_exit(struct kunit *test)
+{
+	struct iw_place *p = test->priv;
+	int i;
+
+	if (!p)
+		return;
+	/*
+	 * No softrdma_mr_remove() here: a case that failed may have left a
+	 * reference behind, and the wait would never end.
+	 */
+	xa_destroy(&p->sdev->mr_xa);
+	softrdma_counters_free(p->sdev);
+	for (i = 0; i < IW_MR_PAGES; i++)
+		if (p->pages[i])
+			__free_page(p->pages[i]);
+	/* the next parameter of a case starts without a fixture */
+	test->priv = NULL;
+}
+
+/* A QP in RTS with an MR in its PD, the stream one Write into all of it */
+static struct iw_place *iw_place_setup(struct kunit *test)
+{
+	struct iwarp_tagged_hdr th;
+	struct iw_place *p;
+	u32 i;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->sdev = kunit_kzalloc(test, sizeof(*p->sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->sdev);
+	xa_init_flags(&p->sdev->mr_xa, XA_FLAGS_ALLOC1);
+	test->priv = p;
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(p->sdev), 0);
+	for (i = 0; i < IW_MR_PAGES; i++) {
+		p->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, p->pages[i]);
+	}
+
+	p->mr = kunit_kzalloc(test, sizeof(*p->mr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->mr);
+	p->mr->type = SOFTRDMA_MR_USER;
+	p->mr->pd = &p->pd;
+	p->mr->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	p->mr->iova = IW_MR_IOVA;
+	p->mr->length = IW_MR_PAGES * PAGE_SIZE;
+	p->mr->pages = p->pages;
+	p->mr->npages = IW_MR_PAGES;
+	KUNIT_ASSERT_EQ(test, softrdma_mr_add(p->sdev, p->mr), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(p->sdev, p->mr), 0);
+
+	p->qp = kunit_kzalloc(test, sizeof(*p->qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->qp);
+	p->qp->iw = kunit_kzalloc(test, sizeof(*p->qp->iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->qp->iw);
+	p->qp->sdev = p->sdev;
+	p->qp->ibqp.pd = &p->pd;
+	p->qp->state = IB_QPS_RTS;
+	p->qp->iw->qp = p->qp;
+	softrdma_iw_rx_reset(&p->qp->iw->rx, true);
+
+	p->payload = kunit_kmalloc(test, IW_WRITE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->payload);
+	for (i = 0; i < IW_WRITE_LEN; i++)
+		p->payload[i] = i * 13 + (i >> 8);
+	p->s = kunit_kzalloc(test, sizeof(*p->s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->s);
+	KUNIT_ASSERT_GT(test, softrdma_iwarp_build_tagged(&th, IWARP_OP_WRITE,
+							  true, p->mr->key,
+							  IW_MR_IOVA,
+							  IW_WRITE_LEN), 0);
+	iw_put(test, p->s, &th, sizeof(th), p->payload, IW_WRITE_LEN, true);
+	return p;
+}
+
+/* Feed bytes [@from, @to) of the stream to the engine, @chunk at a time */
+static void iw_place_feed(struct kunit *test, struct iw_place *p, size_t from,
+			  size_t to, size_t chunk, bool paged)
+{
+	struct sk_buff *skb;
+	size_t pos, n;
+
+	for (pos = from; pos < to; pos += n) {
+		n = min(chunk, to - pos);
+		skb = iw_skb(test, p->s->buf + pos, n, paged);
+		softrdma_iw_rx_bytes(p->qp, skb, 0, n);
+		kfree_skb(skb);
+		/* the MR's one reference is its xarray slot's */
+		KUNIT_ASSERT_EQ(test, kref_read(&p->mr->ref), 1U);
+		KUNIT_ASSERT_NE(test, p->qp->iw->rx.state,
+				SOFTRDMA_IW_RX_DEAD);
+	}
+}
+
+static void iw_expect_placed(struct kunit *test, const struct iw_place *p,
+			     size_t len)
+{
+	size_t off, n;
+
+	for (off = 0; off < len; off += n) {
+		n = min_t(size_t, len - off, PAGE_SIZE - off % PAGE_SIZE);
+		KUNIT_EXPECT_EQ(test,
+				memcmp(page_address(p->pages[off / PAGE_SIZE]) +
+				       off % PAGE_SIZE, p->payload + off, n),
+				0);
+	}
+}
+
+/*
+ * An RDMA Write fed in pieces of every size: after each piece the MR is
+ * referenced by its xarray slot only, and all of the payload lands.
+ */
+static void softrdma_iwarp_rx_write_holds_no_mr(struct kunit *test)
+{
+	const struct iw_chunk_case *c = test->param_value;
+	struct iw_place *p = iw_place_setup(test);
+
+	iw_place_feed(test, p, 0, p->s->len, c->chunk, c->paged);
+	KUNIT_EXPECT_EQ(test, p->qp->iw->rx.state, SOFTRDMA_IW_RX_ENDED);
+	iw_expect_placed(test, p, IW_WRITE_LEN);
+	softrdma_mr_remove(p->sdev, p->mr);
+	KUNIT_EXPECT_EQ(test, kref_read(&p->mr->ref), 0U);
+}
+
+/*
+ * A peer sends a Write's header and part of its payload, then nothing:
+ * deregistering the target returns (it would wait for ever if the engine
+ * held the MR until the segment's end), and the bytes that came are in.
+ */
+static void softrdma_iwarp_rx_write_stalled_dereg(struct kunit *test)
+{
+	struct iw_place *p = iw_place_setup(test);
+	size_t part = sizeof(struct iwarp_tagged_hdr) + 700;
+
+	iw_place_feed(test, p, 0, part, 1500, false);
+	KUNIT_EXPECT_EQ(test, p->qp->iw->rx.state, SOFTRDMA_IW_RX_DATA);
+	iw_expect_placed(test, p, part - sizeof(struct iwarp_tagged_hdr));
+	softrdma_mr_remove(p->sdev, p->mr);
+	KUNIT_EXPECT_EQ(test, kref_read(&p->mr->ref), 0U);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(p->sdev, p->mr->key));
+}
+
 static struct kunit_case softrdma_iwarp_rx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_rx_any_split, iw_chunk_gen_params),
 	KUNIT_CASE(softrdma_iwarp_rx_crc_error),
 	KUNIT_CASE(softrdma_iwarp_rx_crc_off),
 	KUNIT_CASE(softrdma_iwarp_rx_bad_version),
 	KUNIT_CASE(softrdma_iwarp_rx_short_len),
+	KUNIT_CASE_PARAM(softrdma_iwarp_rx_write_holds_no_mr,
+			 iw_chunk_gen_params),
+	KUNIT_CASE(softrdma_iwarp_rx_write_stalled_dereg),
 	{}
 };
 
 static struct kunit_suite softrdma_iwarp_rx_suite = {
 	.name = "softrdma_iwarp_rx",
 	.init = softrdma_iwarp_rx_init,
+	.exit = iw_place_exit,
 	.test_cases = softrdma_iwarp_rx_cases,
 };
 

@@ -39,13 +39,13 @@ struct softrdma_mmap_entry *softrdma_mmap_alloc(struct ib_ucontext *uctx,
 		return ERR_PTR(-ENOMEM);
 
 	/*
-	 * Only a mappable buffer needs VM_USERMAP; both are zeroed, so no
-	 * stale kernel data can ever reach a user mapping.
+	 * Zeroed, so no stale kernel data can ever reach a user mapping, and
+	 * charged to the caller's memory cgroup, since the caller chooses
+	 * the size.  vmalloc_user() takes no gfp flags in 6.1, so no buffer
+	 * is VM_USERMAP and softrdma_mmap() maps the pages itself.
 	 */
-	if (uctx)
-		entry->buf = vmalloc_user(PAGE_ALIGN(size));
-	else
-		entry->buf = vzalloc(size);
+	entry->buf = __vmalloc(PAGE_ALIGN(size),
+			       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!entry->buf) {
 		kfree(entry);
 		return ERR_PTR(-ENOMEM);
@@ -88,6 +88,25 @@ void softrdma_mmap_release(struct softrdma_mmap_entry *entry)
 		softrdma_mmap_destroy(entry);
 }
 
+/*
+ * Map all of @buf's pages into @vma, as remap_vmalloc_range() does for a
+ * VM_USERMAP area: vm_insert_page() takes a page reference per PTE.
+ */
+static int softrdma_mmap_insert(struct vm_area_struct *vma, void *buf)
+{
+	unsigned long addr;
+	int err;
+
+	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
+		err = vm_insert_page(vma, addr, vmalloc_to_page(buf));
+		if (err)
+			return err;
+		buf += PAGE_SIZE;
+	}
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	return 0;
+}
+
 int softrdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *rdma_entry;
@@ -110,7 +129,7 @@ int softrdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 	}
 
 	/* each PTE takes a page reference: the pages outlive ->mmap_free */
-	err = remap_vmalloc_range(vma, entry->buf, 0);
+	err = softrdma_mmap_insert(vma, entry->buf);
 
 out_put_entry:
 	rdma_user_mmap_entry_put(rdma_entry);

@@ -9,7 +9,7 @@
  * to softrdma_mmap_release(); softrdma_mmap() holds one while it maps.
  * When both are gone the core calls ->mmap_free, which frees the buffer.
  * Pages already mapped into a process stay valid until that process
- * unmaps them: remap_vmalloc_range() takes a page reference per PTE, so
+ * unmaps them: each PTE holds a page reference (vm_insert_page()), so
  * the user may destroy a queue first and munmap it later (librxe's
  * order) and the kernel never touches the buffer after release.
  */
@@ -21,7 +21,7 @@
 
 struct softrdma_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
-	void *buf;		/* vmalloc_user(), page aligned, zeroed */
+	void *buf;		/* vmalloc'ed, page aligned, zeroed, charged */
 	size_t size;		/* bytes the owner asked for */
 	bool published;		/* in the ucontext's mmap table */
 };

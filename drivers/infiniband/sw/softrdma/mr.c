@@ -462,7 +462,8 @@ static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
 	struct sg_page_iter iter;
 	unsigned long i = 0;
 
-	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages),
+				   GFP_KERNEL_ACCOUNT);
 	if (!mr->pages)
 		return -ENOMEM;
 

@@ -20,6 +20,7 @@
 #include "qp_state.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
+#include "res.h"
 #include "roce_net.h"
 #include "srq.h"
 #include "ud.h"
@@ -582,7 +583,7 @@ static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
 		return PTR_ERR(qp->sq.ring);
 	resp->sq_key = key;
 	softrdma_ring_set_locks(qp->sq.ring, NULL, &qp->sq.lock);
-	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe), GFP_KERNEL);
+	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe), GFP_KERNEL_ACCOUNT);
 	if (!qp->sq.wqe) {
 		err = -ENOMEM;
 		goto out_destroy_sq;
@@ -663,7 +664,7 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
 				&qp->sq.lock);
 	qp->sq.wqe = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
-			      sizeof(*qp->sq.wqe), GFP_KERNEL);
+			      sizeof(*qp->sq.wqe), GFP_KERNEL_ACCOUNT);
 	if (!qp->sq.wqe)
 		goto out_destroy_sq;
 	qp->sq.lim = (struct softrdma_wqe_limits){
@@ -767,6 +768,9 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 						  struct softrdma_ucontext,
 						  ibuc)->ibuc;
 	}
+	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_QP);
+	if (err)
+		return err;
 
 	qp->sdev = sdev;
 	qp->user = !!udata;
@@ -788,7 +792,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	else
 		err = softrdma_qp_create_queues(qp, init, uctx, &resp.rxe);
 	if (err)
-		return err;
+		goto out_put_res;
 	if (init->srq) {
 		/* held until softrdma_qp_destroy_queues() */
 		qp->srq = to_ssrq(init->srq);
@@ -826,6 +830,8 @@ out_erase:
 	xa_erase(&sdev->qp_xa, qpn);
 out_destroy_queues:
 	softrdma_qp_destroy_queues(qp);
+out_put_res:
+	softrdma_res_put(&sdev->res, SOFTRDMA_RES_QP);
 	return err;
 }
 
@@ -851,6 +857,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* the source GID reference rdma_replace_ah_attr() took */
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	mutex_destroy(&qp->state_mutex);
+	softrdma_res_put(&qp->sdev->res, SOFTRDMA_RES_QP);
 	return 0;
 }
 

@@ -30,7 +30,7 @@ int softrdma_rc_init(struct softrdma_qp *qp)
 	struct softrdma_rc *rc = &qp->rc;
 
 	rc->wqe = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
-			   sizeof(*rc->wqe), GFP_KERNEL);
+			   sizeof(*rc->wqe), GFP_KERNEL_ACCOUNT);
 	if (!rc->wqe)
 		return -ENOMEM;
 	if (dst_cache_init(&rc->route, GFP_KERNEL)) {

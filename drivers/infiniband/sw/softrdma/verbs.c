@@ -14,6 +14,7 @@
 #include "mmap.h"
 #include "mr.h"
 #include "qp.h"
+#include "res.h"
 #include "srq.h"
 #include "verbs.h"
 
@@ -22,27 +23,37 @@ static int softrdma_alloc_ucontext(struct ib_ucontext *ibuc,
 {
 	struct softrdma_dev *sdev = to_sdev(ibuc->device);
 	struct siw_uresp_alloc_ctx siw_resp = {};
+	int err;
 
+	/* The siw ABI answers with a device id libsiw stores but never uses. */
+	if (sdev->transport == SOFTRDMA_IWARP &&
+	    udata->outlen < sizeof(siw_resp))
+		return -EINVAL;
+	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_UCONTEXT);
+	if (err)
+		return err;
 	if (sdev->transport == SOFTRDMA_ROCE)
 		return 0;	/* the rxe ABI exchanges nothing here */
 
-	/* The siw ABI answers with a device id libsiw stores but never uses. */
-	if (udata->outlen < sizeof(siw_resp))
-		return -EINVAL;
-	return ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));
+	err = ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));
+	if (err)
+		softrdma_res_put(&sdev->res, SOFTRDMA_RES_UCONTEXT);
+	return err;
 }
 
 static void softrdma_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
+	softrdma_res_put(&to_sdev(ibuc->device)->res, SOFTRDMA_RES_UCONTEXT);
 }
 
 static int softrdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return 0;
+	return softrdma_res_get(&to_sdev(ibpd->device)->res, SOFTRDMA_RES_PD);
 }
 
 static int softrdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	softrdma_res_put(&to_sdev(ibpd->device)->res, SOFTRDMA_RES_PD);
 	return 0;
 }
 

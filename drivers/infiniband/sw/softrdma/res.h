@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * How many objects of each kind a device holds, against the limits
+ * query_device advertises (res.c).
+ */
+#ifndef SOFTRDMA_RES_H
+#define SOFTRDMA_RES_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+/*
+ * The kinds counted here.  MRs, SRQs and AHs are not: each is numbered in
+ * an xarray whose range is its limit (mr.c, srq.c, ah.c).
+ */
+enum softrdma_res {
+	SOFTRDMA_RES_UCONTEXT,
+	SOFTRDMA_RES_PD,
+	SOFTRDMA_RES_CQ,
+	SOFTRDMA_RES_QP,
+	SOFTRDMA_NUM_RES
+};
+
+/* One device's counts; zeroed with the device */
+struct softrdma_res_count {
+	atomic_t n[SOFTRDMA_NUM_RES];
+};
+
+u32 softrdma_res_max(enum softrdma_res res);
+int softrdma_res_get(struct softrdma_res_count *rc, enum softrdma_res res);
+void softrdma_res_put(struct softrdma_res_count *rc, enum softrdma_res res);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_res_take(atomic_t *count, u32 max);
+#endif
+
+#endif /* SOFTRDMA_RES_H */

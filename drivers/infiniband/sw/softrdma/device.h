@@ -30,7 +30,6 @@ struct softrdma_dev {
 
 	/* memory regions by key index (key >> 8); RCU lookups */
 	struct xarray mr_xa;
-	atomic_t mr_count;	/* MRs in mr_xa, at most SOFTRDMA_MAX_MR */
 	/* queue pairs by QP number; RCU lookups */
 	struct xarray qp_xa;
 	u32 qp_next;		/* next QP number to try, for xa_alloc_cyclic */

@@ -112,14 +112,15 @@ VISIBLE_IF_KUNIT int softrdma_mr_add(struct softrdma_dev *sdev,
 	kref_init(&mr->ref);
 	init_completion(&mr->released);
 
-	if (!atomic_add_unless(&sdev->mr_count, 1, SOFTRDMA_MAX_MR))
-		return -ENOMEM;
+	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_MR);
+	if (err)
+		return err;
 	next = get_random_u32_inclusive(1, SOFTRDMA_MR_INDEX_MAX);
 	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
 			      XA_LIMIT(1, SOFTRDMA_MR_INDEX_MAX), &next,
 			      GFP_KERNEL);
 	if (err < 0) {
-		atomic_dec(&sdev->mr_count);
+		softrdma_res_put(&sdev->res, SOFTRDMA_RES_MR);
 		return err == -EBUSY ? -ENOMEM : err;
 	}
 
@@ -159,7 +160,7 @@ VISIBLE_IF_KUNIT void softrdma_mr_remove(struct softrdma_dev *sdev,
 	might_sleep();
 
 	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mr->key));
-	atomic_dec(&sdev->mr_count);
+	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MR);
 	kref_put(&mr->ref, softrdma_mr_release);
 	wait_for_completion(&mr->released);
 }

@@ -394,7 +394,7 @@ static void softrdma_mr_keys_unpredictable(struct kunit *test)
 	KUNIT_EXPECT_LE(test, runs, 1U);
 	/* and 63 in 64 of them lie above the lowest SOFTRDMA_MAX_MR */
 	KUNIT_EXPECT_GT(test, high, KEY_TEST_MRS / 2U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->mr_count),
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->res.n[SOFTRDMA_RES_MR]),
 			KEY_TEST_MRS);
 
 	/* deregistered and registered again: a new slot, the old key dead */
@@ -411,7 +411,7 @@ static void softrdma_mr_keys_unpredictable(struct kunit *test)
 
 	for (i = 0; i < KEY_TEST_MRS; i++)
 		softrdma_mr_remove(ctx->sdev, &mrs[i]);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->mr_count), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->sdev->res.n[SOFTRDMA_RES_MR]), 0);
 }
 
 struct remove_work {

@@ -10,14 +10,16 @@
 #include <linux/types.h>
 
 /*
- * The kinds counted here.  MRs, SRQs and AHs are not: each is numbered in
- * an xarray whose range is its limit (mr.c, srq.c, ah.c).
+ * The kinds counted here.  SRQs and AHs are not: each is numbered in an
+ * xarray whose range is its limit (srq.c, ah.c).  MRs are numbered
+ * sparsely, at random (mr.c), and counted here.
  */
 enum softrdma_res {
 	SOFTRDMA_RES_UCONTEXT,
 	SOFTRDMA_RES_PD,
 	SOFTRDMA_RES_CQ,
 	SOFTRDMA_RES_QP,
+	SOFTRDMA_RES_MR,
 	SOFTRDMA_NUM_RES
 };
 

@@ -57,6 +57,7 @@ static const struct {
 	{ "pd", SOFTRDMA_RES_PD, offsetof(struct ib_device_attr, max_pd) },
 	{ "cq", SOFTRDMA_RES_CQ, offsetof(struct ib_device_attr, max_cq) },
 	{ "qp", SOFTRDMA_RES_QP, offsetof(struct ib_device_attr, max_qp) },
+	{ "mr", SOFTRDMA_RES_MR, offsetof(struct ib_device_attr, max_mr) },
 };
 
 /*

@@ -34,6 +34,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_XMIT_NO_ROUTE] = { .name = "xmit_no_route" },
 	[SOFTRDMA_CNT_XMIT_ERR] = { .name = "xmit_err" },
 	[SOFTRDMA_CNT_XMIT_NOMEM] = { .name = "xmit_nomem" },
+	[SOFTRDMA_CNT_XMIT_NO_HEADROOM] = { .name = "xmit_no_headroom" },
 	/* protocol engines */
 	[SOFTRDMA_CNT_RETRANSMITS] = { .name = "retransmits" },
 	[SOFTRDMA_CNT_ACK_TIMEOUTS] = { .name = "ack_timeouts" },

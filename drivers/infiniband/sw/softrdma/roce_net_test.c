@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
- * UDP source port hash, and av.c's address vectors.
+ * UDP source port hash, the transmit header push, and av.c's address
+ * vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -13,6 +14,7 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/ipv6.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
@@ -51,9 +53,13 @@ static const u8 rc_read_req[] = {
 #define BTH_OFF		(IP4_LEN + sizeof(struct udphdr))
 #define PKT_MAX		256
 
-/* an skb as UDP hands it to encap_rcv: data at the UDP header */
-static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
-			       unsigned int len, unsigned int linear)
+/*
+ * an skb as UDP hands it to encap_rcv: data at the UDP header, which
+ * follows @ip_len bytes of IP header
+ */
+static struct sk_buff *rcv_skb_ip(struct kunit *test, const u8 *pkt,
+				  unsigned int len, unsigned int linear,
+				  unsigned int ip_len)
 {
 	struct sk_buff *skb;
 	struct page *page;
@@ -69,9 +75,15 @@ static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
 		skb_add_rx_frag(skb, 0, page, 0, len - linear, PAGE_SIZE);
 	}
 	skb_reset_network_header(skb);
-	skb_pull(skb, IP4_LEN);
+	skb_pull(skb, ip_len);
 	skb_reset_transport_header(skb);
 	return skb;
+}
+
+static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
+			       unsigned int len, unsigned int linear)
+{
+	return rcv_skb_ip(test, pkt, len, linear, IP4_LEN);
 }
 
 /* UDP and IP lengths after changing the packet's length to @len */
@@ -397,6 +409,27 @@ static void softrdma_roce_net_rcv_counts(struct kunit *test)
 	}
 }
 
+/* IPv4 and IPv6 addresses of the lab's hosts */
+
+#define ADDR_PEER	1
+#define ADDR_LOCAL	2
+#define ADDR_OTHER	9	/* a third host on the link */
+
+static void addr4(union softrdma_ip *ip, u8 host)
+{
+	ip->v4.s_addr = htonl(0xc0000200 | host);	/* 192.0.2.host */
+}
+
+static void addr6(union softrdma_ip *ip, u8 host)
+{
+	memset(&ip->v6, 0, sizeof(ip->v6));
+	ip->v6.s6_addr[0] = 0x20;			/* 2001:db8::host */
+	ip->v6.s6_addr[1] = 0x01;
+	ip->v6.s6_addr[2] = 0x0d;
+	ip->v6.s6_addr[3] = 0xb8;
+	ip->v6.s6_addr[15] = host;
+}
+
 static void softrdma_roce_net_counter_names(struct kunit *test)
 {
 	int i, j;
@@ -443,6 +476,92 @@ static void softrdma_roce_net_src_port(struct kunit *test)
 	KUNIT_EXPECT_GE(test, bitmap_weight(seen, BIT(14)), 60);
 	KUNIT_EXPECT_NE(test, softrdma_roce_src_port(0x11, 0x12),
 			softrdma_roce_src_port(0x12, 0x11));
+}
+
+/*
+ * Transmit: the UDP and IP headers go only where there is room for them.
+ * (Without the check, the short cases write in front of the skb's head:
+ * KASAN reports it, and skb->data ends up before skb->head.)
+ */
+
+struct push_case {
+	const char *name;
+	enum rdma_network_type type;
+	unsigned int headroom;
+	int ret;
+};
+
+static const struct push_case push_cases[] = {
+	{ "ipv4_exact_room", RDMA_NETWORK_IPV4, 28, 0 },
+	{ "ipv6_exact_room", RDMA_NETWORK_IPV6, 48, 0 },
+	{ "ipv4_one_byte_short", RDMA_NETWORK_IPV4, 27, -ENOBUFS },
+	{ "ipv6_one_byte_short", RDMA_NETWORK_IPV6, 47, -ENOBUFS },
+	/* built for IPv4 behind a 16-byte link header, then sent as IPv6 */
+	{ "ipv6_in_ipv4_headroom", RDMA_NETWORK_IPV6, 16 + 28, -ENOBUFS },
+	{ "no_headroom", RDMA_NETWORK_IPV4, 0, -ENOBUFS },
+};
+
+static void push_case_desc(const struct push_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(push, push_cases, push_case_desc);
+
+static void softrdma_roce_net_push_hdrs(struct kunit *test)
+{
+	const unsigned int ib_len = sizeof(rc_ack) - BTH_OFF;
+	const struct push_case *c = test->param_value;
+	struct softrdma_av av = { .hop_limit = 64 };
+	struct softrdma_roce_tx tx;
+	struct sk_buff *skb;
+	u8 *data;
+	int ret;
+
+	av.network_type = c->type;
+	if (c->type == RDMA_NETWORK_IPV4) {
+		addr4(&av.saddr, ADDR_LOCAL);
+		addr4(&av.daddr, ADDR_PEER);
+	} else {
+		addr6(&av.saddr, ADDR_LOCAL);
+		addr6(&av.daddr, ADDR_PEER);
+	}
+	softrdma_roce_tx_set(&tx, &av, 0xc123);
+
+	skb = alloc_skb(c->headroom + ib_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, c->headroom);
+	skb_put_data(skb, rc_ack + BTH_OFF, ib_len);
+	data = skb->data;
+
+	ret = softrdma_roce_push_hdrs(&init_net, skb, &tx, NULL);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	KUNIT_EXPECT_TRUE(test, skb->data >= skb->head);
+	if (ret) {
+		KUNIT_EXPECT_PTR_EQ(test, skb->data, data);
+		KUNIT_EXPECT_EQ(test, skb->len, ib_len);
+	} else if (c->type == RDMA_NETWORK_IPV4) {
+		KUNIT_EXPECT_EQ(test, skb->len, IP4_LEN + 8 + ib_len);
+		KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0] >> 4, 4);
+		KUNIT_EXPECT_EQ(test, ip_hdr(skb)->saddr, av.saddr.v4.s_addr);
+		KUNIT_EXPECT_EQ(test, ip_hdr(skb)->daddr, av.daddr.v4.s_addr);
+		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(skb)->tot_len), skb->len);
+	} else {
+		KUNIT_EXPECT_EQ(test, skb->len,
+				sizeof(struct ipv6hdr) + 8 + ib_len);
+		KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0] >> 4, 6);
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+							&av.saddr.v6));
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&ipv6_hdr(skb)->daddr,
+							&av.daddr.v6));
+	}
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->source), 0xc123);
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->dest),
+				SOFTRDMA_ROCE_UDP_PORT);
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->len), 8 + ib_len);
+	}
+	kfree_skb(skb);
 }
 
 static void make_gid4(union ib_gid *gid, __be32 addr)
@@ -509,6 +628,7 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_counts, rcv_gen_params),
 	KUNIT_CASE(softrdma_roce_net_counter_names),
 	KUNIT_CASE(softrdma_roce_net_src_port),
+	KUNIT_CASE_PARAM(softrdma_roce_net_push_hdrs, push_gen_params),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
 	{}
 };

@@ -408,6 +408,35 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_skb);
 
+/**
+ * softrdma_roce_path_rcv_ok() - did a packet come from a path's peer
+ * @path: a connected QP's path
+ * @skb: a packet for that QP, its IP header intact (roce_pkt.h)
+ *
+ * A connected QP talks to one peer: its IP source must be the path's
+ * destination and its IP destination the path's source, the QP's GID
+ * (IPv4 addresses for IPv4-mapped GIDs, as the path holds them).  Anyone
+ * else could otherwise address the QP by number and, at the right PSN,
+ * fail it, forge its responses or have it send data to a third party.
+ * Packets delivered locally (loopback) carry the same addresses.
+ *
+ * Return: true if the addresses are the path's, reversed.
+ */
+bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
+			       const struct sk_buff *skb)
+{
+	const struct softrdma_roce_pkt *pkt = (const void *)skb->cb;
+	const struct softrdma_roce_tx *tx = &path->tx;
+
+	if (tx->network_type != pkt->network_type)
+		return false;
+	if (tx->network_type == RDMA_NETWORK_IPV4)
+		return ip_hdr(skb)->saddr == tx->daddr.v4.s_addr &&
+		       ip_hdr(skb)->daddr == tx->saddr.v4.s_addr;
+	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &tx->daddr.v6) &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &tx->saddr.v6);
+}
+
 /* the sroce device of a netdev, or of the real device below a VLAN */
 static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 {

@@ -69,6 +69,8 @@ struct softrdma_roce_path {
 
 struct softrdma_roce_path *softrdma_roce_path_alloc(void);
 void softrdma_roce_path_free(struct softrdma_roce_path *path);
+bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
+			       const struct sk_buff *skb);
 
 struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 					const struct softrdma_roce_tx *tx,

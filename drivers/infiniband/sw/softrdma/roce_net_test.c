@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
- * UDP source port hash, the transmit header push, and av.c's address
- * vectors.
+ * connected QP's address check (roce_rx.c), the UDP source port hash, the
+ * transmit header push, and av.c's address vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -22,6 +22,7 @@
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
+#include "qp.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_pkt.h"
@@ -409,7 +410,7 @@ static void softrdma_roce_net_rcv_counts(struct kunit *test)
 	}
 }
 
-/* IPv4 and IPv6 addresses of the lab's hosts */
+/* Connected QPs take packets from their peer only (roce_rx.c) */
 
 #define ADDR_PEER	1
 #define ADDR_LOCAL	2
@@ -428,6 +429,189 @@ static void addr6(union softrdma_ip *ip, u8 host)
 	ip->v6.s6_addr[2] = 0x0d;
 	ip->v6.s6_addr[3] = 0xb8;
 	ip->v6.s6_addr[15] = host;
+}
+
+struct addr_case {
+	const char *name;
+	const u8 *pkt;		/* an IPv4 capture; its IP addresses replaced */
+	unsigned int len;
+	bool ipv6;		/* sent over IPv6 instead */
+	u8 src, dst;		/* ADDR_*: the packet's IP addresses */
+	/* the QP's path: none, or its IP version (to LOCAL from PEER) */
+	enum rdma_network_type path;
+	enum softrdma_counter counter;
+};
+
+/*
+ * The QP's engines are stopped: a packet let through counts as
+ * rcv_qp_not_ready there and changes nothing else.
+ */
+static const struct addr_case addr_cases[] = {
+	{ "ack_from_peer", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "read_request_from_peer", rc_read_req, sizeof(rc_read_req), false,
+	  ADDR_PEER, ADDR_LOCAL, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "ack_from_third_host", rc_ack, sizeof(rc_ack), false, ADDR_OTHER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "read_request_from_third_host", rc_read_req, sizeof(rc_read_req),
+	  false, ADDR_OTHER, ADDR_LOCAL, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "read_request_to_other_address", rc_read_req, sizeof(rc_read_req),
+	  false, ADDR_PEER, ADDR_OTHER, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "addresses_reversed", rc_ack, sizeof(rc_ack), false, ADDR_LOCAL,
+	  ADDR_PEER, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv4_packet_ipv6_path", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV6, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_ack_from_peer", rc_ack, sizeof(rc_ack), true, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV6, SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "ipv6_ack_from_third_host", rc_ack, sizeof(rc_ack), true,
+	  ADDR_OTHER, ADDR_LOCAL, RDMA_NETWORK_IPV6,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_read_request_to_other_address", rc_read_req,
+	  sizeof(rc_read_req), true, ADDR_PEER, ADDR_OTHER, RDMA_NETWORK_IPV6,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_packet_ipv4_path", rc_ack, sizeof(rc_ack), true, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "qp_without_path", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IB, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+};
+
+static void addr_case_desc(const struct addr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(addr, addr_cases, addr_case_desc);
+
+/* @c's packet, as an IP datagram in @buf; returns its IP header length */
+static unsigned int addr_case_packet(const struct addr_case *c, u8 *buf,
+				     unsigned int *len)
+{
+	unsigned int udp_len = c->len - IP4_LEN;
+	struct ipv6hdr *ip6h = (struct ipv6hdr *)buf;
+	struct iphdr *iph = (struct iphdr *)buf;
+	union softrdma_ip src, dst;
+
+	if (!c->ipv6) {
+		memcpy(buf, c->pkt, c->len);
+		addr4(&src, c->src);
+		addr4(&dst, c->dst);
+		iph->saddr = src.v4.s_addr;
+		iph->daddr = dst.v4.s_addr;
+		*len = c->len;
+		fix_icrc(buf, *len);
+		return IP4_LEN;
+	}
+	memset(ip6h, 0, sizeof(*ip6h));
+	ip6h->version = 6;
+	ip6h->payload_len = htons(udp_len);
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = 64;
+	addr6(&src, c->src);
+	addr6(&dst, c->dst);
+	ip6h->saddr = src.v6;
+	ip6h->daddr = dst.v6;
+	memcpy(buf + sizeof(*ip6h), c->pkt + IP4_LEN, udp_len);
+	*len = sizeof(*ip6h) + udp_len;
+	fix_icrc(buf, *len);
+	return sizeof(*ip6h);
+}
+
+/* an RC QP published on @sdev as @qpn, in RTS with its engines stopped */
+static struct softrdma_qp *addr_test_qp(struct kunit *test,
+					struct softrdma_dev *sdev, u32 qpn,
+					enum rdma_network_type path_type)
+{
+	struct softrdma_roce_path *path;
+	struct softrdma_av av = {};
+	struct softrdma_qp *qp;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->sdev = sdev;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->ibqp.qp_num = qpn;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	skb_queue_head_init(&qp->rc.req_txq);
+	skb_queue_head_init(&qp->rc.resp_txq);
+	skb_queue_head_init(&qp->rc.backlog);
+	qp->rc.req_stopped = true;
+	qp->rc.resp_stopped = true;
+	qp->state = IB_QPS_RTS;
+
+	if (path_type != RDMA_NETWORK_IB) {
+		av.network_type = path_type;
+		av.hop_limit = 64;
+		if (path_type == RDMA_NETWORK_IPV4) {
+			addr4(&av.saddr, ADDR_LOCAL);
+			addr4(&av.daddr, ADDR_PEER);
+		} else {
+			addr6(&av.saddr, ADDR_LOCAL);
+			addr6(&av.daddr, ADDR_PEER);
+		}
+		path = softrdma_roce_path_alloc();
+		KUNIT_ASSERT_NOT_NULL(test, path);
+		softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
+		RCU_INIT_POINTER(qp->path, path);
+	}
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
+					      GFP_KERNEL)), 0);
+	return qp;
+}
+
+/*
+ * Through the whole receive path: a packet for a connected QP from
+ * anyone but its peer, or to any address but its own, is counted as
+ * rcv_addr_mismatch and goes no further; one from its peer reaches the
+ * engines.
+ */
+static void softrdma_roce_net_rcv_addr(struct kunit *test)
+{
+	const struct addr_case *c = test->param_value;
+	struct roce_net_test *t = test->priv;
+	u64 before[SOFTRDMA_NUM_COUNTERS];
+	unsigned int len, ip_len;
+	struct softrdma_qp *qp;
+	struct sk_buff *skb;
+	u8 buf[PKT_MAX];
+	int i;
+
+	KUNIT_ASSERT_LE(test, c->len + sizeof(struct ipv6hdr), sizeof(buf));
+	ip_len = addr_case_packet(c, buf, &len);
+	qp = addr_test_qp(test, t->sdev,
+			  softrdma_bth_qpn(bth_of((u8 *)c->pkt)), c->path);
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		before[i] = softrdma_counter_read(t->sdev, i);
+
+	skb = rcv_skb_ip(test, buf, len, len, ip_len);
+	refcount_inc(&t->sdev->ibdev.refcount);	/* the lookup's reference */
+	local_bh_disable();
+	softrdma_roce_rcv_skb(t->sdev, skb);
+	local_bh_enable();
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++) {
+		u64 want = before[i];
+
+		if (i == c->counter || i == SOFTRDMA_CNT_RCV_PACKETS)
+			want++;
+		else if (i == SOFTRDMA_CNT_RCV_BYTES)
+			want += len - ip_len - sizeof(struct udphdr);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(t->sdev, i),
+				    want, "counter %s",
+				    softrdma_counter_name(i));
+	}
+
+	xa_erase(&t->sdev->qp_xa, softrdma_qpn(qp));
+	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
+	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
+	/* the free callback runs before the test's memory goes */
+	rcu_barrier();
 }
 
 static void softrdma_roce_net_counter_names(struct kunit *test)
@@ -626,6 +810,7 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE(softrdma_roce_net_rcv_read_request),
 	KUNIT_CASE(softrdma_roce_net_rcv_payload_in_frag),
 	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_counts, rcv_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_addr, addr_gen_params),
 	KUNIT_CASE(softrdma_roce_net_counter_names),
 	KUNIT_CASE(softrdma_roce_net_src_port),
 	KUNIT_CASE_PARAM(softrdma_roce_net_push_hdrs, push_gen_params),

@@ -251,9 +251,11 @@ fi
 # --- counters -----------------------------------------------------------------------
 # The RoCE drop counters and the iWARP error counters: none may move.
 ROCE_DROPS="rcv_bad_udp_len rcv_truncated rcv_icrc_err rcv_bad_tver rcv_bad_opcode
-	rcv_bad_pkey rcv_no_qp rcv_nomem rcv_qp_not_ready rcv_invalid_request
+	rcv_bad_pkey rcv_no_qp rcv_nomem rcv_addr_mismatch rcv_qp_not_ready
+	rcv_invalid_request
 	rcv_remote_access_err rcv_backlog_drop rcv_bad_qkey rcv_no_recv_wqe
 	rcv_ud_too_long xmit_drop xmit_no_route xmit_err xmit_nomem
+	xmit_no_headroom
 	retry_exceeded_err rnr_retry_exceeded_err"
 IW_ERRS="iw_xmit_err iw_local_err iw_rcv_crc_err iw_rcv_bad_hdr iw_rcv_no_rqe
 	iw_rcv_untagged_err iw_rcv_prot_err iw_rcv_ird_exceeded iw_rcv_unexpected

@@ -328,6 +328,12 @@ if [ "$LAB_STACK" = sroce ]; then
 	rdma statistic show link "$LAB_IBDEV/1" >"$LAB_OUT/counters.txt" 2>&1
 	lab_note "counters: $(tr -s ' \n' ' ' <"$LAB_OUT/counters.txt" |
 		grep -o 'xmit_drop [0-9]*\|rcv_[a-z_]* [1-9][0-9]*' | tr '\n' ' ')"
+	# rdma_cm's connections, IPv4 and IPv6: every RC packet came from
+	# the QP's peer to its own address
+	lab_check "no RC packet refused as not from its peer (rcv_addr_mismatch 0)" \
+		awk '{ for (i = 1; i < NF; i++)
+			if ($i == "rcv_addr_mismatch") { seen = 1; v = $(i + 1) } }
+		     END { exit !(seen && v == 0) }' "$LAB_OUT/counters.txt"
 	lab_barrier unload
 	lab_check "rmmod softrdma with $LAB_IBDEV present (the GSI QP goes)" \
 		rmmod softrdma

@@ -28,12 +28,14 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_BAD_PKEY] = { .name = "rcv_bad_pkey" },
 	[SOFTRDMA_CNT_RCV_NO_QP] = { .name = "rcv_no_qp" },
 	[SOFTRDMA_CNT_RCV_NOMEM] = { .name = "rcv_nomem" },
+	[SOFTRDMA_CNT_RCV_ADDR_MISMATCH] = { .name = "rcv_addr_mismatch" },
 	/* transmit outcomes other than success */
 	[SOFTRDMA_CNT_XMIT_DROP] = { .name = "xmit_drop" },
 	[SOFTRDMA_CNT_XMIT_NEIGH_PENDING] = { .name = "xmit_neigh_pending" },
 	[SOFTRDMA_CNT_XMIT_NO_ROUTE] = { .name = "xmit_no_route" },
 	[SOFTRDMA_CNT_XMIT_ERR] = { .name = "xmit_err" },
 	[SOFTRDMA_CNT_XMIT_NOMEM] = { .name = "xmit_nomem" },
+	[SOFTRDMA_CNT_XMIT_NO_HEADROOM] = { .name = "xmit_no_headroom" },
 	/* protocol engines */
 	[SOFTRDMA_CNT_RETRANSMITS] = { .name = "retransmits" },
 	[SOFTRDMA_CNT_ACK_TIMEOUTS] = { .name = "ack_timeouts" },

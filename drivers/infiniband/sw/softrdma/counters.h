@@ -31,12 +31,15 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_RCV_BAD_PKEY,
 	SOFTRDMA_CNT_RCV_NO_QP,
 	SOFTRDMA_CNT_RCV_NOMEM,
+	/* connected QP: IP source not its peer, or destination not its own */
+	SOFTRDMA_CNT_RCV_ADDR_MISMATCH,
 	/* transmit outcomes other than success */
 	SOFTRDMA_CNT_XMIT_DROP,
 	SOFTRDMA_CNT_XMIT_NEIGH_PENDING,
 	SOFTRDMA_CNT_XMIT_NO_ROUTE,
 	SOFTRDMA_CNT_XMIT_ERR,
 	SOFTRDMA_CNT_XMIT_NOMEM,
+	SOFTRDMA_CNT_XMIT_NO_HEADROOM,	/* no room for UDP and IP headers */
 	/* protocol engines */
 	SOFTRDMA_CNT_RETRANSMITS,
 	SOFTRDMA_CNT_ACK_TIMEOUTS,

@@ -854,6 +854,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	softrdma_qp_transport_destroy(qp);
 	softrdma_qp_destroy_queues(qp);
+	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
 	/* the source GID reference rdma_replace_ah_attr() took */
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	mutex_destroy(&qp->state_mutex);
@@ -997,9 +998,24 @@ static int softrdma_qp_check_qkey(struct softrdma_qp *qp, u32 qkey)
 	return 0;
 }
 
+/*
+ * Publish @path as the data path's view of qp->av and qp->src_port (qp.h).
+ * Returns the path it replaces, to be freed with softrdma_roce_path_free().
+ */
+static struct softrdma_roce_path *
+softrdma_qp_publish_path(struct softrdma_qp *qp, struct softrdma_roce_path *path)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	softrdma_roce_tx_set(&path->tx, &qp->av, qp->src_port);
+	return rcu_replace_pointer(qp->path, path,
+				   lockdep_is_held(&qp->state_mutex));
+}
+
 static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			      int mask, struct ib_udata *udata)
 {
+	struct softrdma_roce_path *path = NULL;
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	struct softrdma_qp_limits limits;
 	enum ib_qp_state cur, next;
@@ -1034,6 +1050,11 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = softrdma_av_from_ah_attr(&av, &attr->ah_attr);
 	if (!err && (mask & IB_QP_QKEY))
 		err = softrdma_qp_check_qkey(qp, attr->qkey);
+	if (!err && (mask & (IB_QP_AV | IB_QP_DEST_QPN))) {
+		path = softrdma_roce_path_alloc();
+		if (!path)
+			err = -ENOMEM;
+	}
 	if (err)
 		goto out_unlock;
 
@@ -1043,9 +1064,9 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	softrdma_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_AV)
 		qp->av = av;
-	/* RoCE RC caches the route of av and src_port (rc.h) */
-	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
-		dst_cache_reset(&qp->rc.route);
+	/* from here @path is the one replaced, freed below */
+	if (path)
+		path = softrdma_qp_publish_path(qp, path);
 
 	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
 		softrdma_qp_flush_or_enter_error(qp);
@@ -1061,6 +1082,7 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 out_unlock:
 	mutex_unlock(&qp->state_mutex);
+	softrdma_roce_path_free(path);
 	return err;
 }
 

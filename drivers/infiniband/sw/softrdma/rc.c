@@ -15,6 +15,7 @@
 #include "queue_rxe_abi.h"
 #include "rc.h"
 #include "roce_hdr.h"
+#include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
 
@@ -33,11 +34,6 @@ int softrdma_rc_init(struct softrdma_qp *qp)
 			   sizeof(*rc->wqe), GFP_KERNEL_ACCOUNT);
 	if (!rc->wqe)
 		return -ENOMEM;
-	if (dst_cache_init(&rc->route, GFP_KERNEL)) {
-		kvfree(rc->wqe);
-		rc->wqe = NULL;
-		return -ENOMEM;
-	}
 	skb_queue_head_init(&rc->req_txq);
 	skb_queue_head_init(&rc->resp_txq);
 	skb_queue_head_init(&rc->backlog);
@@ -55,7 +51,6 @@ int softrdma_rc_init(struct softrdma_qp *qp)
  */
 void softrdma_rc_destroy(struct softrdma_qp *qp)
 {
-	dst_cache_destroy(&qp->rc.route);
 	kvfree(qp->rc.wqe);
 	qp->rc.wqe = NULL;
 }
@@ -182,6 +177,54 @@ void softrdma_rc_stop(struct softrdma_qp *qp)
 	cancel_delayed_work_sync(&rc->resp_work);
 	/* a work item may have armed the timer before it saw the stop */
 	timer_delete_sync(&rc->retry_timer);
+}
+
+/**
+ * softrdma_rc_alloc_skb() - an skb for a packet to the QP's peer
+ * @qp: the QP
+ * @hdr_len: as for softrdma_roce_alloc_skb()
+ * @payload_len: as for softrdma_roce_alloc_skb()
+ *
+ * The packet is built for the QP's path as it is now and goes there,
+ * whatever path the QP has by the time it leaves.
+ *
+ * Context: any.
+ * Return: the skb, or NULL (counted).
+ */
+struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
+				      unsigned int hdr_len,
+				      unsigned int payload_len)
+{
+	const struct softrdma_roce_path *path;
+	struct sk_buff *skb = NULL;
+
+	rcu_read_lock();
+	path = rcu_dereference(qp->path);
+	if (path)
+		skb = softrdma_roce_alloc_skb(qp->sdev, &path->tx, hdr_len,
+					      payload_len);
+	else
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_XMIT_NO_ROUTE);
+	rcu_read_unlock();
+	return skb;
+}
+
+/**
+ * softrdma_rc_xmit() - send a packet from softrdma_rc_alloc_skb()
+ * @qp: the QP
+ * @skb: consumed
+ *
+ * Context: any; BHs may be disabled.  Does not sleep.
+ * Return: as softrdma_roce_xmit().
+ */
+int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	int err;
+
+	rcu_read_lock();
+	err = softrdma_roce_xmit(qp->sdev, rcu_dereference(qp->path), skb);
+	rcu_read_unlock();
+	return err;
 }
 
 /**

@@ -25,7 +25,6 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
-#include <net/dst_cache.h>
 
 #include <rdma/ib_verbs.h>
 
@@ -107,9 +106,6 @@ struct softrdma_rc_resp_seq {
 };
 
 struct softrdma_rc {
-	/* route of qp->av for both directions, per CPU: no lock */
-	struct dst_cache route;
-
 	/* requester and completer: under qp->sq.lock */
 	bool req_running;	/* RTS: the requester may send */
 	bool req_stopped;	/* rc_stop: nothing may be armed */
@@ -192,6 +188,10 @@ void softrdma_rc_stop(struct softrdma_qp *qp);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
 /* Between the engines (rc_requester.c, rc_responder.c, rc_completer.c) */
+struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
+				      unsigned int hdr_len,
+				      unsigned int payload_len);
+int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb);
 void softrdma_rc_req_run(struct softrdma_qp *qp);
 void softrdma_rc_req_flush(struct softrdma_qp *qp);
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);

@@ -132,7 +132,7 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 
 	if (!(wqe->send_flags & IB_SEND_INLINE) && len > SOFTRDMA_RC_COPY_MAX &&
 	    !pad) {
-		g.skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av, hdr_len, 0);
+		g.skb = softrdma_rc_alloc_skb(qp, hdr_len, 0);
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
 		g.frags = true;
@@ -146,7 +146,7 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		g.frags = false;
 	}
 
-	g.skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av, hdr_len, len + pad);
+	g.skb = softrdma_rc_alloc_skb(qp, hdr_len, len + pad);
 	if (!g.skb)
 		return ERR_PTR(-ENOMEM);
 	if (wqe->send_flags & IB_SEND_INLINE) {
@@ -506,8 +506,7 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	while ((skb = __skb_dequeue(&rc->req_txq))) {
 		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
 		spin_unlock_bh(&qp->sq.lock);
-		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port,
-					 &rc->route, skb);
+		err = softrdma_rc_xmit(qp, skb);
 		spin_lock_bh(&qp->sq.lock);
 		if (!err) {
 			rc->req_backoff_us = 0;

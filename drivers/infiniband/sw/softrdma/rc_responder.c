@@ -36,8 +36,7 @@ static struct sk_buff *softrdma_rc_resp_skb(struct softrdma_qp *qp, u8 opcode,
 	struct softrdma_bth *bth;
 	struct sk_buff *skb;
 
-	skb = softrdma_roce_alloc_skb(qp->sdev, &qp->av,
-				      softrdma_roce_hdr_len(opcode), payload);
+	skb = softrdma_rc_alloc_skb(qp, softrdma_roce_hdr_len(opcode), payload);
 	if (!skb)
 		return NULL;
 	bth = (struct softrdma_bth *)skb->data;
@@ -1100,8 +1099,7 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 		       ((const struct softrdma_aeth *)(skb->data + off))->smsn :
 		       0;
 		spin_unlock_bh(&qp->rq.lock);
-		err = softrdma_roce_xmit(qp->sdev, &qp->av, qp->src_port,
-					 &rc->route, skb);
+		err = softrdma_rc_xmit(qp, skb);
 		spin_lock_bh(&qp->rq.lock);
 		if (!err) {
 			rc->resp_backoff_us = 0;

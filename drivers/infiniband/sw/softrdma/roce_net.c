@@ -273,6 +273,8 @@ void softrdma_roce_net_exit(void)
 	unregister_pernet_subsys(&softrdma_roce_net_ops);
 	/* no CPU may still be in encap_rcv when the module text goes */
 	synchronize_net();
+	/* nor in softrdma_roce_path_free_rcu() */
+	rcu_barrier();
 }
 
 /* Receive */
@@ -406,6 +408,35 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_skb);
 
+/**
+ * softrdma_roce_path_rcv_ok() - did a packet come from a path's peer
+ * @path: a connected QP's path
+ * @skb: a packet for that QP, its IP header intact (roce_pkt.h)
+ *
+ * A connected QP talks to one peer: its IP source must be the path's
+ * destination and its IP destination the path's source, the QP's GID
+ * (IPv4 addresses for IPv4-mapped GIDs, as the path holds them).  Anyone
+ * else could otherwise address the QP by number and, at the right PSN,
+ * fail it, forge its responses or have it send data to a third party.
+ * Packets delivered locally (loopback) carry the same addresses.
+ *
+ * Return: true if the addresses are the path's, reversed.
+ */
+bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
+			       const struct sk_buff *skb)
+{
+	const struct softrdma_roce_pkt *pkt = (const void *)skb->cb;
+	const struct softrdma_roce_tx *tx = &path->tx;
+
+	if (tx->network_type != pkt->network_type)
+		return false;
+	if (tx->network_type == RDMA_NETWORK_IPV4)
+		return ip_hdr(skb)->saddr == tx->daddr.v4.s_addr &&
+		       ip_hdr(skb)->daddr == tx->saddr.v4.s_addr;
+	return ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &tx->daddr.v6) &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &tx->saddr.v6);
+}
+
 /* the sroce device of a netdev, or of the real device below a VLAN */
 static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 {
@@ -460,16 +491,83 @@ u16 softrdma_roce_src_port(u32 qpn_a, u32 qpn_b)
 	       (hash & GENMASK(SOFTRDMA_ROCE_SPORT_BITS - 1, 0));
 }
 
-static unsigned int softrdma_roce_ip_hdr_len(const struct softrdma_av *av)
+/**
+ * softrdma_roce_tx_set() - where packets to an address vector go
+ * @tx: filled in
+ * @av: the address vector
+ * @src_port: the flow's UDP source port
+ */
+void softrdma_roce_tx_set(struct softrdma_roce_tx *tx,
+			  const struct softrdma_av *av, u16 src_port)
 {
-	return av->network_type == RDMA_NETWORK_IPV4 ? sizeof(struct iphdr) :
+	memset(tx, 0, sizeof(*tx));
+	tx->saddr = av->saddr;
+	tx->daddr = av->daddr;
+	tx->flow_label = av->flow_label;
+	tx->ifindex = av->ifindex;
+	tx->src_port = src_port;
+	tx->network_type = av->network_type;
+	tx->traffic_class = av->traffic_class;
+	tx->hop_limit = av->hop_limit;
+}
+
+/**
+ * softrdma_roce_path_alloc() - an empty path, for softrdma_roce_tx_set()
+ *
+ * Context: process; may sleep.
+ * Return: the path, or NULL.
+ */
+struct softrdma_roce_path *softrdma_roce_path_alloc(void)
+{
+	struct softrdma_roce_path *path;
+
+	path = kzalloc(sizeof(*path), GFP_KERNEL);
+	if (!path)
+		return NULL;
+	if (dst_cache_init(&path->route, GFP_KERNEL)) {
+		kfree(path);
+		return NULL;
+	}
+	return path;
+}
+
+static void softrdma_roce_path_free_rcu(struct rcu_head *head)
+{
+	struct softrdma_roce_path *path =
+		container_of(head, struct softrdma_roce_path, rcu);
+
+	dst_cache_destroy(&path->route);
+	kfree(path);
+}
+
+/**
+ * softrdma_roce_path_free() - free a path once no reader can see it
+ * @path: unpublished, or NULL
+ *
+ * Context: any.
+ */
+void softrdma_roce_path_free(struct softrdma_roce_path *path)
+{
+	if (path)
+		call_rcu(&path->rcu, softrdma_roce_path_free_rcu);
+}
+
+static unsigned int softrdma_roce_ip_hdr_len(const struct softrdma_roce_tx *tx)
+{
+	return tx->network_type == RDMA_NETWORK_IPV4 ? sizeof(struct iphdr) :
 						       sizeof(struct ipv6hdr);
+}
+
+static struct softrdma_roce_tx *softrdma_roce_tx_cb(struct sk_buff *skb)
+{
+	return (struct softrdma_roce_tx *)skb->cb;
 }
 
 /**
  * softrdma_roce_alloc_skb() - an skb for one outgoing RoCEv2 packet
  * @sdev: the sending device
- * @av: where it goes
+ * @tx: where it goes; the skb keeps a copy, which softrdma_roce_xmit()
+ *	uses
  * @ib_hdr_len: bytes of BTH and extension headers
  * @payload_len: bytes of payload and pad the caller will copy into the
  *	linear area; 0 if it attaches the payload as page frags instead (at
@@ -484,7 +582,7 @@ static unsigned int softrdma_roce_ip_hdr_len(const struct softrdma_av *av)
  * Return: the skb, or NULL (counted as xmit_nomem).
  */
 struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
-					const struct softrdma_av *av,
+					const struct softrdma_roce_tx *tx,
 					unsigned int ib_hdr_len,
 					unsigned int payload_len)
 {
@@ -492,9 +590,9 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 	unsigned int headroom;
 	struct sk_buff *skb;
 
-	headroom = LL_RESERVED_SPACE(ndev) + softrdma_roce_ip_hdr_len(av) +
+	headroom = LL_RESERVED_SPACE(ndev) + softrdma_roce_ip_hdr_len(tx) +
 		   sizeof(struct udphdr);
-	if (av->ifindex && av->ifindex != ndev->ifindex)
+	if (tx->ifindex && tx->ifindex != ndev->ifindex)
 		headroom += VLAN_HLEN;
 
 	skb = alloc_skb(headroom + ib_hdr_len + payload_len + ROCE_ICRC_SIZE,
@@ -505,6 +603,7 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 	}
 	skb_reserve(skb, headroom);
 	skb_put_zero(skb, ib_hdr_len);
+	memcpy(softrdma_roce_tx_cb(skb), tx, sizeof(*tx));
 	return skb;
 }
 
@@ -552,16 +651,16 @@ static void softrdma_roce_push_udp(struct sk_buff *skb, u16 src_port)
 
 /* Routing: the GID's netdev is the only way out, in its netdev's netns. */
 static struct dst_entry *softrdma_roce_route4(struct net *net,
-					      const struct softrdma_av *av,
-					      int oif, u16 src_port)
+					      const struct softrdma_roce_tx *tx,
+					      int oif)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = oif,
-		.flowi4_tos = RT_TOS(av->traffic_class),
+		.flowi4_tos = RT_TOS(tx->traffic_class),
 		.flowi4_proto = IPPROTO_UDP,
-		.saddr = av->saddr.v4.s_addr,
-		.daddr = av->daddr.v4.s_addr,
-		.fl4_sport = htons(src_port),
+		.saddr = tx->saddr.v4.s_addr,
+		.daddr = tx->daddr.v4.s_addr,
+		.fl4_sport = htons(tx->src_port),
 		.fl4_dport = htons(SOFTRDMA_ROCE_UDP_PORT),
 	};
 	struct rtable *rt;
@@ -571,18 +670,18 @@ static struct dst_entry *softrdma_roce_route4(struct net *net,
 }
 
 static struct dst_entry *softrdma_roce_route6(struct net *net,
-					      const struct softrdma_av *av,
-					      int oif, u16 src_port)
+					      const struct softrdma_roce_tx *tx,
+					      int oif)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	struct flowi6 fl6 = {
 		.flowi6_oif = oif,
 		.flowi6_proto = IPPROTO_UDP,
-		.flowlabel = ip6_make_flowinfo(av->traffic_class,
-					       htonl(av->flow_label)),
-		.saddr = av->saddr.v6,
-		.daddr = av->daddr.v6,
-		.fl6_sport = htons(src_port),
+		.flowlabel = ip6_make_flowinfo(tx->traffic_class,
+					       htonl(tx->flow_label)),
+		.saddr = tx->saddr.v6,
+		.daddr = tx->daddr.v6,
+		.fl6_sport = htons(tx->src_port),
 		.fl6_dport = htons(SOFTRDMA_ROCE_UDP_PORT),
 	};
 	struct dst_entry *dst;
@@ -601,18 +700,18 @@ static struct dst_entry *softrdma_roce_route6(struct net *net,
 }
 
 /*
- * The route of @av, from @cache when it holds a valid one.  A flow's
+ * The route of @tx, from @cache when it holds a valid one.  A flow's
  * lookup keys (addresses, interface, traffic class, flow label, ports)
  * stay the same from packet to packet, so a full FIB lookup per packet
  * (a few percent of a 2-byte message's CPU time) is needed only after
  * the routing tables changed: the dst_cache then finds its entry stale
  * (IPv4 route generation, IPv6 fib serial number) and it is looked up
- * again.  The owner resets @cache when the av or the source port change.
+ * again.  @cache belongs to @tx alone (struct softrdma_roce_path): a
+ * route of one IP version is never taken for the other's.
  */
 static struct dst_entry *softrdma_roce_route(struct net *net,
-					     const struct softrdma_av *av,
-					     int oif, u16 src_port,
-					     struct dst_cache *cache)
+					     const struct softrdma_roce_tx *tx,
+					     int oif, struct dst_cache *cache)
 {
 	struct dst_entry *dst = NULL;
 	struct in6_addr saddr6;
@@ -620,7 +719,7 @@ static struct dst_entry *softrdma_roce_route(struct net *net,
 
 	/* the cache is per CPU */
 	local_bh_disable();
-	if (cache && av->network_type == RDMA_NETWORK_IPV4) {
+	if (cache && tx->network_type == RDMA_NETWORK_IPV4) {
 		struct rtable *rt = dst_cache_get_ip4(cache, &saddr4);
 
 		dst = rt ? &rt->dst : NULL;
@@ -630,43 +729,41 @@ static struct dst_entry *softrdma_roce_route(struct net *net,
 	if (dst)
 		goto out;
 
-	if (av->network_type == RDMA_NETWORK_IPV4)
-		dst = softrdma_roce_route4(net, av, oif, src_port);
+	if (tx->network_type == RDMA_NETWORK_IPV4)
+		dst = softrdma_roce_route4(net, tx, oif);
 	else
-		dst = softrdma_roce_route6(net, av, oif, src_port);
+		dst = softrdma_roce_route6(net, tx, oif);
 	if (!cache || IS_ERR(dst))
 		goto out;
-	if (av->network_type == RDMA_NETWORK_IPV4)
-		dst_cache_set_ip4(cache, dst, av->saddr.v4.s_addr);
+	if (tx->network_type == RDMA_NETWORK_IPV4)
+		dst_cache_set_ip4(cache, dst, tx->saddr.v4.s_addr);
 	else if (IS_ENABLED(CONFIG_IPV6))
-		dst_cache_set_ip6(cache, dst, &av->saddr.v6);
+		dst_cache_set_ip6(cache, dst, &tx->saddr.v6);
 out:
 	local_bh_enable();
 	return dst;
 }
 
-/* UDP and IPv4 headers; the UDP checksum is zero, as A17.4.2 allows */
+/* the IPv4 header; the UDP checksum is zero, as A17.4.2 allows */
 static void softrdma_roce_push_ip4(struct net *net, struct sk_buff *skb,
-				   const struct softrdma_av *av,
-				   struct dst_entry *dst, u16 src_port)
+				   const struct softrdma_roce_tx *tx,
+				   struct dst_entry *dst)
 {
 	struct iphdr *iph;
-
-	softrdma_roce_push_udp(skb, src_port);
 
 	__skb_push(skb, sizeof(*iph));
 	skb_reset_network_header(skb);
 	iph = ip_hdr(skb);
 	iph->version = 4;
 	iph->ihl = sizeof(*iph) >> 2;
-	iph->tos = av->traffic_class;
+	iph->tos = tx->traffic_class;
 	iph->tot_len = htons(skb->len);
 	iph->frag_off = htons(IP_DF);
-	iph->ttl = av->hop_limit ?: ip4_dst_hoplimit(dst);
+	iph->ttl = tx->hop_limit ?: ip4_dst_hoplimit(dst);
 	iph->protocol = IPPROTO_UDP;
 	iph->check = 0;
-	iph->saddr = av->saddr.v4.s_addr;
-	iph->daddr = av->daddr.v4.s_addr;
+	iph->saddr = tx->saddr.v4.s_addr;
+	iph->daddr = tx->daddr.v4.s_addr;
 	/* the ICRC covers the ID: choose it now, not in ip_local_out() */
 	__ip_select_ident(net, iph, 1);
 
@@ -675,28 +772,54 @@ static void softrdma_roce_push_ip4(struct net *net, struct sk_buff *skb,
 }
 
 static void softrdma_roce_push_ip6(struct sk_buff *skb,
-				   const struct softrdma_av *av,
-				   struct dst_entry *dst, u16 src_port)
+				   const struct softrdma_roce_tx *tx,
+				   struct dst_entry *dst)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	struct ipv6hdr *ip6h;
 
-	softrdma_roce_push_udp(skb, src_port);
-
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
 	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6_flow_hdr(ip6h, tx->traffic_class, htonl(tx->flow_label));
 	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
 	ip6h->nexthdr = IPPROTO_UDP;
-	ip6h->hop_limit = av->hop_limit ?: ip6_dst_hoplimit(dst);
-	ip6h->saddr = av->saddr.v6;
-	ip6h->daddr = av->daddr.v6;
+	ip6h->hop_limit = tx->hop_limit ?: ip6_dst_hoplimit(dst);
+	ip6h->saddr = tx->saddr.v6;
+	ip6h->daddr = tx->daddr.v6;
 
 	skb->protocol = htons(ETH_P_IPV6);
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 #endif
 }
+
+/**
+ * softrdma_roce_push_hdrs() - put the UDP and IP headers in front
+ * @net: the namespace the packet leaves in
+ * @skb: BTH to ICRC at skb->data
+ * @tx: where it goes; not in @skb->cb, which becomes the IP layer's
+ * @dst: its route; only read when @tx leaves the hop limit to it
+ *
+ * Return: 0, or -ENOBUFS, the skb untouched, when its headroom cannot
+ * take the headers of @tx's IP version.
+ */
+VISIBLE_IF_KUNIT int softrdma_roce_push_hdrs(struct net *net,
+					     struct sk_buff *skb,
+					     const struct softrdma_roce_tx *tx,
+					     struct dst_entry *dst)
+{
+	if (skb_headroom(skb) <
+	    softrdma_roce_ip_hdr_len(tx) + sizeof(struct udphdr))
+		return -ENOBUFS;
+
+	softrdma_roce_push_udp(skb, tx->src_port);
+	if (tx->network_type == RDMA_NETWORK_IPV4)
+		softrdma_roce_push_ip4(net, skb, tx, dst);
+	else
+		softrdma_roce_push_ip6(skb, tx, dst);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_push_hdrs);
 
 /*
  * IPv6 gets a real UDP checksum (RFC 8200 section 8.1): a zero one is
@@ -785,13 +908,13 @@ static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
 /**
  * softrdma_roce_xmit() - send one RoCEv2 packet
  * @sdev: the sending device
- * @av: where to; av->ifindex (or @sdev's netdev) is the only interface
- *	the packet may leave by
- * @src_port: UDP source port, from softrdma_roce_src_port()
- * @route: the flow's route cache (dst_cache_init() done), or NULL to look
- *	the route up for this packet alone
+ * @path: the sender's path now, for its route cache, or NULL; under
+ *	rcu_read_lock().  The cache serves only a packet built for this
+ *	very path: one built before the path changed is routed on its own
  * @skb: from softrdma_roce_alloc_skb(), holding BTH, extension headers,
- *	payload and pad; always consumed
+ *	payload and pad; always consumed.  It goes where it was built for:
+ *	the addresses and source port given to softrdma_roce_alloc_skb(),
+ *	out of their ifindex (or @sdev's netdev) and no other interface
  *
  * Appends the ICRC, computed after the IP and UDP headers are final (it
  * covers their invariant fields, IPv4's ID included), then hands the
@@ -805,17 +928,22 @@ static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
  * -EHOSTUNREACH, -ENETUNREACH and other -errno for errors a retry will
  * not fix soon (no route, packet too big, device down).
  */
-int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
-		       u16 src_port, struct dst_cache *route,
-		       struct sk_buff *skb)
+int softrdma_roce_xmit(struct softrdma_dev *sdev,
+		       struct softrdma_roce_path *path, struct sk_buff *skb)
 {
 	const struct softrdma_bth *bth = (const void *)skb->data;
 	struct net *net = dev_net(sdev->ndev);
-	int oif = av->ifindex ?: sdev->ndev->ifindex;
+	struct dst_cache *route = NULL;
 	unsigned int ib_len = skb->len;
+	struct softrdma_roce_tx tx;
 	struct dst_entry *dst;
 	void *icrc;
 	int err;
+
+	/* a private copy: skb->cb is the IP layer's once the headers are on */
+	memcpy(&tx, softrdma_roce_tx_cb(skb), sizeof(tx));
+	if (path && !memcmp(&path->tx, &tx, sizeof(tx)))
+		route = &path->route;
 
 	trace_softrdma_roce_tx(&sdev->ibdev, softrdma_bth_qpn(bth),
 			       softrdma_bth_opcode(bth), softrdma_bth_psn(bth),
@@ -826,7 +954,8 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
 					       SOFTRDMA_CNT_XMIT_NOMEM,
 					       -ENOMEM);
 
-	dst = softrdma_roce_route(net, av, oif, src_port, route);
+	dst = softrdma_roce_route(net, &tx, tx.ifindex ?: sdev->ndev->ifindex,
+				  route);
 	if (IS_ERR(dst)) {
 		ibdev_dbg_ratelimited(&sdev->ibdev, "no route: %ld\n",
 				      PTR_ERR(dst));
@@ -837,12 +966,12 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
 
 	skb_scrub_packet(skb, false);
 	skb_dst_set(skb, dst);
-	if (av->network_type == RDMA_NETWORK_IPV4)
-		softrdma_roce_push_ip4(net, skb, av, dst, src_port);
-	else
-		softrdma_roce_push_ip6(skb, av, dst, src_port);
+	if (softrdma_roce_push_hdrs(net, skb, &tx, dst))
+		return softrdma_roce_xmit_drop(sdev, skb,
+					       SOFTRDMA_CNT_XMIT_NO_HEADROOM,
+					       -ENOBUFS);
 	softrdma_icrc_put(icrc, softrdma_icrc_compute(skb, ib_len));
-	if (av->network_type == RDMA_NETWORK_IPV6)
+	if (tx.network_type == RDMA_NETWORK_IPV6)
 		softrdma_roce_udp6_csum(skb);
 
 	if (dst->dev->flags & IFF_LOOPBACK) {

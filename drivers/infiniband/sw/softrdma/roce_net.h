@@ -7,11 +7,13 @@
 #ifndef SOFTRDMA_ROCE_NET_H
 #define SOFTRDMA_ROCE_NET_H
 
+#include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/dst_cache.h>
 
-struct softrdma_av;
+#include "av.h"
+
 struct softrdma_dev;
 
 int softrdma_roce_net_init(void);
@@ -26,13 +28,56 @@ void softrdma_roce_net_detach(struct softrdma_dev *sdev);
 
 u16 softrdma_roce_src_port(u32 qpn_a, u32 qpn_b);
 
+/*
+ * Where one outgoing packet goes: what of an address vector the IP and
+ * UDP headers need, and the UDP source port.  Fixed when the packet's skb
+ * is built (softrdma_roce_alloc_skb() keeps a copy in skb->cb, and its
+ * headroom fits it) and used as is by softrdma_roce_xmit(), however the
+ * sender's address vector changed in between (modify_qp with IB_QP_AV).
+ * Filled by softrdma_roce_tx_set() only: padding is zero, so that two
+ * compare equal with memcmp() when they name the same flow.
+ */
+struct softrdma_roce_tx {
+	union softrdma_ip saddr;
+	union softrdma_ip daddr;
+	u32 flow_label;		/* IPv6 only, 20 bits */
+	int ifindex;		/* the source GID's netdev, 0: the device's */
+	u16 src_port;		/* UDP, from softrdma_roce_src_port() */
+	u8 network_type;	/* RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6 */
+	u8 traffic_class;
+	u8 hop_limit;		/* 0: the route's */
+};
+
+static_assert(sizeof(struct softrdma_roce_tx) <=
+	      sizeof_field(struct sk_buff, cb));
+
+void softrdma_roce_tx_set(struct softrdma_roce_tx *tx,
+			  const struct softrdma_av *av, u16 src_port);
+
+/*
+ * A connected QP's path: where its packets go and the route cache for
+ * exactly that.  Never changed once published (RCU); a new address
+ * vector or destination QP publishes a new path and frees the old one
+ * after a grace period, so a reader always sees one consistent whole
+ * and a cached route is only ever used for the flow it was looked up for.
+ */
+struct softrdma_roce_path {
+	struct softrdma_roce_tx tx;
+	struct dst_cache route;	/* the route of @tx, per CPU */
+	struct rcu_head rcu;
+};
+
+struct softrdma_roce_path *softrdma_roce_path_alloc(void);
+void softrdma_roce_path_free(struct softrdma_roce_path *path);
+bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
+			       const struct sk_buff *skb);
+
 struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
-					const struct softrdma_av *av,
+					const struct softrdma_roce_tx *tx,
 					unsigned int ib_hdr_len,
 					unsigned int payload_len);
-int softrdma_roce_xmit(struct softrdma_dev *sdev, const struct softrdma_av *av,
-		       u16 src_port, struct dst_cache *route,
-		       struct sk_buff *skb);
+int softrdma_roce_xmit(struct softrdma_dev *sdev,
+		       struct softrdma_roce_path *path, struct sk_buff *skb);
 
 /*
  * The transport's receive entry (roce_rx.c): gets every packet that
@@ -47,6 +92,9 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb);
 
 int softrdma_roce_rcv_parse(struct sk_buff *skb, enum softrdma_counter *drop);
 void softrdma_roce_rcv_skb(struct softrdma_dev *sdev, struct sk_buff *skb);
+int softrdma_roce_push_hdrs(struct net *net, struct sk_buff *skb,
+			    const struct softrdma_roce_tx *tx,
+			    struct dst_entry *dst);
 #endif
 
 #endif /* SOFTRDMA_ROCE_NET_H */

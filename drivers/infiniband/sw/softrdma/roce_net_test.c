@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
- * UDP source port hash, and av.c's address vectors.
+ * connected QP's address check (roce_rx.c), the UDP source port hash, the
+ * transmit header push, and av.c's address vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -13,6 +14,7 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/ipv6.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
@@ -20,6 +22,7 @@
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
+#include "qp.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_pkt.h"
@@ -51,9 +54,13 @@ static const u8 rc_read_req[] = {
 #define BTH_OFF		(IP4_LEN + sizeof(struct udphdr))
 #define PKT_MAX		256
 
-/* an skb as UDP hands it to encap_rcv: data at the UDP header */
-static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
-			       unsigned int len, unsigned int linear)
+/*
+ * an skb as UDP hands it to encap_rcv: data at the UDP header, which
+ * follows @ip_len bytes of IP header
+ */
+static struct sk_buff *rcv_skb_ip(struct kunit *test, const u8 *pkt,
+				  unsigned int len, unsigned int linear,
+				  unsigned int ip_len)
 {
 	struct sk_buff *skb;
 	struct page *page;
@@ -69,9 +76,15 @@ static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
 		skb_add_rx_frag(skb, 0, page, 0, len - linear, PAGE_SIZE);
 	}
 	skb_reset_network_header(skb);
-	skb_pull(skb, IP4_LEN);
+	skb_pull(skb, ip_len);
 	skb_reset_transport_header(skb);
 	return skb;
+}
+
+static struct sk_buff *rcv_skb(struct kunit *test, const u8 *pkt,
+			       unsigned int len, unsigned int linear)
+{
+	return rcv_skb_ip(test, pkt, len, linear, IP4_LEN);
 }
 
 /* UDP and IP lengths after changing the packet's length to @len */
@@ -397,6 +410,210 @@ static void softrdma_roce_net_rcv_counts(struct kunit *test)
 	}
 }
 
+/* Connected QPs take packets from their peer only (roce_rx.c) */
+
+#define ADDR_PEER	1
+#define ADDR_LOCAL	2
+#define ADDR_OTHER	9	/* a third host on the link */
+
+static void addr4(union softrdma_ip *ip, u8 host)
+{
+	ip->v4.s_addr = htonl(0xc0000200 | host);	/* 192.0.2.host */
+}
+
+static void addr6(union softrdma_ip *ip, u8 host)
+{
+	memset(&ip->v6, 0, sizeof(ip->v6));
+	ip->v6.s6_addr[0] = 0x20;			/* 2001:db8::host */
+	ip->v6.s6_addr[1] = 0x01;
+	ip->v6.s6_addr[2] = 0x0d;
+	ip->v6.s6_addr[3] = 0xb8;
+	ip->v6.s6_addr[15] = host;
+}
+
+struct addr_case {
+	const char *name;
+	const u8 *pkt;		/* an IPv4 capture; its IP addresses replaced */
+	unsigned int len;
+	bool ipv6;		/* sent over IPv6 instead */
+	u8 src, dst;		/* ADDR_*: the packet's IP addresses */
+	/* the QP's path: none, or its IP version (to LOCAL from PEER) */
+	enum rdma_network_type path;
+	enum softrdma_counter counter;
+};
+
+/*
+ * The QP's engines are stopped: a packet let through counts as
+ * rcv_qp_not_ready there and changes nothing else.
+ */
+static const struct addr_case addr_cases[] = {
+	{ "ack_from_peer", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "read_request_from_peer", rc_read_req, sizeof(rc_read_req), false,
+	  ADDR_PEER, ADDR_LOCAL, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "ack_from_third_host", rc_ack, sizeof(rc_ack), false, ADDR_OTHER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "read_request_from_third_host", rc_read_req, sizeof(rc_read_req),
+	  false, ADDR_OTHER, ADDR_LOCAL, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "read_request_to_other_address", rc_read_req, sizeof(rc_read_req),
+	  false, ADDR_PEER, ADDR_OTHER, RDMA_NETWORK_IPV4,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "addresses_reversed", rc_ack, sizeof(rc_ack), false, ADDR_LOCAL,
+	  ADDR_PEER, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv4_packet_ipv6_path", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV6, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_ack_from_peer", rc_ack, sizeof(rc_ack), true, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV6, SOFTRDMA_CNT_RCV_QP_NOT_READY },
+	{ "ipv6_ack_from_third_host", rc_ack, sizeof(rc_ack), true,
+	  ADDR_OTHER, ADDR_LOCAL, RDMA_NETWORK_IPV6,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_read_request_to_other_address", rc_read_req,
+	  sizeof(rc_read_req), true, ADDR_PEER, ADDR_OTHER, RDMA_NETWORK_IPV6,
+	  SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "ipv6_packet_ipv4_path", rc_ack, sizeof(rc_ack), true, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IPV4, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+	{ "qp_without_path", rc_ack, sizeof(rc_ack), false, ADDR_PEER,
+	  ADDR_LOCAL, RDMA_NETWORK_IB, SOFTRDMA_CNT_RCV_ADDR_MISMATCH },
+};
+
+static void addr_case_desc(const struct addr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(addr, addr_cases, addr_case_desc);
+
+/* @c's packet, as an IP datagram in @buf; returns its IP header length */
+static unsigned int addr_case_packet(const struct addr_case *c, u8 *buf,
+				     unsigned int *len)
+{
+	unsigned int udp_len = c->len - IP4_LEN;
+	struct ipv6hdr *ip6h = (struct ipv6hdr *)buf;
+	struct iphdr *iph = (struct iphdr *)buf;
+	union softrdma_ip src, dst;
+
+	if (!c->ipv6) {
+		memcpy(buf, c->pkt, c->len);
+		addr4(&src, c->src);
+		addr4(&dst, c->dst);
+		iph->saddr = src.v4.s_addr;
+		iph->daddr = dst.v4.s_addr;
+		*len = c->len;
+		fix_icrc(buf, *len);
+		return IP4_LEN;
+	}
+	memset(ip6h, 0, sizeof(*ip6h));
+	ip6h->version = 6;
+	ip6h->payload_len = htons(udp_len);
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = 64;
+	addr6(&src, c->src);
+	addr6(&dst, c->dst);
+	ip6h->saddr = src.v6;
+	ip6h->daddr = dst.v6;
+	memcpy(buf + sizeof(*ip6h), c->pkt + IP4_LEN, udp_len);
+	*len = sizeof(*ip6h) + udp_len;
+	fix_icrc(buf, *len);
+	return sizeof(*ip6h);
+}
+
+/* an RC QP published on @sdev as @qpn, in RTS with its engines stopped */
+static struct softrdma_qp *addr_test_qp(struct kunit *test,
+					struct softrdma_dev *sdev, u32 qpn,
+					enum rdma_network_type path_type)
+{
+	struct softrdma_roce_path *path;
+	struct softrdma_av av = {};
+	struct softrdma_qp *qp;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->sdev = sdev;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->ibqp.qp_num = qpn;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	skb_queue_head_init(&qp->rc.req_txq);
+	skb_queue_head_init(&qp->rc.resp_txq);
+	skb_queue_head_init(&qp->rc.backlog);
+	qp->rc.req_stopped = true;
+	qp->rc.resp_stopped = true;
+	qp->state = IB_QPS_RTS;
+
+	if (path_type != RDMA_NETWORK_IB) {
+		av.network_type = path_type;
+		av.hop_limit = 64;
+		if (path_type == RDMA_NETWORK_IPV4) {
+			addr4(&av.saddr, ADDR_LOCAL);
+			addr4(&av.daddr, ADDR_PEER);
+		} else {
+			addr6(&av.saddr, ADDR_LOCAL);
+			addr6(&av.daddr, ADDR_PEER);
+		}
+		path = softrdma_roce_path_alloc();
+		KUNIT_ASSERT_NOT_NULL(test, path);
+		softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
+		RCU_INIT_POINTER(qp->path, path);
+	}
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
+					      GFP_KERNEL)), 0);
+	return qp;
+}
+
+/*
+ * Through the whole receive path: a packet for a connected QP from
+ * anyone but its peer, or to any address but its own, is counted as
+ * rcv_addr_mismatch and goes no further; one from its peer reaches the
+ * engines.
+ */
+static void softrdma_roce_net_rcv_addr(struct kunit *test)
+{
+	const struct addr_case *c = test->param_value;
+	struct roce_net_test *t = test->priv;
+	u64 before[SOFTRDMA_NUM_COUNTERS];
+	unsigned int len, ip_len;
+	struct softrdma_qp *qp;
+	struct sk_buff *skb;
+	u8 buf[PKT_MAX];
+	int i;
+
+	KUNIT_ASSERT_LE(test, c->len + sizeof(struct ipv6hdr), sizeof(buf));
+	ip_len = addr_case_packet(c, buf, &len);
+	qp = addr_test_qp(test, t->sdev,
+			  softrdma_bth_qpn(bth_of((u8 *)c->pkt)), c->path);
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		before[i] = softrdma_counter_read(t->sdev, i);
+
+	skb = rcv_skb_ip(test, buf, len, len, ip_len);
+	refcount_inc(&t->sdev->ibdev.refcount);	/* the lookup's reference */
+	local_bh_disable();
+	softrdma_roce_rcv_skb(t->sdev, skb);
+	local_bh_enable();
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++) {
+		u64 want = before[i];
+
+		if (i == c->counter || i == SOFTRDMA_CNT_RCV_PACKETS)
+			want++;
+		else if (i == SOFTRDMA_CNT_RCV_BYTES)
+			want += len - ip_len - sizeof(struct udphdr);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(t->sdev, i),
+				    want, "counter %s",
+				    softrdma_counter_name(i));
+	}
+
+	xa_erase(&t->sdev->qp_xa, softrdma_qpn(qp));
+	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
+	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
+	/* the free callback runs before the test's memory goes */
+	rcu_barrier();
+}
+
 static void softrdma_roce_net_counter_names(struct kunit *test)
 {
 	int i, j;
@@ -443,6 +660,92 @@ static void softrdma_roce_net_src_port(struct kunit *test)
 	KUNIT_EXPECT_GE(test, bitmap_weight(seen, BIT(14)), 60);
 	KUNIT_EXPECT_NE(test, softrdma_roce_src_port(0x11, 0x12),
 			softrdma_roce_src_port(0x12, 0x11));
+}
+
+/*
+ * Transmit: the UDP and IP headers go only where there is room for them.
+ * (Without the check, the short cases write in front of the skb's head:
+ * KASAN reports it, and skb->data ends up before skb->head.)
+ */
+
+struct push_case {
+	const char *name;
+	enum rdma_network_type type;
+	unsigned int headroom;
+	int ret;
+};
+
+static const struct push_case push_cases[] = {
+	{ "ipv4_exact_room", RDMA_NETWORK_IPV4, 28, 0 },
+	{ "ipv6_exact_room", RDMA_NETWORK_IPV6, 48, 0 },
+	{ "ipv4_one_byte_short", RDMA_NETWORK_IPV4, 27, -ENOBUFS },
+	{ "ipv6_one_byte_short", RDMA_NETWORK_IPV6, 47, -ENOBUFS },
+	/* built for IPv4 behind a 16-byte link header, then sent as IPv6 */
+	{ "ipv6_in_ipv4_headroom", RDMA_NETWORK_IPV6, 16 + 28, -ENOBUFS },
+	{ "no_headroom", RDMA_NETWORK_IPV4, 0, -ENOBUFS },
+};
+
+static void push_case_desc(const struct push_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(push, push_cases, push_case_desc);
+
+static void softrdma_roce_net_push_hdrs(struct kunit *test)
+{
+	const unsigned int ib_len = sizeof(rc_ack) - BTH_OFF;
+	const struct push_case *c = test->param_value;
+	struct softrdma_av av = { .hop_limit = 64 };
+	struct softrdma_roce_tx tx;
+	struct sk_buff *skb;
+	u8 *data;
+	int ret;
+
+	av.network_type = c->type;
+	if (c->type == RDMA_NETWORK_IPV4) {
+		addr4(&av.saddr, ADDR_LOCAL);
+		addr4(&av.daddr, ADDR_PEER);
+	} else {
+		addr6(&av.saddr, ADDR_LOCAL);
+		addr6(&av.daddr, ADDR_PEER);
+	}
+	softrdma_roce_tx_set(&tx, &av, 0xc123);
+
+	skb = alloc_skb(c->headroom + ib_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, c->headroom);
+	skb_put_data(skb, rc_ack + BTH_OFF, ib_len);
+	data = skb->data;
+
+	ret = softrdma_roce_push_hdrs(&init_net, skb, &tx, NULL);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	KUNIT_EXPECT_TRUE(test, skb->data >= skb->head);
+	if (ret) {
+		KUNIT_EXPECT_PTR_EQ(test, skb->data, data);
+		KUNIT_EXPECT_EQ(test, skb->len, ib_len);
+	} else if (c->type == RDMA_NETWORK_IPV4) {
+		KUNIT_EXPECT_EQ(test, skb->len, IP4_LEN + 8 + ib_len);
+		KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0] >> 4, 4);
+		KUNIT_EXPECT_EQ(test, ip_hdr(skb)->saddr, av.saddr.v4.s_addr);
+		KUNIT_EXPECT_EQ(test, ip_hdr(skb)->daddr, av.daddr.v4.s_addr);
+		KUNIT_EXPECT_EQ(test, ntohs(ip_hdr(skb)->tot_len), skb->len);
+	} else {
+		KUNIT_EXPECT_EQ(test, skb->len,
+				sizeof(struct ipv6hdr) + 8 + ib_len);
+		KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0] >> 4, 6);
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+							&av.saddr.v6));
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&ipv6_hdr(skb)->daddr,
+							&av.daddr.v6));
+	}
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->source), 0xc123);
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->dest),
+				SOFTRDMA_ROCE_UDP_PORT);
+		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->len), 8 + ib_len);
+	}
+	kfree_skb(skb);
 }
 
 static void make_gid4(union ib_gid *gid, __be32 addr)
@@ -507,8 +810,10 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE(softrdma_roce_net_rcv_read_request),
 	KUNIT_CASE(softrdma_roce_net_rcv_payload_in_frag),
 	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_counts, rcv_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_addr, addr_gen_params),
 	KUNIT_CASE(softrdma_roce_net_counter_names),
 	KUNIT_CASE(softrdma_roce_net_src_port),
+	KUNIT_CASE_PARAM(softrdma_roce_net_push_hdrs, push_gen_params),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
 	{}
 };

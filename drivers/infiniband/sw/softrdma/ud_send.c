@@ -63,17 +63,18 @@ static enum ib_wc_status softrdma_ud_status(int err)
 }
 
 /*
- * The packet of @wqe, its destination in @av.  Returns the skb, NULL when
+ * The packet of @wqe, addressed by its AH.  Returns the skb, NULL when
  * the host is out of memory (the message is lost, counted), or an ERR_PTR
  * for a local error the WQE completes with.
  */
 static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
-					 const struct softrdma_send_wqe *wqe,
-					 struct softrdma_av *av)
+					 const struct softrdma_send_wqe *wqe)
 {
 	struct softrdma_dev *sdev = qp->sdev;
 	u32 pad = (4 - (wqe->length & 3)) & 3;
+	struct softrdma_roce_tx tx;
 	struct softrdma_bth *bth;
+	struct softrdma_av av;
 	struct sk_buff *skb;
 	u32 mtu, qkey;
 	u8 opcode;
@@ -83,10 +84,13 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 	err = softrdma_ud_send_opcode(wqe->opcode, wqe->length, mtu, &opcode);
 	if (err)
 		return ERR_PTR(err);
-	if (softrdma_ah_lookup_av(sdev, wqe->wr.ud.ah_num, qp->ibqp.pd, av))
+	if (softrdma_ah_lookup_av(sdev, wqe->wr.ud.ah_num, qp->ibqp.pd, &av))
 		return ERR_PTR(-EINVAL);
+	softrdma_roce_tx_set(&tx, &av,
+			     softrdma_roce_src_port(softrdma_qpn(qp),
+						    wqe->wr.ud.remote_qpn));
 
-	skb = softrdma_roce_alloc_skb(sdev, av, softrdma_roce_hdr_len(opcode),
+	skb = softrdma_roce_alloc_skb(sdev, &tx, softrdma_roce_hdr_len(opcode),
 				      wqe->length + pad);
 	if (!skb)
 		return NULL;
@@ -143,9 +147,7 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 {
 	struct softrdma_send_wqe *wqe;
 	enum ib_wc_status status;
-	struct softrdma_av av;
 	struct sk_buff *skb;
-	u16 sport;
 
 	spin_lock_bh(&qp->sq.lock);
 	if (qp->ud.sending)
@@ -161,17 +163,15 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 			softrdma_qp_error(qp);
 			break;
 		}
-		skb = softrdma_ud_build(qp, wqe, &av);
+		skb = softrdma_ud_build(qp, wqe);
 		status = IS_ERR(skb) ? softrdma_ud_status(PTR_ERR(skb)) :
 				       IB_WC_SUCCESS;
-		sport = softrdma_roce_src_port(softrdma_qpn(qp),
-					       wqe->wr.ud.remote_qpn);
 		softrdma_qp_complete_send(qp, wqe, status);
 		if (IS_ERR_OR_NULL(skb))
 			continue;
 
 		spin_unlock_bh(&qp->sq.lock);
-		softrdma_roce_xmit(qp->sdev, &av, sport, NULL, skb);
+		softrdma_roce_xmit(qp->sdev, NULL, skb);
 		spin_lock_bh(&qp->sq.lock);
 	}
 	qp->ud.sending = false;

@@ -7,8 +7,10 @@ DRIVER_DIR := drivers/infiniband/sw/softrdma
 TOP := $(CURDIR)
 
 # The kernel to build against: the running one's build tree if it has one,
-# else the newest installed Debian 6.1 headers.  KDIR= overrides.
-KDIR ?= $(shell tools/kdir.sh)
+# else the newest installed Debian 6.1 headers.  KERNEL=6.12 takes the
+# newest Debian 6.12 headers instead; KDIR= overrides both.
+KERNEL ?=
+KDIR ?= $(shell tools/kdir.sh $(KERNEL))
 # The release modules install under (Debian's kernel.release file holds the
 # upstream version, so read the UTS release the headers were built for).
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
@@ -68,6 +70,7 @@ checkpatch:
 
 help:
 	@echo "make            build softrdma.ko against $(KDIR)"
+	@echo "make KERNEL=6.12  the same against Debian's 6.12 headers"
 	@echo "make install    install it (extra/), depmod, keep rdma_rxe/siw away"
 	@echo "make run        deps, build, two guests, rdma link add, results"
 	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"

@@ -89,6 +89,31 @@ build_check() {
 	fi
 }
 
+# build_kernel_check SERIES: the same source built for another kernel, in
+# a copy of the tree (tools/build-kernel.sh), warning-free with W=1
+build_kernel_check() {
+	local series=$1 out ko
+	if ! ko=$(tools/build-kernel.sh "$series" 2>"$logdir/build-$series.log"); then
+		grep -E 'error|warning' "$logdir/build-$series.log" | head -n 40
+		echo "not ok - build: softrdma.ko builds against Debian's $series headers"
+		return 1
+	fi
+	echo "ok - build: softrdma.ko builds against Debian's $series headers"
+	out=$(grep -iE 'warning:|error:' "$logdir/build-$series.log")
+	if [ -n "$out" ]; then
+		echo "$out"
+		echo "not ok - build: no compiler warnings with W=1 against $series"
+	else
+		echo "ok - build: no compiler warnings with W=1 against $series"
+	fi
+	if [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = \
+		"$(basename "$(tools/kdir.sh "$series")" | sed 's/^linux-headers-//')" ]; then
+		echo "ok - build: the $series module's vermagic names its kernel"
+	else
+		echo "not ok - build: the $series module's vermagic names its kernel"
+	fi
+}
+
 # make install, staged under a scratch root: the module, its link-type
 # aliases in the depmod index, and the modprobe.d rule.
 install_check() {
@@ -175,6 +200,7 @@ else
 	lab() { tools/lab/lab run "$@"; }
 
 	part build build_check
+	part build-6.12 build_kernel_check 6.12
 	part install install_check
 	part checkpatch checkpatch_check
 	part kunit kunit/run

@@ -19,11 +19,14 @@ kernel_series_ok() {
 	esac
 }
 
-# kernel_release SERIES: the newest installed release of SERIES (from
-# /boot), or nothing.
+# Kernel images are looked for in SOFTRDMA_BOOT (default /boot), their
+# modules in /lib/modules.
+SOFTRDMA_BOOT=${SOFTRDMA_BOOT:-/boot}
+
+# kernel_release SERIES: the newest installed release of SERIES, or nothing.
 kernel_release() {
-	find /boot -maxdepth 1 -name "vmlinuz-$1.[0-9]*-amd64" 2>/dev/null |
-		sed 's|^/boot/vmlinuz-||' | sort -V | tail -n 1
+	find "$SOFTRDMA_BOOT" -maxdepth 1 -name "vmlinuz-$1.[0-9]*-amd64" 2>/dev/null |
+		sed 's|^.*/vmlinuz-||' | sort -V | tail -n 1
 }
 
 # kernel_headers SERIES: the newest installed Debian headers of SERIES.

@@ -19,7 +19,7 @@ KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
 
 .PHONY: all modules clean install deps run test test-full test-debug kunit lab-shell \
-	checkpatch help
+	checkpatch check-mainline help
 
 all: modules
 
@@ -68,6 +68,10 @@ lab-shell: deps
 checkpatch:
 	tools/checkpatch.sh
 
+# compile against Debian's newest kernel source (tools/mainline-check.sh)
+check-mainline: deps
+	tools/mainline-check.sh
+
 help:
 	@echo "make            build softrdma.ko against $(KDIR)"
 	@echo "make KERNEL=6.12  the same against Debian's 6.12 headers"
@@ -79,3 +83,4 @@ help:
 	@echo "make kunit      KUnit only"
 	@echo "make lab-shell  a shell in guest 0 of a two-guest sroce lab"
 	@echo "make checkpatch scripts/checkpatch.pl --strict over the driver"
+	@echo "make check-mainline  compile against Debian's newest kernel source"

@@ -359,6 +359,30 @@ if [ "$full" -eq 1 ]; then
 	part lab-iwarp-ucmatose-burst-siw-siwarp lab --stack siw,siwarp --timeout 300 iwarp-ucmatose-burst
 fi
 
+# Debian's 6.12 LTS (bookworm-backports): a cut that runs every
+# transport, user ABI and kernel consumer once on it, against 6.12's own
+# stock rdma_rxe and siw (built from linux-source-6.12), and mixed pairs
+# of a 6.1 guest and a 6.12 guest, sroce<->sroce and siwarp<->siwarp.
+# The 6.12 module is tools/build-kernel.sh's (the build-6.12 part).
+# test-full adds KUnit on 6.12's source and dual on a mixed pair, whose
+# RoCE flows end in "retry exceeded" when 6.12 is on either side
+# (Documentation/status.md).
+if [ "$debug" -eq 0 ]; then
+	part lab-k612-roce-rc-sroce-rxe lab --kernel 6.12 --stack sroce,rxe --timeout 900 roce-rc pp atomic
+	part lab-k612-roce-cm-sroce-sroce lab --kernel 6.12 --stack sroce,sroce --timeout 900 roce-cm
+	part lab-k612-iwarp-data-siwarp-siw lab --kernel 6.12 --stack siwarp,siw --timeout 900 iwarp-data pings=100 rping bw
+	part lab-k612-srq-sroce-sroce lab --kernel 6.12 --stack sroce,sroce --timeout 600 srq attr verbs pingpong
+	part lab-k612-nvmeof-sroce-sroce lab --kernel 6.12 --stack sroce,sroce --timeout 600 nvmeof remove=host sizes=3584,1048576
+	part lab-k612-roce-rc-mixed lab --kernel 6.1,6.12 --stack sroce,sroce --timeout 900 roce-rc pp atomic
+	part lab-k612-iwarp-data-mixed lab --kernel 6.1,6.12 --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping
+	if [ "$full" -eq 1 ]; then
+		part kunit-6.12 kunit/run --kernel 6.12
+		part lab-k612-dual-mixed lab --kernel 6.1,6.12 --stack sroce+siwarp,sroce+siwarp --timeout 600 dual
+		# compile only, against Debian's newest kernel source
+		part mainline tools/mainline-check.sh
+	fi
+fi
+
 echo
 # the lab's own restarts of a QEMU transmit queue that stopped (tools/lab/
 # qmp-virtio): not a verdict on softrdma, but said, with where

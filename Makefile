@@ -7,8 +7,10 @@ DRIVER_DIR := drivers/infiniband/sw/softrdma
 TOP := $(CURDIR)
 
 # The kernel to build against: the running one's build tree if it has one,
-# else the newest installed Debian 6.1 headers.  KDIR= overrides.
-KDIR ?= $(shell tools/kdir.sh)
+# else the newest installed Debian 6.1 headers.  KERNEL=6.12 takes the
+# newest Debian 6.12 headers instead; KDIR= overrides both.
+KERNEL ?=
+KDIR ?= $(shell tools/kdir.sh $(KERNEL))
 # The release modules install under (Debian's kernel.release file holds the
 # upstream version, so read the UTS release the headers were built for).
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
@@ -17,7 +19,7 @@ KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
 
 .PHONY: all modules clean install deps run test test-full test-debug kunit lab-shell \
-	checkpatch help
+	checkpatch check-mainline help
 
 all: modules
 
@@ -66,8 +68,13 @@ lab-shell: deps
 checkpatch:
 	tools/checkpatch.sh
 
+# compile against Debian's newest kernel source (tools/mainline-check.sh)
+check-mainline: deps
+	tools/mainline-check.sh
+
 help:
 	@echo "make            build softrdma.ko against $(KDIR)"
+	@echo "make KERNEL=6.12  the same against Debian's 6.12 headers"
 	@echo "make install    install it (extra/), depmod, keep rdma_rxe/siw away"
 	@echo "make run        deps, build, two guests, rdma link add, results"
 	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"
@@ -76,3 +83,4 @@ help:
 	@echo "make kunit      KUnit only"
 	@echo "make lab-shell  a shell in guest 0 of a two-guest sroce lab"
 	@echo "make checkpatch scripts/checkpatch.pl --strict over the driver"
+	@echo "make check-mainline  compile against Debian's newest kernel source"

@@ -26,7 +26,7 @@ SELF=$(readlink -f "${BASH_SOURCE[0]}")
 LAB_DIR=$(dirname "$SELF")
 REPO=$(cd "$LAB_DIR/../.." && pwd)
 TARBALL=/usr/src/linux-source-6.1.tar.xz
-BASECONFIG=$(find /boot -maxdepth 1 -name 'config-6.1*-amd64' | sort -V | tail -n1)
+BASECONFIG=$(find /boot -maxdepth 1 -name 'config-6.1.[0-9]*-amd64' | sort -V | tail -n1)
 SUFFIX=-softrdma-debug
 
 # What the lab's guests load (lsmod after every scenario's modprobes),

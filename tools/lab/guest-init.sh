@@ -44,11 +44,13 @@ if [ -z "$LAB_ID" ] || [ ! -r /lab/config.env ]; then
 	power_off
 fi
 
-# config.env defines LAB_N, LAB_STACKS (array), LAB_MODE, KVER,
+# config.env defines LAB_N, LAB_STACKS (array), LAB_KVERS (array), LAB_MODE,
 # LAB_SCENARIO_NAME, LAB_ARGS (array), LAB_SCENARIO_ARGS, LAB_TIMEOUT_SCALE,
 # LAB_MODOPTS, LAB_NFS_SBIN.
 # shellcheck source=/dev/null
 . /lab/config.env
+# each guest its own kernel (lab --kernel)
+KVER=$(uname -r)
 export LAB_ID LAB_N KVER LAB_SCENARIO_NAME LAB_SCENARIO_ARGS LAB_TIMEOUT_SCALE
 export LAB_NFS_SBIN
 # shellcheck disable=SC2153 # from config.env
@@ -106,13 +108,13 @@ if [ -n "${LAB_MODOPTS:-}" ]; then
 fi
 upd=/lib/modules/$KVER/updates
 mkdir -p "$upd"
-for ko in /lab/modules/*.ko; do
+for ko in "/lab/modules/$KVER"/*.ko; do
 	[ -e "$ko" ] && cp "$ko" "$upd/"
 done
 # The lab ran depmod on the host (a guest needs ~30 s for it under TCG);
 # fall back to depmod here only if that index is missing.
-if [ -e /lab/modules/index/modules.dep.bin ]; then
-	run cp /lab/modules/index/modules.* "/lib/modules/$KVER/"
+if [ -e "/lab/modules/$KVER/index/modules.dep.bin" ]; then
+	run cp "/lab/modules/$KVER/index"/modules.* "/lib/modules/$KVER/"
 else
 	run depmod -a "$KVER"
 fi

@@ -13,6 +13,8 @@
 #include <linux/tracepoint.h>
 #include <rdma/ib_verbs.h>
 
+#include "compat.h"
+
 #define softrdma_show_qp_state(state)				\
 	__print_symbolic(state,					\
 			 { IB_QPS_RESET, "RESET" },		\
@@ -33,7 +35,7 @@ DECLARE_EVENT_CLASS(softrdma_roce_pkt_class,
 				     __field(u32, psn)
 				     __field(u32, len)
 				     __field(u8, opcode)),
-		    TP_fast_assign(__assign_str(dev, dev_name(&ibdev->dev));
+		    TP_fast_assign(softrdma_assign_str(dev, dev_name(&ibdev->dev));
 				   __entry->qpn = qpn;
 				   __entry->psn = psn;
 				   __entry->len = len;
@@ -60,8 +62,8 @@ TRACE_EVENT(softrdma_drop,
 	    TP_ARGS(ibdev, reason),
 	    TP_STRUCT__entry(__string(dev, dev_name(&ibdev->dev))
 			     __string(reason, reason)),
-	    TP_fast_assign(__assign_str(dev, dev_name(&ibdev->dev));
-			   __assign_str(reason, reason);),
+	    TP_fast_assign(softrdma_assign_str(dev, dev_name(&ibdev->dev));
+			   softrdma_assign_str(reason, reason);),
 	    TP_printk("%s %s", __get_str(dev), __get_str(reason)));
 
 /* The requester goes back to @psn: why, and how many retries remain */
@@ -74,8 +76,8 @@ TRACE_EVENT(softrdma_rc_retransmit,
 			     __field(u32, qpn)
 			     __field(u32, psn)
 			     __field(u8, retry_left)),
-	    TP_fast_assign(__assign_str(dev, dev_name(&ibdev->dev));
-			   __assign_str(why, why);
+	    TP_fast_assign(softrdma_assign_str(dev, dev_name(&ibdev->dev));
+			   softrdma_assign_str(why, why);
 			   __entry->qpn = qpn;
 			   __entry->psn = psn;
 			   __entry->retry_left = retry_left;),
@@ -91,7 +93,7 @@ TRACE_EVENT(softrdma_qp_state,
 			     __field(u32, qpn)
 			     __field(int, from)
 			     __field(int, to)),
-	    TP_fast_assign(__assign_str(dev, dev_name(&ibdev->dev));
+	    TP_fast_assign(softrdma_assign_str(dev, dev_name(&ibdev->dev));
 			   __entry->qpn = qpn;
 			   __entry->from = from;
 			   __entry->to = to;),

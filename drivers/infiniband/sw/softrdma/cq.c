@@ -9,6 +9,7 @@
  */
 #include <rdma/uverbs_ioctl.h>
 
+#include "compat.h"
 #include "cq.h"
 #include "device.h"
 #include "param.h"
@@ -68,8 +69,9 @@ static int softrdma_create_siw_cq(struct softrdma_cq *cq, int cqe,
 
 static int softrdma_create_cq(struct ib_cq *ibcq,
 			      const struct ib_cq_init_attr *attr,
-			      struct ib_udata *udata)
+			      struct softrdma_create_cq_ctx *ctx)
 {
+	struct ib_udata *udata = softrdma_create_cq_udata(ctx);
 	struct softrdma_dev *sdev = to_sdev(ibcq->device);
 	struct softrdma_cq *cq = to_scq(ibcq);
 	struct rxe_create_cq_resp resp = {};

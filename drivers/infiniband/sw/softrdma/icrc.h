@@ -20,8 +20,8 @@
 
 #include <linux/skbuff.h>
 #include <linux/types.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "roce_hdr.h"
 
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);

@@ -6,8 +6,8 @@
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "iwarp_pdu.h"
 
 /* DDP control: T, L, version 1; RDMAP control: version 1, opcode */

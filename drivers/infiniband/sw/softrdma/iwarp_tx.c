@@ -45,6 +45,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "iwarp_qp.h"
@@ -702,11 +703,11 @@ static int softrdma_iw_tx_push(struct sock *sk, struct softrdma_iw_fpdu *f)
 			}
 			if (i == skb_shinfo(f->frags)->nr_frags)
 				return -EFAULT;
-			n = tcp_sendpage_locked(sk, skb_frag_page(frag),
-						skb_frag_off(frag) + pos,
-						skb_frag_size(frag) - pos,
-						base | MSG_MORE |
-						MSG_SENDPAGE_NOTLAST);
+			n = softrdma_tcp_send_page_locked(sk,
+							  skb_frag_page(frag),
+							  skb_frag_off(frag) + pos,
+							  skb_frag_size(frag) - pos,
+							  base | MSG_MORE);
 		} else {
 			u32 done = f->sent - f->lin_len - frag_len;
 

@@ -18,8 +18,8 @@
 #include <linux/crc32c.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "iwarp_hdr.h"
 
 /* RTR messages of RFC 6581 peer-to-peer mode, as a mask or one value */

@@ -9,8 +9,8 @@
 #include <linux/ip.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 

@@ -49,6 +49,15 @@ static inline struct ib_udata *softrdma_create_cq_udata(struct ib_udata *udata)
 }
 #endif
 
+/* 6.3 made vm_flags read-only: vm_flags_set() changes it */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#include <linux/mm.h>
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
 /*
  * 6.5 removed TCP's sendpage entries: a page goes to TCP without a copy
  * as a bio_vec with MSG_SPLICE_PAGES.  softrdma_tcp_send_page_locked()

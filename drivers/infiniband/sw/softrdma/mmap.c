@@ -9,6 +9,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/siw-abi.h>
 
+#include "compat.h"
 #include "mmap.h"
 
 /*
@@ -103,7 +104,7 @@ static int softrdma_mmap_insert(struct vm_area_struct *vma, void *buf)
 			return err;
 		buf += PAGE_SIZE;
 	}
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	return 0;
 }
 

@@ -229,6 +229,13 @@ part lab-iwarp-data-smp-siwarp-siwarp lab --cpus 2 --stack siwarp,siwarp --timeo
 part lab-roce-perftest-sroce-sroce lab --stack sroce,sroce --timeout 600 roce-perftest quick
 part lab-roce-perftest-sroce-rxe lab --stack sroce,rxe --timeout 600 roce-perftest quick
 part lab-roce-perftest-rxe-sroce lab --stack rxe,sroce --timeout 600 roce-perftest quick
+# 8 MiB RDMA READs and WRITEs, perftest's default number of outstanding
+# READs, without loss and under 2 % loss (tools/lab/scenarios/large-rdma.sh):
+# RoCE and iWARP at once on the two-device stacks, softrdma with itself,
+# and with stock rdma_rxe and siw as responders and as requesters.
+part lab-large-rdma-softrdma-softrdma lab --stack sroce+siwarp,sroce+siwarp --timeout 900 large-rdma
+part lab-large-rdma-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 900 large-rdma
+part lab-large-rdma-stock-softrdma lab --stack rxe+siw,sroce+siwarp --timeout 900 large-rdma
 
 # UD, the GSI QP and rdma_cm (rping, ucmatose, udaddy, perftest -R), data
 # checked: softrdma with itself, and with stock rdma_rxe both ways.

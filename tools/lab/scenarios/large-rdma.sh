@@ -15,7 +15,12 @@
 #
 # Args (optional, default: all): families "roce" "iwarp", tests "read"
 # "write", conditions "plain" "loss" (2 % of the frames each guest sends
-# lost, netem), "trace" (softrdma's tracepoints into the guest's /lab).
+# lost, netem), "trace" (softrdma's tracepoints into the guest's /lab),
+# "skip=PAIR" leaves out one pair by its name, e.g. roce-loss-ib_read_bw:
+# a stock rxe requester takes minutes for 8 MiB READs under 2 % loss (it
+# drops every response past a lost one and asks again only after its ACK
+# timeout, each loss costing the rest of the READ: 474 s for this pair
+# against an sroce responder), so make test leaves that one to test-full.
 #
 # perftest checks no data: this scenario checks what perftest prints on
 # both sides (lab_perftest: exit status 0, one row with every iteration;
@@ -30,6 +35,10 @@ ITERS=5		# perftest takes no fewer
 port=19815
 
 ARGS=" $* "
+SKIP=" "
+for a in "$@"; do
+	[[ $a == skip=* ]] && SKIP+="${a#skip=} "
+done
 # want WORD...: every WORD selected (none of its kind named: all are)
 want() {
 	local w kind
@@ -78,6 +87,7 @@ run_family() {
 	for op in read write; do
 		want "$op" || continue
 		t=ib_${op}_bw
+		[[ $SKIP == *" $fam-$cond-$t "* ]] && continue
 		if [ "$fam" = roce ]; then
 			addr=(-x "$gid")
 		else

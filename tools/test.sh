@@ -257,6 +257,17 @@ part lab-iwarp-data-smp-siwarp-siwarp lab --cpus 2 --stack siwarp,siwarp --timeo
 part lab-roce-perftest-sroce-sroce lab --stack sroce,sroce --timeout 600 roce-perftest quick
 part lab-roce-perftest-sroce-rxe lab --stack sroce,rxe --timeout 600 roce-perftest quick
 part lab-roce-perftest-rxe-sroce lab --stack rxe,sroce --timeout 600 roce-perftest quick
+# 8 MiB RDMA READs and WRITEs, perftest's default number of outstanding
+# READs, without loss and under 2 % loss (tools/lab/scenarios/large-rdma.sh):
+# RoCE and iWARP at once on the two-device stacks, softrdma with itself,
+# and with stock rdma_rxe and siw as responders and as requesters.  A
+# stock rxe requester's READs under loss take about 8 minutes (rxe's own
+# recovery, scenario header): test-full only.
+large_skip=skip=roce-loss-ib_read_bw
+[ "$full" -eq 1 ] && large_skip=
+part lab-large-rdma-softrdma-softrdma lab --stack sroce+siwarp,sroce+siwarp --timeout 900 large-rdma
+part lab-large-rdma-softrdma-stock lab --stack sroce+siwarp,rxe+siw --timeout 1500 large-rdma ${large_skip:+"$large_skip"}
+part lab-large-rdma-stock-softrdma lab --stack rxe+siw,sroce+siwarp --timeout 900 large-rdma
 
 # UD, the GSI QP and rdma_cm (rping, ucmatose, udaddy, perftest -R), data
 # checked: softrdma with itself, and with stock rdma_rxe both ways.

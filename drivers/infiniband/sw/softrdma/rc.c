@@ -72,6 +72,8 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->req_outstanding_rd = 0;
 	rc->rnr_wait = false;
 	rc->rewound = false;
+	rc->rereading = false;
+	softrdma_rc_rd_forget(&rc->rd_ahead);
 	rc->req_backoff_us = 0;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
@@ -628,6 +630,135 @@ softrdma_rc_ack_decide(u8 syndrome, const struct softrdma_rc_ack_ctx *ctx,
 	return SOFTRDMA_RC_ACK_FATAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_ack_decide);
+
+/**
+ * softrdma_rc_rd_classify() - place an RDMA READ response of the oldest
+ * outstanding READ
+ * @ahead: what arrived past a gap before
+ * @psn: the response's PSN, one of the READ's
+ * @una: the oldest PSN not acknowledged, one of the READ's too
+ * @end: the PSN after the READ's last response
+ *
+ * IBA 9.7.5.1.3: responses come in PSN order, but one may be lost, and a
+ * responder that is still streaming the READ when the requester asks
+ * again (stock rxe answers one READ to its end before it looks at the
+ * next request) keeps sending what follows the gap.  That data is new
+ * and its place in the buffer is known from the PSN: it is placed, not
+ * thrown away to be asked for again.  A response placed before is a
+ * duplicate; one at or behind what was acknowledged, or past the READ,
+ * is stale.  Past SOFTRDMA_RC_RD_TRACK from @una nothing is noted, so
+ * such a response is always new.
+ */
+enum softrdma_rc_rd_class
+softrdma_rc_rd_classify(const struct softrdma_rc_rd_ahead *ahead, u32 psn,
+			u32 una, u32 end)
+{
+	s32 left = psn_diff(end, una);
+
+	if (left <= 0 || !psn_in_window(psn, una, left))
+		return SOFTRDMA_RC_RD_STALE;
+	if (psn == una)
+		return SOFTRDMA_RC_RD_NEXT;
+	if (psn_diff(psn, una) < SOFTRDMA_RC_RD_TRACK && ahead->count &&
+	    test_bit(psn & (SOFTRDMA_RC_RD_TRACK - 1), ahead->seen))
+		return SOFTRDMA_RC_RD_DUPLICATE;
+	return SOFTRDMA_RC_RD_AHEAD;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_classify);
+
+/**
+ * softrdma_rc_rd_restarts_timer() - does a READ response restart the
+ * local ACK timer?
+ * @class: the response's place, from softrdma_rc_rd_classify()
+ *
+ * IBA 9.7.6.1.3: the timer measures the time without forward progress.
+ * New data of the oldest READ is progress, in order or past a gap: a
+ * READ whose responses keep coming never times out, however long the
+ * responder takes for all of it.  A duplicate or a stale response is
+ * none: it may be what the responder still sends of an earlier attempt.
+ */
+bool softrdma_rc_rd_restarts_timer(enum softrdma_rc_rd_class class)
+{
+	return class == SOFTRDMA_RC_RD_NEXT || class == SOFTRDMA_RC_RD_AHEAD;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_restarts_timer);
+
+/**
+ * softrdma_rc_rd_note() - a response past the gap at @una was placed
+ * @ahead: what arrived past the gap
+ * @psn: the response's PSN, after @una
+ * @una: the oldest PSN not acknowledged
+ */
+void softrdma_rc_rd_note(struct softrdma_rc_rd_ahead *ahead, u32 psn, u32 una)
+{
+	if (psn_diff(psn, una) <= 0 || psn_diff(psn, una) >= SOFTRDMA_RC_RD_TRACK)
+		return;
+	if (!__test_and_set_bit(psn & (SOFTRDMA_RC_RD_TRACK - 1), ahead->seen))
+		ahead->count++;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_note);
+
+/**
+ * softrdma_rc_rd_advance() - the next PSN missing
+ * @ahead: what arrived past the gap; what is passed is forgotten
+ * @una: the PSN after the response just placed in order
+ *
+ * Return: @una moved over every PSN placed before, in a row.
+ */
+u32 softrdma_rc_rd_advance(struct softrdma_rc_rd_ahead *ahead, u32 una)
+{
+	while (ahead->count &&
+	       __test_and_clear_bit(una & (SOFTRDMA_RC_RD_TRACK - 1),
+				    ahead->seen)) {
+		ahead->count--;
+		una = psn_add(una, 1);
+	}
+	return una;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_advance);
+
+/**
+ * softrdma_rc_rd_gap() - how many READ responses from @psn are missing
+ * @ahead: what arrived past the gap
+ * @psn: a missing response, at or after @una
+ * @una: the oldest PSN not acknowledged
+ * @end: the PSN after the last response of @psn's READ
+ *
+ * Return: the PSNs from @psn to the first one placed after it, or to
+ * @end; what the requester asks for again (IBA 9.7.5.1.3: a repeated
+ * READ may ask for any part of the original).
+ */
+u32 softrdma_rc_rd_gap(const struct softrdma_rc_rd_ahead *ahead, u32 psn,
+		       u32 una, u32 end)
+{
+	s32 n = psn_diff(end, psn), d = psn_diff(psn, una), lim, i;
+
+	if (n <= 0)
+		return 0;
+	if (d < 0)
+		return n;
+	/* only PSNs less than SOFTRDMA_RC_RD_TRACK past @una are noted */
+	lim = min_t(s32, n, SOFTRDMA_RC_RD_TRACK - d);
+	for (i = 1; ahead->count && i < lim; i++)
+		if (test_bit(psn_add(psn, i) & (SOFTRDMA_RC_RD_TRACK - 1),
+			     ahead->seen))
+			return i;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_gap);
+
+/**
+ * softrdma_rc_rd_forget() - forget what arrived past a gap
+ * @ahead: emptied
+ */
+void softrdma_rc_rd_forget(struct softrdma_rc_rd_ahead *ahead)
+{
+	if (!ahead->count)
+		return;
+	bitmap_zero(ahead->seen, SOFTRDMA_RC_RD_TRACK);
+	ahead->count = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_forget);
 
 /**
  * softrdma_rc_wqe_at() - the @idx-th outstanding send WQE, oldest first

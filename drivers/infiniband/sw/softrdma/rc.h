@@ -21,6 +21,7 @@
 #ifndef SOFTRDMA_RC_H
 #define SOFTRDMA_RC_H
 
+#include <linux/bitmap.h>
 #include <linux/list.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
@@ -60,6 +61,12 @@ struct softrdma_qp;
  * (softrdma_rc_msg_fits())
  */
 #define SOFTRDMA_RC_MAX_MSG_PSNS	(PSN_HALF - SOFTRDMA_RC_WINDOW)
+/*
+ * RDMA READ response PSNs past a gap the completer remembers having
+ * placed, from the oldest one missing (a power of two): an 8 MiB READ at
+ * a 1024-byte path MTU.  See struct softrdma_rc_rd_ahead.
+ */
+#define SOFTRDMA_RC_RD_TRACK		8192
 /* Back-off after a host transmit drop: first and largest delay */
 #define SOFTRDMA_RC_XMIT_BACKOFF_MIN_US	20
 #define SOFTRDMA_RC_XMIT_BACKOFF_MAX_US	20000
@@ -105,6 +112,19 @@ struct softrdma_rc_resp_seq {
 	enum softrdma_rc_resp_msg msg;
 };
 
+/*
+ * RDMA READ responses that arrived past a gap (IBA 9.7.5.1.3): their
+ * data is placed at once, and each PSN is noted here, modulo
+ * SOFTRDMA_RC_RD_TRACK, so that una_psn skips it once the gap is filled,
+ * the gap alone is asked for again, and a replay of it counts as a
+ * duplicate.  Only PSNs less than SOFTRDMA_RC_RD_TRACK past una_psn are
+ * noted; the bit of una_psn itself is always clear.
+ */
+struct softrdma_rc_rd_ahead {
+	u32 count;		/* PSNs noted */
+	DECLARE_BITMAP(seen, SOFTRDMA_RC_RD_TRACK);
+};
+
 struct softrdma_rc {
 	/* requester and completer: under qp->sq.lock */
 	bool req_running;	/* RTS: the requester may send */
@@ -125,6 +145,14 @@ struct softrdma_rc {
 	 * was sent before the rewind and shows the same gap again.
 	 */
 	bool rewound;
+	/*
+	 * READ responses placed past a gap, and the gap asked for again:
+	 * until una_psn reaches reread_end or the last response asked for
+	 * arrives, asking once more would only repeat the question.
+	 */
+	struct softrdma_rc_rd_ahead rd_ahead;
+	bool rereading;
+	u32 reread_end;
 	unsigned int req_backoff_us;
 	unsigned long progress;	/* jiffies of the last ACK progress */
 	struct softrdma_rc_wqe *wqe;	/* by SQ slot, like qp->sq.wqe */
@@ -195,6 +223,7 @@ int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb);
 void softrdma_rc_req_run(struct softrdma_qp *qp);
 void softrdma_rc_req_flush(struct softrdma_qp *qp);
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);
+int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n);
 void softrdma_rc_req_work(struct work_struct *work);
 u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu);
 bool softrdma_rc_msg_fits(u32 opcode, u32 length, u32 mtu);
@@ -296,5 +325,23 @@ struct softrdma_rc_ack_ctx {
 enum softrdma_rc_ack_action
 softrdma_rc_ack_decide(u8 syndrome, const struct softrdma_rc_ack_ctx *ctx,
 		       enum ib_wc_status *status);
+
+/* Where an RDMA READ response stands (IBA 9.7.5.1.3, 9.7.6.1.3) */
+enum softrdma_rc_rd_class {
+	SOFTRDMA_RC_RD_NEXT,		/* at una_psn: the read advances */
+	SOFTRDMA_RC_RD_AHEAD,		/* past a gap, new data: place it */
+	SOFTRDMA_RC_RD_DUPLICATE,	/* past a gap, placed before: drop */
+	SOFTRDMA_RC_RD_STALE,		/* before una_psn or past the read */
+};
+
+enum softrdma_rc_rd_class
+softrdma_rc_rd_classify(const struct softrdma_rc_rd_ahead *ahead, u32 psn,
+			u32 una, u32 end);
+bool softrdma_rc_rd_restarts_timer(enum softrdma_rc_rd_class class);
+void softrdma_rc_rd_note(struct softrdma_rc_rd_ahead *ahead, u32 psn, u32 una);
+u32 softrdma_rc_rd_advance(struct softrdma_rc_rd_ahead *ahead, u32 una);
+u32 softrdma_rc_rd_gap(const struct softrdma_rc_rd_ahead *ahead, u32 psn,
+		       u32 una, u32 end);
+void softrdma_rc_rd_forget(struct softrdma_rc_rd_ahead *ahead);
 
 #endif /* SOFTRDMA_RC_H */

@@ -56,12 +56,26 @@ static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
 			     psn_diff(rc->sent_psn, rc->una_psn));
 }
 
+/* IBA 9.7.6.1.3: the transport timer restarts on every forward step */
+static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = &qp->rc;
+
+	if (rc->rnr_wait)
+		return;
+	del_timer(&rc->retry_timer);
+	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
+		softrdma_rc_arm_retry(qp);
+}
+
 static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
 	if (!psn_after(una, rc->una_psn))
 		return;
+	/* and past the READ responses that arrived after a gap */
+	una = softrdma_rc_rd_advance(&rc->rd_ahead, una);
 	rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd, SOFTRDMA_RC_CWND_ACKED,
 					 psn_diff(una, rc->una_psn));
 	rc->una_psn = una;
@@ -69,20 +83,71 @@ static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 	rc->rnr_left = qp->attr.rnr_retry;
 	/* the rewind's first answer, or an older one: a new gap is new */
 	rc->rewound = false;
+	if (rc->rereading && !psn_before(una, rc->reread_end))
+		rc->rereading = false;
 	/* an acknowledgment for packets sent before a rewind */
 	if (psn_after(una, rc->req_psn))
 		softrdma_rc_req_rewind(qp, una);
-	if (rc->rnr_wait)
-		return;
-	/* IBA 9.7.6.1.3: the timer restarts on every forward step */
-	del_timer(&rc->retry_timer);
-	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
-		softrdma_rc_arm_retry(qp);
+	softrdma_rc_timer_restart(qp);
+}
+
+/* The oldest WQE, if it is a READ whose response at una_psn is missing */
+static struct softrdma_send_wqe *softrdma_rc_una_read(struct softrdma_qp *qp,
+						      struct softrdma_rc_wqe **st)
+{
+	struct softrdma_send_wqe *wqe;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!qp->sq.fetched)
+		return NULL;
+	wqe = softrdma_rc_wqe_at(qp, 0, st);
+	if (wqe->opcode != IB_WR_RDMA_READ || (*st)->done || (*st)->failed ||
+	    !psn_in_window(qp->rc.una_psn, (*st)->first_psn, (*st)->npsn))
+		return NULL;
+	return wqe;
+}
+
+/*
+ * The READ response at una_psn is missing (IBA 9.7.5.1.3): ask for it
+ * again, and for what follows it up to the first response that arrived
+ * past the gap, so that nothing placed already is sent twice.  One
+ * question at a time: a responder answers requests in order, and one
+ * still streaming the READ (stock rxe does not look at a new request
+ * before the READ in progress is done) answers a second question after
+ * the first, each one a replay.  The question counts as answered when
+ * una_psn passes it or its last response arrives; what is missing then
+ * was lost again and is asked for at once.  False when una_psn is not a
+ * READ response.
+ */
+static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
+{
+	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc_wqe *st;
+	u32 n;
+
+	if (!softrdma_rc_una_read(qp, &st))
+		return false;
+	if (rc->rereading)
+		return true;
+	n = softrdma_rc_rd_gap(&rc->rd_ahead, rc->una_psn, rc->una_psn,
+			       psn_add(st->first_psn, st->npsn));
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
+	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
+				     rc->una_psn, why, rc->retry_left);
+	rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd, SOFTRDMA_RC_CWND_LOSS, 0);
+	/* out of memory: the ACK timer asks again */
+	if (softrdma_rc_req_reread(qp, 0, rc->una_psn, n))
+		return true;
+	rc->rereading = true;
+	rc->reread_end = psn_add(rc->una_psn, n);
+	return true;
 }
 
 /*
  * Responses are missing (IBA 9.7.5.1.2: a later response or ACK arrived):
- * go back to the oldest one.  Packets already in flight from before will
+ * a READ's are asked for again (softrdma_rc_comp_reread()); else go back
+ * to the oldest one.  Packets already in flight from before will
  * show the same gap again, so it is answered once per go-back-N: until
  * una_psn moves (the responder answered the rewind, and whatever arrives
  * after that answer was sent after it).  If the answer gets lost too, the
@@ -94,7 +159,7 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = &qp->rc;
 
-	if (rc->rewound)
+	if (rc->rewound || softrdma_rc_comp_reread(qp, "read gap"))
 		return;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
 	trace_softrdma_rc_retransmit(qp->ibqp.device, softrdma_qpn(qp),
@@ -133,6 +198,10 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 		}
 		last = psn_add(st->first_psn, st->npsn - 1);
 		if (softrdma_rc_answered_by_response(wqe->opcode)) {
+			/* its last responses arrived before a gap was filled */
+			if (!st->done && wqe->opcode == IB_WR_RDMA_READ &&
+			    psn_after(rc->una_psn, last))
+				st->done = true;
 			if (!st->done) {
 				/*
 				 * IBA 9.7.5.1.2: an ACK beyond a read whose
@@ -287,9 +356,9 @@ static int softrdma_rc_place_buf(struct softrdma_mr *mr, u64 addr, u32 len,
 }
 
 /*
- * The oldest WQE must be the read or atomic answered at @psn, and @psn
- * the next response it needs; earlier SENDs and WRITEs are acknowledged
- * by it implicitly (IBA 9.7.5.1.2).
+ * The oldest WQE must be the atomic answered at @psn, and @psn the next
+ * response it needs; earlier SENDs and WRITEs are acknowledged by it
+ * implicitly (IBA 9.7.5.1.2).
  */
 static struct softrdma_send_wqe *
 softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
@@ -314,22 +383,69 @@ softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 	return wqe;
 }
 
-/* IBA 9.7.5.1.3: one RDMA READ response packet */
+/*
+ * The outstanding READ @psn is a response of, not complete yet; NULL if
+ * @psn answers another request or a READ that is.
+ */
+static struct softrdma_send_wqe *
+softrdma_rc_comp_read_wqe(struct softrdma_qp *qp, u32 psn,
+			  struct softrdma_rc_wqe **st)
+{
+	struct softrdma_send_wqe *wqe;
+	u32 i;
+
+	for (i = 0; i < qp->sq.fetched; i++) {
+		wqe = softrdma_rc_wqe_at(qp, i, st);
+		if (!(*st)->npsn)
+			continue;
+		if (psn_before(psn, (*st)->first_psn))
+			break;
+		if (!psn_in_window(psn, (*st)->first_psn, (*st)->npsn))
+			continue;
+		if (wqe->opcode == IB_WR_RDMA_READ && !(*st)->done)
+			return wqe;
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * IBA 9.7.5.1.3: one RDMA READ response packet.  In order, it moves
+ * una_psn; past a gap, its data is placed all the same and noted
+ * (softrdma_rc_rd_classify()), and the gap is asked for again.  Either
+ * is forward progress and restarts the ACK timer; a duplicate or a stale
+ * response is dropped and restarts nothing.
+ */
 static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
+	struct softrdma_rc *rc = &qp->rc;
+	enum softrdma_rc_rd_class class;
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	u32 idx, offset, last;
+	bool used = false;
 	int err;
 
-	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
-	if (!wqe || wqe->opcode != IB_WR_RDMA_READ)
+	/* IBA 9.7.5.1.2: it acknowledges the requests before its READ */
+	softrdma_rc_retire(qp, psn_sub(pkt->psn, 1));
+	if (!rc->req_running)
 		return false;
+	wqe = softrdma_rc_comp_read_wqe(qp, pkt->psn, &st);
+	if (!wqe)
+		return false;
+	last = psn_add(st->first_psn, st->npsn - 1);
+	class = softrdma_rc_rd_classify(&rc->rd_ahead, pkt->psn, rc->una_psn,
+					psn_add(last, 1));
+	/* the last response asked for again: the question is answered */
+	if (rc->rereading && pkt->psn == psn_sub(rc->reread_end, 1))
+		rc->rereading = false;
+	if (class == SOFTRDMA_RC_RD_DUPLICATE || class == SOFTRDMA_RC_RD_STALE)
+		goto out_gap;
+
 	idx = psn_diff(pkt->psn, st->first_psn);
 	offset = idx * qp->mtu;
-	last = psn_add(st->first_psn, st->npsn - 1);
 	if (offset + pkt->payload_len > wqe->length ||
 	    (pkt->psn != last && pkt->payload_len != qp->mtu) ||
 	    (pkt->psn == last && offset + pkt->payload_len != wqe->length)) {
@@ -344,12 +460,22 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 							    IB_WC_LOC_PROT_ERR);
 		return true;
 	}
-	softrdma_rc_progress(qp, psn_add(pkt->psn, 1));
-	if (pkt->psn == last) {
-		st->done = true;
-		softrdma_rc_retire(qp, pkt->psn);
+	used = true;
+	if (class == SOFTRDMA_RC_RD_NEXT) {
+		softrdma_rc_progress(qp, psn_add(pkt->psn, 1));
+		/* the READ is complete, its last responses perhaps first */
+		softrdma_rc_retire(qp, psn_sub(rc->una_psn, 1));
+	} else {
+		softrdma_rc_rd_note(&rc->rd_ahead, pkt->psn, rc->una_psn);
 	}
-	return true;
+	if (rc->req_running && softrdma_rc_rd_restarts_timer(class))
+		softrdma_rc_timer_restart(qp);
+out_gap:
+	/* responses past una_psn show a gap: ask for it */
+	if (rc->req_running &&
+	    (class == SOFTRDMA_RC_RD_AHEAD || rc->rd_ahead.count))
+		softrdma_rc_comp_gap(qp);
+	return used;
 }
 
 /* IBA 9.7.5.1.5: the ATOMIC ACK carries the original remote value */
@@ -447,6 +573,7 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 {
 	struct softrdma_rc *rc = from_timer(rc, t, retry_timer);
 	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);
 	if (!rc->req_running || rc->req_stopped)
@@ -458,11 +585,17 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
 						 SOFTRDMA_RC_CWND_TIMEOUT, 0);
-		if (rc->retry_left)
+		if (!rc->retry_left) {
+			softrdma_rc_comp_retry_exceeded(qp);
+		} else if (softrdma_rc_una_read(qp, &st)) {
+			/* the question or its whole answer was lost */
+			rc->retry_left--;
+			rc->rereading = false;
+			softrdma_rc_comp_reread(qp, "ack timeout");
+		} else {
 			softrdma_rc_comp_go_back(qp, rc->una_psn,
 						 "ack timeout");
-		else
-			softrdma_rc_comp_retry_exceeded(qp);
+		}
 	}
 	softrdma_rc_req_run(qp);
 	/*

@@ -175,14 +175,13 @@ static void *softrdma_rc_ext(struct sk_buff *skb, u8 opcode,
 }
 
 /*
- * Build packet @pkt of @wqe (its PSN first_psn + pkt).  For a READ
- * resumed in its middle, the request asks only for what is still
- * missing (IBA 9.7.5.1.3 lets the requester re-read from any PSN).
+ * Build packet @pkt of @wqe (its PSN first_psn + pkt); for a READ, the
+ * request for @n of its responses from @pkt on.
  */
-static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
-					     const struct softrdma_send_wqe *wqe,
-					     const struct softrdma_rc_wqe *st,
-					     u32 pkt)
+static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
+					       const struct softrdma_send_wqe *wqe,
+					       const struct softrdma_rc_wqe *st,
+					       u32 pkt, u32 n)
 {
 	struct softrdma_rc_seg seg;
 	struct softrdma_bth *bth;
@@ -231,11 +230,14 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 
 	if (wqe->opcode == IB_WR_RDMA_READ) {
 		u32 off = pkt * qp->mtu;
+		u32 len = wqe->length - off;
 
+		if (n < st->npsn - pkt)
+			len = min_t(u32, len, n * qp->mtu);
 		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
 						  SOFTRDMA_EXT_RETH),
 				  wqe->wr.rdma.remote_addr + off,
-				  wqe->wr.rdma.rkey, wqe->length - off);
+				  wqe->wr.rdma.rkey, len);
 	} else if (seg.has_reth) {
 		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
 						  SOFTRDMA_EXT_RETH),
@@ -265,6 +267,27 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 						       SOFTRDMA_EXT_IETH),
 				       wqe->ex.invalidate_rkey);
 	return skb;
+}
+
+/*
+ * Build packet @pkt of @wqe (its PSN first_psn + pkt).  For a READ
+ * resumed in its middle, the request asks only for what is still
+ * missing: the responses from @pkt up to the first one that arrived
+ * past a gap, or to the end (IBA 9.7.5.1.3 lets the requester re-read
+ * any part of the original).
+ */
+static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
+					     const struct softrdma_send_wqe *wqe,
+					     const struct softrdma_rc_wqe *st,
+					     u32 pkt)
+{
+	u32 psn = psn_add(st->first_psn, pkt);
+	u32 n = st->npsn - pkt;
+
+	if (wqe->opcode == IB_WR_RDMA_READ)
+		n = softrdma_rc_rd_gap(&qp->rc.rd_ahead, psn, qp->rc.una_psn,
+				       psn_add(st->first_psn, st->npsn));
+	return softrdma_rc_req_build_n(qp, wqe, st, pkt, n);
 }
 
 /* A WQE the requester cannot send: retire it in turn with @status */
@@ -463,6 +486,38 @@ void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
 	}
 	rc->req_idx = i;
 	rc->req_psn = psn;
+}
+
+/**
+ * softrdma_rc_req_reread() - ask again for responses of an RDMA READ
+ * @qp: the QP; sq.lock held
+ * @idx: the READ's place among the outstanding WQEs
+ * @psn: the first of its responses to ask for, at or after una_psn
+ * @n: how many
+ *
+ * IBA 9.7.5.1.3: the repeated request names the PSN, address and length
+ * of the part missing.  Only this request is sent: the requester goes
+ * on where it stood, since what it sent after the READ reached the
+ * responder, whose responses came past the gap.
+ *
+ * Return: 0, or -ENOMEM (the ACK timer asks again).
+ */
+int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n)
+{
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	wqe = softrdma_rc_wqe_at(qp, idx, &st);
+	skb = softrdma_rc_req_build_n(qp, wqe, st,
+				      psn_diff(psn, st->first_psn), n);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
+	__skb_queue_tail(&qp->rc.req_txq, skb);
+	softrdma_rc_arm_retry(qp);
+	return 0;
 }
 
 static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)

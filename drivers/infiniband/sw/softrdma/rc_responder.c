@@ -506,11 +506,15 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 	if (op->flags & SOFTRDMA_OPF_READ) {
 		if (!res || res->atomic)
 			return;
-		/* the requester may ask for the tail only (9.7.5.1.3) */
+		/*
+		 * the requester may ask for any part from one of its PSNs
+		 * on, the tail or a gap (9.7.5.1.3)
+		 */
 		reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
 		va = softrdma_reth_va(reth);
 		len = softrdma_reth_len(reth);
-		if (va < res->va || va + len != res->va + res->len ||
+		if (va < res->va || va - res->va > res->len ||
+		    len > res->len - (va - res->va) ||
 		    (va - res->va) !=
 			    (u64)psn_diff(pkt->psn, res->first_psn) * qp->mtu)
 			return;
@@ -916,14 +920,20 @@ out_free:
  * again after this one) and answer it now.  Queued behind the stream and
  * the backlog instead, the answer could come later than the requester's
  * ACK timeout times its retry count, each timeout queueing another
- * replay.  Returns true if it consumed @skb.
+ * replay.  But a request for a gap alone (it ends before its READ does)
+ * comes from a requester that keeps what arrives past the gap: the stream
+ * goes on, and the request waits its turn.  Returns true if it consumed
+ * @skb.
  */
 static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 				      struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc *rc = &qp->rc;
+	const struct softrdma_reth *reth;
+	struct softrdma_rc_res *res;
 	struct sk_buff *queued;
+	u64 va;
 
 	lockdep_assert_held(&qp->rq.lock);
 
@@ -938,6 +948,12 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 	}
 	/* a read after this one: it waits its turn */
 	if (!psn_before(pkt->psn, rc->rd_psn))
+		return false;
+	res = softrdma_rc_res_find(qp, pkt->psn);
+	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+	va = softrdma_reth_va(reth);
+	if (res && !res->atomic && va >= res->va && va - res->va < res->len &&
+	    softrdma_reth_len(reth) < res->len - (va - res->va))
 		return false;
 	rc->rd_active = false;
 	while ((queued = __skb_dequeue(&rc->backlog))) {

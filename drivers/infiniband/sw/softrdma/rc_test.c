@@ -3,7 +3,8 @@
  * KUnit tests for the RC engines' pure logic (rc.c): how a message is
  * cut into packets (IBA 9.4, 9.7.2), how many PSNs a WQE consumes
  * (IBA 9.7.1), where a request's PSN stands for the responder
- * (9.7.5.1.1) and what an ACK or NAK asks of the completer (9.7.5.2).
+ * (9.7.5.1.1), what an ACK or NAK asks of the completer (9.7.5.2) and
+ * which RDMA READ responses restart its ACK timer (9.7.5.1.3, 9.7.6.1.3).
  */
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
@@ -668,6 +669,158 @@ static void softrdma_rc_cwnd(struct kunit *test)
 			c->next);
 }
 
+/*
+ * The transport timer rule for RDMA READ responses (IBA 9.7.6.1.3): a
+ * response that brings new data of an outstanding READ, in order or past
+ * a gap, restarts the ACK timer; a duplicate of one placed before, or a
+ * stale one, restarts nothing.  Each case is a stream of responses to
+ * one READ as a requester sees it; PSNs are relative to the READ's first.
+ */
+#define RC_RD_NEXT	SOFTRDMA_RC_RD_NEXT
+#define RC_RD_AHEAD	SOFTRDMA_RC_RD_AHEAD
+#define RC_RD_DUP	SOFTRDMA_RC_RD_DUPLICATE
+#define RC_RD_STALE	SOFTRDMA_RC_RD_STALE
+
+struct rc_rd_step {
+	u32 pkt;			/* the response's PSN */
+	enum softrdma_rc_rd_class class;
+	bool restart;			/* the ACK timer restarts */
+	u32 una;			/* una_psn after it */
+};
+
+struct rc_rd_case {
+	const char *name;
+	u32 first;			/* the READ's first PSN */
+	u32 npsn;			/* its responses */
+	unsigned int nsteps;
+	struct rc_rd_step steps[10];
+};
+
+static const struct rc_rd_case rc_rd_cases[] = {
+	{ "in_order_each_restarts", 100, 4, 4, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 1, RC_RD_NEXT, true, 2 },
+		{ 2, RC_RD_NEXT, true, 3 }, { 3, RC_RD_NEXT, true, 4 } } },
+	{ "past_a_gap_new_data_restarts", 100, 8, 4, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 2, RC_RD_AHEAD, true, 1 },
+		{ 3, RC_RD_AHEAD, true, 1 }, { 7, RC_RD_AHEAD, true, 1 } } },
+	{ "duplicate_past_a_gap_does_not", 100, 8, 5, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 2, RC_RD_AHEAD, true, 1 },
+		{ 2, RC_RD_DUP, false, 1 }, { 3, RC_RD_AHEAD, true, 1 },
+		{ 2, RC_RD_DUP, false, 1 } } },
+	{ "gap_filled_skips_what_came_first", 100, 8, 6, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 2, RC_RD_AHEAD, true, 1 },
+		{ 3, RC_RD_AHEAD, true, 1 }, { 5, RC_RD_AHEAD, true, 1 },
+		{ 1, RC_RD_NEXT, true, 4 }, { 4, RC_RD_NEXT, true, 6 } } },
+	{ "replay_of_acknowledged_is_stale", 100, 8, 7, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 1, RC_RD_NEXT, true, 2 },
+		{ 3, RC_RD_AHEAD, true, 2 }, { 2, RC_RD_NEXT, true, 4 },
+		{ 0, RC_RD_STALE, false, 4 }, { 2, RC_RD_STALE, false, 4 },
+		{ 3, RC_RD_STALE, false, 4 } } },
+	{ "past_the_read_is_stale", 100, 4, 3, {
+		{ 4, RC_RD_STALE, false, 0 }, { 9, RC_RD_STALE, false, 0 },
+		{ 0, RC_RD_NEXT, true, 1 } } },
+	{ "psn_wrap", PSN_MASK - 2, 8, 8, {
+		{ 0, RC_RD_NEXT, true, 1 }, { 3, RC_RD_AHEAD, true, 1 },
+		{ 4, RC_RD_AHEAD, true, 1 }, { 4, RC_RD_DUP, false, 1 },
+		{ 1, RC_RD_NEXT, true, 2 }, { 2, RC_RD_NEXT, true, 5 },
+		{ 0, RC_RD_STALE, false, 5 }, { 5, RC_RD_NEXT, true, 6 } } },
+	{ "last_first_then_the_rest", 100, 4, 5, {
+		{ 3, RC_RD_AHEAD, true, 0 }, { 3, RC_RD_DUP, false, 0 },
+		{ 0, RC_RD_NEXT, true, 1 }, { 1, RC_RD_NEXT, true, 2 },
+		{ 2, RC_RD_NEXT, true, 4 } } },
+	/* past the PSNs it notes, a requester cannot tell a duplicate */
+	{ "tracked_then_untracked", 0, SOFTRDMA_RC_RD_TRACK + 8, 5, {
+		{ SOFTRDMA_RC_RD_TRACK - 1, RC_RD_AHEAD, true, 0 },
+		{ SOFTRDMA_RC_RD_TRACK - 1, RC_RD_DUP, false, 0 },
+		{ SOFTRDMA_RC_RD_TRACK, RC_RD_AHEAD, true, 0 },
+		{ SOFTRDMA_RC_RD_TRACK, RC_RD_AHEAD, true, 0 },
+		{ 0, RC_RD_NEXT, true, 1 } } },
+};
+
+static void rc_rd_case_desc(const struct rc_rd_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_rd, rc_rd_cases, rc_rd_case_desc);
+
+static void softrdma_rc_read_response_timer(struct kunit *test)
+{
+	const struct rc_rd_case *c = test->param_value;
+	u32 una = c->first, end = psn_add(c->first, c->npsn), psn;
+	struct softrdma_rc_rd_ahead *ahead;
+	enum softrdma_rc_rd_class class;
+	unsigned int i;
+
+	ahead = kunit_kzalloc(test, sizeof(*ahead), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ahead);
+	for (i = 0; i < c->nsteps; i++) {
+		const struct rc_rd_step *step = &c->steps[i];
+
+		psn = psn_add(c->first, step->pkt);
+		class = softrdma_rc_rd_classify(ahead, psn, una, end);
+		KUNIT_EXPECT_EQ_MSG(test, class, step->class, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_rd_restarts_timer(class),
+				    step->restart, "step %u", i);
+		if (class == SOFTRDMA_RC_RD_NEXT)
+			una = softrdma_rc_rd_advance(ahead, psn_add(psn, 1));
+		else if (class == SOFTRDMA_RC_RD_AHEAD)
+			softrdma_rc_rd_note(ahead, psn, una);
+		KUNIT_EXPECT_EQ_MSG(test, una, psn_add(c->first, step->una),
+				    "step %u", i);
+	}
+	/* what una_psn passed is forgotten: nothing is left noted behind */
+	if (una == end)
+		KUNIT_EXPECT_EQ(test, ahead->count, 0);
+}
+
+/* What a requester asks for again: the gap alone, or the rest */
+struct rc_rd_gap_case {
+	const char *name;
+	u32 una;
+	u32 end;
+	u32 noted[4];
+	unsigned int nnoted;
+	u32 psn;
+	u32 gap;
+};
+
+static const struct rc_rd_gap_case rc_rd_gap_cases[] = {
+	{ "nothing_noted_the_rest", 10, 20, {}, 0, 10, 10 },
+	{ "up_to_the_first_noted", 10, 20, { 13, 14, 17 }, 3, 10, 3 },
+	{ "between_two_noted", 10, 20, { 13, 14, 17 }, 3, 15, 2 },
+	{ "after_the_last_noted", 10, 20, { 13, 14, 17 }, 3, 18, 2 },
+	{ "one_missing", 10, 20, { 11 }, 1, 10, 1 },
+	{ "wrap", PSN_MASK - 1, 6, { 2 }, 1, PSN_MASK - 1, 4 },
+	{ "at_the_end", 10, 20, {}, 0, 20, 0 },
+	{ "behind_una_the_rest", 10, 20, { 13 }, 1, 8, 12 },
+};
+
+static void rc_rd_gap_case_desc(const struct rc_rd_gap_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_rd_gap, rc_rd_gap_cases, rc_rd_gap_case_desc);
+
+static void softrdma_rc_read_gap(struct kunit *test)
+{
+	const struct rc_rd_gap_case *c = test->param_value;
+	struct softrdma_rc_rd_ahead *ahead;
+	unsigned int i;
+
+	ahead = kunit_kzalloc(test, sizeof(*ahead), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ahead);
+	for (i = 0; i < c->nnoted; i++)
+		softrdma_rc_rd_note(ahead, c->noted[i], c->una);
+	KUNIT_EXPECT_EQ(test, ahead->count, c->nnoted);
+	KUNIT_EXPECT_EQ(test, softrdma_rc_rd_gap(ahead, c->psn, c->una, c->end),
+			c->gap);
+	softrdma_rc_rd_forget(ahead);
+	KUNIT_EXPECT_EQ(test, ahead->count, 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(ahead->seen, SOFTRDMA_RC_RD_TRACK));
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -681,6 +834,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_read_response_timer, rc_rd_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_read_gap, rc_rd_gap_gen_params),
 	{}
 };
 

@@ -916,12 +916,10 @@ static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
 	int err;
 
 	mutex_lock(&qp->state_mutex);
-	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
-	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	if (cur != qp->state) {
-		err = -EINVAL;
+	err = softrdma_qp_current_state(qp->state, attr, mask, &cur);
+	if (err)
 		goto out_unlock;
-	}
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	err = softrdma_iwarp_qp_transition(cur, next, mask, &actions);
 	if (!err)
 		err = softrdma_qp_check_attr(attr, mask, &limits);
@@ -1018,9 +1016,11 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	};
 
 	mutex_lock(&qp->state_mutex);
-	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	err = softrdma_qp_current_state(qp->state, attr, mask, &cur);
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	err = softrdma_qp_transition(cur, next, ibqp->qp_type, mask, &actions);
+	if (!err)
+		err = softrdma_qp_transition(cur, next, ibqp->qp_type, mask,
+					     &actions);
 	if (!err)
 		err = softrdma_qp_check_attr(attr, mask, &limits);
 	if (!err && (mask & IB_QP_AV))

@@ -25,6 +25,32 @@ const char *softrdma_qp_state_name(enum ib_qp_state state)
 }
 
 /**
+ * softrdma_qp_current_state() - the state a modify_qp starts from
+ * @actual: the state the QP is in
+ * @attr: the caller's attributes
+ * @mask: the modify_qp attribute mask
+ * @cur: set to @actual
+ *
+ * IB_QP_CUR_STATE lets a caller say which state it believes the QP is in
+ * (IBA 11.2.5.2, "current QP state"), but the belief decides nothing: a
+ * QP moves from where it is.  A claim that differs from @actual makes the
+ * request invalid, so that no caller can take a transition the QP's real
+ * state does not allow (RESET straight to RTS without a path MTU, ERR
+ * back to RTS without passing through RESET).
+ *
+ * Return: 0, or -EINVAL when the claimed state is not the real one.
+ */
+int softrdma_qp_current_state(enum ib_qp_state actual,
+			      const struct ib_qp_attr *attr, int mask,
+			      enum ib_qp_state *cur)
+{
+	*cur = actual;
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != actual)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * softrdma_qp_transition() - may a QP go from @cur to @next, and what then?
  * @cur: the state the QP is in
  * @next: the state asked for (equal to @cur when IB_QP_STATE is not set)

@@ -23,6 +23,10 @@ enum softrdma_qp_action {
 
 const char *softrdma_qp_state_name(enum ib_qp_state state);
 
+int softrdma_qp_current_state(enum ib_qp_state actual,
+			      const struct ib_qp_attr *attr, int mask,
+			      enum ib_qp_state *cur);
+
 int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 			   enum ib_qp_type type, int mask,
 			   unsigned int *actions);

@@ -312,6 +312,53 @@ static void softrdma_qp_state_iwarp_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, actions, c->err ? 0 : c->actions);
 }
 
+struct cur_state_case {
+	const char *name;
+	enum ib_qp_state actual;
+	int mask;
+	enum ib_qp_state claimed;
+	int err;
+};
+
+static const struct cur_state_case cur_state_cases[] = {
+	{ "no_claim", IB_QPS_RTS, IB_QP_STATE, IB_QPS_RESET, 0 },
+	{ "true_claim", IB_QPS_RTS, IB_QP_STATE | IB_QP_CUR_STATE, IB_QPS_RTS,
+	  0 },
+	{ "true_claim_sqe", IB_QPS_SQE, IB_QP_STATE | IB_QP_CUR_STATE,
+	  IB_QPS_SQE, 0 },
+	/* RESET claimed as SQD: SQD -> RTS needs no path MTU */
+	{ "reset_claims_sqd", IB_QPS_RESET, IB_QP_STATE | IB_QP_CUR_STATE,
+	  IB_QPS_SQD, -EINVAL },
+	/* ERR claimed as RTS: back to RTS without RESET */
+	{ "err_claims_rts", IB_QPS_ERR, IB_QP_STATE | IB_QP_CUR_STATE,
+	  IB_QPS_RTS, -EINVAL },
+	{ "init_claims_rtr", IB_QPS_INIT, IB_QP_CUR_STATE, IB_QPS_RTR,
+	  -EINVAL },
+	{ "rts_claims_sqe", IB_QPS_RTS, IB_QP_STATE | IB_QP_CUR_STATE,
+	  IB_QPS_SQE, -EINVAL },
+	{ "claim_out_of_range", IB_QPS_RTS, IB_QP_CUR_STATE, 42, -EINVAL },
+};
+
+static void cur_state_case_desc(const struct cur_state_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cur_state, cur_state_cases, cur_state_case_desc);
+
+static void softrdma_qp_state_claimed_current_state(struct kunit *test)
+{
+	const struct cur_state_case *c = test->param_value;
+	struct ib_qp_attr attr = { .cur_qp_state = c->claimed };
+	enum ib_qp_state cur = 42;
+
+	KUNIT_EXPECT_EQ(test, softrdma_qp_current_state(c->actual, &attr,
+							c->mask, &cur),
+			c->err);
+	/* whatever was claimed, the QP moves from where it is */
+	KUNIT_EXPECT_EQ(test, cur, c->actual);
+}
+
 static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
 			 transition_gen_params),
@@ -321,6 +368,8 @@ static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE(softrdma_qp_state_timer_encodings),
 	KUNIT_CASE(softrdma_qp_state_rnr_timer_monotonic),
 	KUNIT_CASE_PARAM(softrdma_qp_state_iwarp_table, iw_gen_params),
+	KUNIT_CASE_PARAM(softrdma_qp_state_claimed_current_state,
+			 cur_state_gen_params),
 	{}
 };
 

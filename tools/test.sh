@@ -280,6 +280,15 @@ part lab-roce-cm-rxe-sroce lab --stack rxe,sroce --timeout 900 roce-cm
 part lab-srq-siwarp-siwarp lab --stack siwarp,siwarp --timeout 600 srq attr verbs bw
 part lab-srq-sroce-sroce lab --stack sroce,sroce --timeout 600 srq attr verbs pingpong
 
+# An unprivileged user's attacks (tools/lab/hostile_user.c as nobody,
+# RLIMIT_MEMLOCK 4 MiB, in a 256 MiB memory cgroup): false current
+# states, objects past the limits, hostile work requests and foreign-PD
+# keys, the mmap'd rings written behind the provider, and on RoCE an AV
+# flipped under READ load; each attempt one check, the kernel log clean,
+# then checked traffic between the guests.
+part lab-hostile-user-sroce lab --stack sroce,sroce --timeout 600 hostile-user
+part lab-hostile-user-siwarp lab --stack siwarp,siwarp --timeout 600 hostile-user
+
 # NVMe over Fabrics (nvmet-rdma exporting a RAM disk, nvme-rdma writing
 # and reading it back, data checked): the kernel consumer behind
 # fast-registration MRs, local and remote invalidation.  softrdma with

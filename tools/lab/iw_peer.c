@@ -253,7 +253,9 @@ static void finish(int fd)
 
 /*
  * A valid MPA request: revision 1, or 2 with the RFC 6581 IRD/ORD block
- * (any IRD/ORD, peer-to-peer with any RTR set now and then); CRC wanted.
+ * (any IRD/ORD, peer-to-peer with any RTR set now and then); CRC wanted;
+ * softrdma's larger-FPDU extension offered half the time, so that FPDUs
+ * up to 64 KiB are allowed in.
  * Returns its length; *p2p says whether it asked for peer-to-peer mode.
  */
 static size_t mpa_valid(uint8_t *b, bool *p2p)
@@ -262,7 +264,8 @@ static size_t mpa_valid(uint8_t *b, bool *p2p)
 	uint16_t ird, ord;
 
 	memcpy(b, KEY_REQ, 16);
-	b[16] = 0x40;
+	/* CRC; half the time softrdma's larger-FPDU offer (iwarp_hdr.h) */
+	b[16] = 0x40 | (rnd(2) ? 0x04 : 0);
 	b[17] = rnd(4) ? 2 : 1;
 	*p2p = false;
 	if (b[17] == 2) {

@@ -219,6 +219,15 @@ part lab-res-limits-sroce lab --guests 1 --stack sroce --timeout 600 res-limits
 part lab-res-limits-siwarp lab --guests 1 --stack siwarp --timeout 600 res-limits
 part lab-roce-rx-counters lab --stack rxe,sroce roce-rx-counters
 
+# A hostile peer (tools/lab/roce_inject.c, tools/lab/iw_peer.c) attacks a
+# guest with an sroce and a siwarp device under live traffic: 10^4 RoCEv2
+# frames and 10^3 iWARP connections (test-full: 10^6 and 10^4); then
+# fresh traffic, slab memory, link del and rmmod are checked.
+part lab-hostile-peer lab --stack sroce+siwarp --timeout 900 hostile-peer
+if [ "$full" -eq 1 ]; then
+	part lab-hostile-peer-full lab --stack sroce+siwarp --timeout 7200 hostile-peer full
+fi
+
 # RoCEv2 RC traffic, data checked: softrdma with itself, and with stock
 # rdma_rxe as server and as client.
 part lab-roce-rc-sroce-sroce lab --stack sroce,sroce --timeout 900 roce-rc pp atomic access loss

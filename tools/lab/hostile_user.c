@@ -19,7 +19,8 @@
  *            not in: RESET claimed SQD -> RTS (then a 1000 B SEND, what
  *            crashes a kernel that took the claim), INIT claimed RTR ->
  *            RTS, ERR claimed RTS -> RTS (a restart without RESET); each
- *            must fail.  A true claim (INIT claimed INIT -> INIT) works.
+ *            must fail.  A true claim works (RoCE: RTS claimed RTS -> RTS;
+ *            iWARP: INIT claimed INIT -> INIT).
  *  limits    PDs, CQs, QPs, SRQs, AHs (RoCE) and MRs created until the
  *            kernel refuses: the refusal has an errno, and comes before
  *            the advertised maximum is passed or the guest's memory runs
@@ -484,11 +485,24 @@ static void attempt_curstate(void)
 	lv_check(err != 0,
 		 "curstate: INIT QP claimed RTR -> RTS refused (%s, state now %s)",
 		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
-	err = claim(qp, IBV_QPS_INIT, IBV_QPS_INIT);
-	/* libsiw QPs take INIT -> INIT too (siw maps both to IDLE) */
-	lv_check(err == 0,
-		 "curstate: INIT QP claimed INIT (true) -> INIT accepted (%s)",
-		 err ? strerror(err) : "0");
+	if (iwarp) {
+		/* a true claim: libsiw QPs take INIT -> INIT */
+		err = claim(qp, IBV_QPS_INIT, IBV_QPS_INIT);
+		lv_check(err == 0,
+			 "curstate: INIT QP claimed INIT (true) -> INIT accepted (%s)",
+			 err ? strerror(err) : "0");
+	} else {
+		/* IBA allows IBV_QP_CUR_STATE from RTR, RTS, SQD, SQE only */
+		struct conn c;
+
+		if (!conn_up(&c, MODE_PASSIVE, NULL, "curstate: true claim")) {
+			err = claim(c.qp, IBV_QPS_RTS, IBV_QPS_RTS);
+			lv_check(err == 0,
+				 "curstate: RTS QP claimed RTS (true) -> RTS accepted (%s)",
+				 err ? strerror(err) : "0");
+			conn_close(&c);
+		}
+	}
 	{
 		struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
 

@@ -173,11 +173,11 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 {
 	struct softrdma_iwarp_qp *iw;
 
-	iw = kvzalloc(sizeof(*iw), GFP_KERNEL_ACCOUNT);
+	iw = kvzalloc(sizeof(*iw), SOFTRDMA_GFP_USER_SIZED);
 	if (!iw)
 		return -ENOMEM;
 	iw->tx.st = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
-			     sizeof(*iw->tx.st), GFP_KERNEL_ACCOUNT);
+			     sizeof(*iw->tx.st), SOFTRDMA_GFP_USER_SIZED);
 	if (!iw->tx.st) {
 		kvfree(iw);
 		return -ENOMEM;

@@ -11,6 +11,7 @@
 
 #include "compat.h"
 #include "mmap.h"
+#include "res.h"
 
 /*
  * Lowest page offset handed out.  libsiw reads the mmap key
@@ -46,7 +47,7 @@ struct softrdma_mmap_entry *softrdma_mmap_alloc(struct ib_ucontext *uctx,
 	 * is VM_USERMAP and softrdma_mmap() maps the pages itself.
 	 */
 	entry->buf = __vmalloc(PAGE_ALIGN(size),
-			       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+			       SOFTRDMA_GFP_USER_SIZED | __GFP_ZERO);
 	if (!entry->buf) {
 		kfree(entry);
 		return ERR_PTR(-ENOMEM);

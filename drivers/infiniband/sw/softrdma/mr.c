@@ -464,7 +464,7 @@ static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
 	unsigned long i = 0;
 
 	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages),
-				   GFP_KERNEL_ACCOUNT);
+				   SOFTRDMA_GFP_USER_SIZED);
 	if (!mr->pages)
 		return -ENOMEM;
 

@@ -583,7 +583,8 @@ static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
 		return PTR_ERR(qp->sq.ring);
 	resp->sq_key = key;
 	softrdma_ring_set_locks(qp->sq.ring, NULL, &qp->sq.lock);
-	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe), GFP_KERNEL_ACCOUNT);
+	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe),
+			      SOFTRDMA_GFP_USER_SIZED);
 	if (!qp->sq.wqe) {
 		err = -ENOMEM;
 		goto out_destroy_sq;
@@ -664,7 +665,7 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
 				&qp->sq.lock);
 	qp->sq.wqe = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
-			      sizeof(*qp->sq.wqe), GFP_KERNEL_ACCOUNT);
+			      sizeof(*qp->sq.wqe), SOFTRDMA_GFP_USER_SIZED);
 	if (!qp->sq.wqe)
 		goto out_destroy_sq;
 	qp->sq.lim = (struct softrdma_wqe_limits){

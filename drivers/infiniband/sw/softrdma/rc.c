@@ -31,7 +31,7 @@ int softrdma_rc_init(struct softrdma_qp *qp)
 	struct softrdma_rc *rc = &qp->rc;
 
 	rc->wqe = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
-			   sizeof(*rc->wqe), GFP_KERNEL_ACCOUNT);
+			   sizeof(*rc->wqe), SOFTRDMA_GFP_USER_SIZED);
 	if (!rc->wqe)
 		return -ENOMEM;
 	skb_queue_head_init(&rc->req_txq);

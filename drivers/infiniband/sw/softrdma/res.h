@@ -7,7 +7,17 @@
 #define SOFTRDMA_RES_H
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/types.h>
+
+/*
+ * For kernel memory whose size a user picks (rings, WQE snapshots, MR
+ * page arrays): charged to the caller's memory cgroup, and when the
+ * cgroup or the machine cannot give it, the create fails with -ENOMEM
+ * rather than waking the OOM killer or warning.
+ */
+#define SOFTRDMA_GFP_USER_SIZED	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+				 __GFP_NOWARN)
 
 /*
  * The kinds counted here.  SRQs and AHs are not: each is numbered in an

@@ -203,6 +203,7 @@ else
 	part build-6.12 build_kernel_check 6.12
 	part install install_check
 	part checkpatch checkpatch_check
+	part doc-check tools/doc-check.sh
 	part kunit kunit/run
 fi
 

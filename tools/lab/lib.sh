@@ -393,8 +393,8 @@ LAB_PERFTEST_ALL_SIZES=$(for ((i = 1; i <= 23; i++)); do printf '%d ' $((1 << i)
 # rows; fails on any FAIL.  A zero figure (KIND bw: BW average and message
 # rate; KIND lat: t_min or t_avg) is a note, not a failure: perftest's
 # clock in the TCG guests sometimes yields zeros ("Correlation
-# coefficient r^2 < 0.9"; 2026-12-01, on siwarp and siw, clients and
-# servers alike) for runs whose data all arrived.
+# coefficient r^2 < 0.9", on any stack, clients and servers alike) for
+# runs whose data all arrived.
 lab_perftest_table() {
 	awk -v sizes="$1" -v iters="$2" -v kind="$3" '
 	BEGIN { n = split(sizes, want, " "); for (i = 1; i <= n; i++) need[want[i]] = 1 }
@@ -764,9 +764,8 @@ lab_rping_exit_race() {
 # runs again on a new port, LAB_PAIR_TRIES times in all at most.  So does
 # a failed client whose server guest finds a known race of its stock
 # driver (_lab_peer_race).  Any other failure, or a race on the last try,
-# fails the checks.  Three tries: on a loaded host the race has struck
-# several pairs of one run (CI, 2026-12-05: four in one make test) and
-# one pair twice (2026-12-01).
+# fails the checks.  Three tries: on a loaded host the race can strike
+# several pairs of one run, and one pair twice.
 LAB_PAIR_TRIES=3
 lab_pair() {
 	local name=$1 tmo=$2 try srv rc log verdict retry race

@@ -322,12 +322,12 @@ fi
 # --- connects --------------------------------------------------------------
 # Many short connections, each guest in turn serving them (rping -s -P, a
 # thread per connection).  A client sends its first message the moment it
-# is connected, while the server's QP is being handed the socket (where a
-# first FPDU was once lost, 2026-12-01), and tears down right after its
-# second ping (where a receive re-posted after the flush once hung rping,
-# 2026-12-03).  Between siwarp guests every client must finish its 2
-# validated pings; with a stock siw end the count is a note (2026-12-03:
-# siw,siw 198 of 200, the two failed clients printing nothing in 20 s).
+# is connected, while the server's QP is being handed the socket (a
+# first FPDU must not be lost there), and tears down right after its
+# second ping (a receive re-posted after the flush must still complete).
+# Between siwarp guests every client must finish its 2 validated pings;
+# with a stock siw end the count is a note: stock siw loses a few such
+# clients even against itself.
 connects_client() {
 	local i ok=0
 	for ((i = 0; i < CONNECTS; i++)); do
@@ -492,7 +492,7 @@ vanish_part() {
 			# Only the client's own TCP can notice a server whose link
 			# went down, and stock siw sets no keepalive: a connection
 			# idle at that moment (rping waiting for the server) never
-			# learns (1 run in ~15, 2026-12-01: no error in 120 s).
+			# learns.
 			# softrdma clients probe (iw_keepalive_s), checked in the
 			# siwarp-siwarp pairing; a stock siw client is noted.
 			if vanish_error "/tmp/vanish-$PORT.log" \

@@ -124,7 +124,7 @@ fi
 # own part is done, so a lost *final* ACK leaves the peer retransmitting
 # to a QP that is gone (the program's race, whatever the transport: stock
 # rxe then retransmits until killed; softrdma's client ends with "retry
-# counter exceeded" after the server left, 1 run in ~35, 2026-12-01).  So
+# counter exceeded" after the server left).  So
 # for the pingpong only the server's frames are lost, and not its ACKs
 # (opcode 0x11, classified past netem): its data is lost and resent, the
 # client's ACKs and NAKs drive that.  The bandwidth runs, whose servers

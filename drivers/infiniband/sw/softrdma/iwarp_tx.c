@@ -10,7 +10,7 @@
  * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes; payload of
  * more than SOFTRDMA_IW_COPY_MAX bytes of a Read Response or of an
  * unsignalled WQE goes to TCP as references to the pinned pages
- * (tcp_sendpage_locked()), not copied; a signalled WQE's is copied
+ * (softrdma_tcp_send_page_locked()), not copied; a signalled WQE's is copied
  * (softrdma_iw_zcopy()).
  *
  * It runs in the poster's context on the doorbell (user QPs); in the
@@ -660,11 +660,9 @@ static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
  * owned in TCP's receive softirq (softrdma_iw_tx_run_locked()).  The
  * socket is TCP by construction (iw_cm.c creates and accepts only TCP
  * sockets), so TCP's _locked entries are called directly, as kTLS does,
- * and the socket is taken once per FPDU, not per piece.  The way through
- * kernel_sendmsg() (LSM hooks, which pass a kernel TCP socket anyway, and
- * the protocol's indirections) cost twelve calls, three or four of them
- * retpolines, some 290 instructions per FPDU in the lab's guests: more
- * than the CRC.
+ * and the socket is taken once per FPDU, not per piece.  kernel_sendmsg()
+ * would add the LSM hooks, which pass a kernel TCP socket anyway, and the
+ * protocol's indirect calls to every FPDU, for nothing.
  *
  * Return: 0 when all of it is, -EAGAIN when the socket is full, another
  * -errno when the connection failed.

@@ -702,8 +702,8 @@ static struct dst_entry *softrdma_roce_route6(struct net *net,
 /*
  * The route of @tx, from @cache when it holds a valid one.  A flow's
  * lookup keys (addresses, interface, traffic class, flow label, ports)
- * stay the same from packet to packet, so a full FIB lookup per packet
- * (a few percent of a 2-byte message's CPU time) is needed only after
+ * stay the same from packet to packet, so a full FIB lookup, a cost on
+ * the path of every packet, is needed only after
  * the routing tables changed: the dst_cache then finds its entry stale
  * (IPv4 route generation, IPv6 fib serial number) and it is looked up
  * again.  @cache belongs to @tx alone (struct softrdma_roce_path): a

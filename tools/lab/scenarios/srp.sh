@@ -132,12 +132,6 @@ st_rw_check() {
 	lab_disk_check "$dev" "$1" "$JOBS"
 }
 
-mkdir -p $SHARE
-if [ "$LAB_ID" = 1 ]; then
-	g=$(gid0) && echo "0x0000000000000000${g:16}" >$SHARE/i_port_id
-fi
-lab_barrier ids || exit 1
-
 # --- the skeleton's hooks (storage.sh) ---------------------------------------
 
 st_server_up() {

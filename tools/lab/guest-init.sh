@@ -176,6 +176,8 @@ if [ "$LAB_MODE" = shell ]; then
 		cat >/root/.bashrc <<'RC'
 # shellcheck source=/dev/null
 . /lab/lib.sh
+# shellcheck source=/dev/null
+. /lab/workarounds.sh
 PS1='\h:\w\$ '
 echo "lab shell: guest$LAB_ID, stack $LAB_STACK, ibdev '$LAB_IBDEV', $LAB_ADDR $LAB_ADDR6"
 echo "           peers: guest0..guest$((LAB_N - 1)); /lab is shared; exit (or Ctrl-D) powers off all guests"
@@ -195,6 +197,8 @@ say "running scenario $LAB_SCENARIO_NAME"
 	ulimit -l unlimited
 	# shellcheck source=/dev/null
 	. /lab/lib.sh
+	# shellcheck source=/dev/null
+	. /lab/workarounds.sh
 	# shellcheck source=/dev/null
 	. /lab/scenario.sh "${LAB_ARGS[@]}"
 ) </dev/null >"$LAB_OUT/scenario.log" 2>&1

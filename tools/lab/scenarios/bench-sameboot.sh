@@ -156,7 +156,7 @@ record() {
 }
 
 # one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
-# -R start-up race, lib.sh); guest1 records it
+# -R start-up race, workarounds.sh); guest1 records it
 one() {
 	local s=$1 fig=$2 r=$3 try log v status srv
 	# shellcheck disable=SC2206 # a command line

@@ -173,7 +173,7 @@ rbw_cmd() { echo ib_write_bw -d "$RDEV" -x "$gid" -s "$BW_S" -n "$BW_N" -F -p "$
 # and end in /tmp/iwarp-write-bw.t and the runs so far in
 # /tmp/iwarp-write-bw.runs, judged by bw_ok.  perftest 4.5
 # may connect its data QP before its server listens again
-# (LAB_PERFTEST_CM_RACE, lib.sh); lab_pair then runs the pair again, and
+# (LAB_PERFTEST_CM_RACE, workarounds.sh); lab_pair then runs the pair again, and
 # the times become the new run's.
 ibw_flow() {
 	echo $(($(cat /tmp/iwarp-write-bw.runs 2>/dev/null || echo 0) + 1)) \

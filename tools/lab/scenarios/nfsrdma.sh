@@ -21,29 +21,21 @@
 # remove=server: after the data checks, that side's RDMA device is
 # deleted (rdma link del) under a writer's load and its driver
 # unloaded; the writer must end with an error (the mount is soft), the
-# client unmount and no kernel log warn.
+# client unmount and no kernel log warn.  The sequence is the storage
+# scenarios' own (tools/lab/storage.sh).
 
-SIZES=1,4095,4096,65535,1048583,8388621
-JOBS=4
-REMOVE=
-for arg in $LAB_SCENARIO_ARGS; do
-	case $arg in
-	sizes=*) SIZES=${arg#sizes=} ;;
-	jobs=*) JOBS=${arg#jobs=} ;;
-	remove=client | remove=server) REMOVE=${arg#remove=} ;;
-	*) lab_fail "nfsrdma: unknown argument $arg"; exit 1 ;;
-	esac
-done
+# shellcheck source=/dev/null
+. /lab/storage.sh
+storage_args nfsrdma server client 1,4095,4096,65535,1048583,8388621
+ST_LOAD_MB=16
+ST_CLIENT_LOST=240
 
 PORT=20049
 EXPORT=/export
 MNT=/mnt/nfs
 NFSD=/proc/fs/nfsd
 SERVER_ADDR=$(lab_peer_addr 0)
-PEER_STACK=${LAB_STACKS[$((1 - LAB_ID))]}
 SUMS=/lab/nfsrdma
-
-is_softrdma() { [ "$LAB_STACK" = sroce ] || [ "$LAB_STACK" = siwarp ]; }
 
 # --- server ---------------------------------------------------------------
 
@@ -113,12 +105,14 @@ server_sums() {
 	[ "$n" -gt 0 ] && [ $rc = 0 ]
 }
 
-if [ "$LAB_ID" = 0 ]; then
+st_server_up() {
 	mkdir -p $SUMS
 	lab_check "nfsrdma: server on $LAB_STACK exports a tmpfs over NFSv4 on RDMA, $LAB_ADDR:$PORT" \
 		server_up
 	lab_check "nfsrdma: server makes a 3 MiB + 5 B file" server_file
-	lab_barrier server-up || exit 1
+}
+
+st_server_data() {
 	lab_barrier client-wrote 900
 	lab_check "nfsrdma: the files the client wrote are on the server, byte for byte" \
 		server_sums
@@ -135,17 +129,11 @@ if [ "$LAB_ID" = 0 ]; then
 			lab_counter_zero mr_op_err
 		lab_counters_note server
 	fi
-	if [ "$REMOVE" = server ]; then
-		lab_barrier writing
-		sleep 2
-		lab_remove_device nfsrdma server
-		lab_barrier server-removed
-	fi
-	lab_barrier client-done 900
+}
+
+st_server_down() {
 	lab_check "nfsrdma: server stops" server_down
-	lab_barrier finished || exit 1
-	exit 0
-fi
+}
 
 # --- client ---------------------------------------------------------------
 
@@ -172,9 +160,9 @@ write_job() {
 		status=none
 }
 
-# rw_check SIZE: JOBS files of SIZE random bytes written at once, read
+# st_rw_check SIZE: JOBS files of SIZE random bytes written at once, read
 # back, compared; their sums go to the server
-rw_check() {
+st_rw_check() {
 	local size=$1 j rc=0
 	mkdir -p $MNT/data || return 1
 	for ((j = 0; j < JOBS; j++)); do
@@ -228,49 +216,43 @@ client_unmount() {
 	! grep " $MNT " /proc/mounts
 }
 
-lab_barrier server-up || exit 1
-lab_check "nfsrdma: client on $LAB_STACK mounts the $PEER_STACK server's export with proto=rdma" \
-	client_mount
-if grep -q " $MNT " /proc/mounts; then
-	IFS=, read -r -a sizes <<<"$SIZES"
-	for s in "${sizes[@]}"; do
-		lab_check "nfsrdma: $JOBS files of $s B at once, written and read back, data checked" \
-			rw_check "$s"
-	done
+st_client_up() {
+	lab_check "nfsrdma: client on $LAB_STACK mounts the $PEER_STACK server's export with proto=rdma" \
+		client_mount
+}
+
+st_client_ready() { grep -q " $MNT " /proc/mounts; }
+
+st_size_check() {
+	echo "nfsrdma: $JOBS files of $1 B at once, written and read back, data checked"
+}
+
+st_client_more() {
 	lab_check "nfsrdma: the server's 3 MiB + 5 B file read with direct I/O, data checked" \
 		read_server_file
 	lab_check "nfsrdma: 60 small files made, renamed, listed and removed" metadata
-fi
-lab_barrier client-wrote 900
-lab_barrier server-checked 900
-if is_softrdma; then
-	lab_check "nfsrdma: the client fast-registered its buffers (mr_fast_reg > 0)" \
-		lab_counter_positive mr_fast_reg
-	lab_check "nfsrdma: the server invalidated them with its replies (mr_remote_inv > 0)" \
-		lab_counter_positive mr_remote_inv
-	lab_check "nfsrdma: no memory operation failed on the client (mr_op_err 0)" \
-		lab_counter_zero mr_op_err
-	lab_counters_note client
-fi
-case $REMOVE in
-client)
-	lab_start_writer $MNT/load 16
-	sleep 2
-	lab_remove_device nfsrdma client
-	lab_check "nfsrdma: the writer ended when the client's device went" \
-		lab_ended "$WRITER" 240 /tmp/writer.err
-	;;
-server)
-	lab_start_writer $MNT/load 16
-	lab_barrier writing
-	lab_barrier server-removed 200
-	lab_check "nfsrdma: the writer ended when the server's device went" \
-		lab_ended "$WRITER" 240 /tmp/writer.err
-	;;
-esac
-# /proc/mounts, not mountpoint(1): a stat of a dead mount waits
-grep -q " $MNT " /proc/mounts &&
-	lab_check "nfsrdma: client unmounts" client_unmount
-lab_barrier client-done 900
-lab_barrier finished || exit 1
-exit 0
+}
+
+st_client_data() {
+	lab_barrier client-wrote 900
+	lab_barrier server-checked 900
+	if is_softrdma; then
+		lab_check "nfsrdma: the client fast-registered its buffers (mr_fast_reg > 0)" \
+			lab_counter_positive mr_fast_reg
+		lab_check "nfsrdma: the server invalidated them with its replies (mr_remote_inv > 0)" \
+			lab_counter_positive mr_remote_inv
+		lab_check "nfsrdma: no memory operation failed on the client (mr_op_err 0)" \
+			lab_counter_zero mr_op_err
+		lab_counters_note client
+	fi
+}
+
+st_load() { echo $MNT/load; }
+
+st_client_end() {
+	# /proc/mounts, not mountpoint(1): a stat of a dead mount waits
+	grep -q " $MNT " /proc/mounts &&
+		lab_check "nfsrdma: client unmounts" client_unmount
+}
+
+storage_run

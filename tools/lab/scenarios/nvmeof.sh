@@ -18,28 +18,24 @@
 # or remove=target: after the data checks, that side's softrdma device
 # is deleted (rdma link del) under a writer's load and the module
 # unloaded; the writer must end, the controller go, and no kernel log
-# warn (the host tries to reconnect once when the target goes).
+# warn (the host tries to reconnect once when the target goes).  The
+# sequence is the storage scenarios' own (tools/lab/storage.sh).
 
-SIZES=512,3584,4096,8192,69632,131072,1048576,4194304
-JOBS=4
-REMOVE=
-for arg in $LAB_SCENARIO_ARGS; do
-	case $arg in
-	sizes=*) SIZES=${arg#sizes=} ;;
-	jobs=*) JOBS=${arg#jobs=} ;;
-	remove=host | remove=target) REMOVE=${arg#remove=} ;;
-	*) lab_fail "nvmeof: unknown argument $arg"; exit 1 ;;
-	esac
-done
+# shellcheck source=/dev/null
+. /lab/storage.sh
+storage_args nvmeof target host 512,3584,4096,8192,69632,131072,1048576,4194304
+ST_DONE=host-done
+# a reconnect to a RoCE target without a device lasts until the RDMA CM
+# gives up on its unanswered requests (about 105 s here); an iWARP one
+# meets a TCP reset at once
+ST_SERVER_LOST=60
+case $LAB_STACK in sroce | rxe) ST_SERVER_LOST=240 ;; esac
 
 NQN=lab-nvmeof
 PORT=4420
 NVMET=/sys/kernel/config/nvmet
 DISK_MB=64
 TARGET_ADDR=$(lab_peer_addr 0)
-PEER_STACK=${LAB_STACKS[$((1 - LAB_ID))]}
-
-is_softrdma() { [ "$LAB_STACK" = sroce ] || [ "$LAB_STACK" = siwarp ]; }
 
 target_up() {
 	modprobe brd rd_nr=1 rd_size=$((DISK_MB * 1024)) max_part=0 || return 1
@@ -115,17 +111,21 @@ no_ctrl() {
 	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
 }
 
-# rw_check SIZE: JOBS writers and readers of SIZE bytes, data checked
-rw_check() {
+# st_rw_check SIZE: JOBS writers and readers of SIZE bytes, data checked
+st_rw_check() {
 	local dev
 	dev=$(host_disk) || return 1
 	lab_disk_check "$dev" "$1" "$JOBS"
 }
 
-if [ "$LAB_ID" = 0 ]; then
+# --- the skeleton's hooks (storage.sh) ---------------------------------------
+
+st_server_up() {
 	lab_check "nvmeof: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$PORT" \
 		target_up
-	lab_barrier target-up || exit 1
+}
+
+st_server_data() {
 	lab_barrier data-done 900
 	if is_softrdma && [ "$LAB_STACK" = siwarp ]; then
 		# rdma_rw reads the host's data into MRs of the target's own
@@ -139,64 +139,52 @@ if [ "$LAB_ID" = 0 ]; then
 			lab_counter_zero mr_op_err
 		lab_counters_note target
 	fi
-	if [ "$REMOVE" = target ]; then
-		lab_barrier writing
-		sleep 2
-		lab_remove_device nvmeof target
-		lab_barrier target-removed
-	fi
-	lab_barrier host-done 900
-	lab_check "nvmeof: target removed" target_down
-	lab_barrier finished || exit 1
-	exit 0
-fi
+}
 
-lab_barrier target-up || exit 1
-lab_check "nvmeof: host on $LAB_STACK connects to the $PEER_STACK target (nvme-rdma)" \
-	host_connect
-if host_disk >/dev/null; then
-	IFS=, read -r -a sizes <<<"$SIZES"
-	for s in "${sizes[@]}"; do
-		lab_check "nvmeof: $JOBS parallel direct writes and reads of $s B, data checked" \
-			rw_check "$s"
-	done
-fi
-if is_softrdma; then
-	lab_check "nvmeof: the host fast-registered its I/O buffers (mr_fast_reg > 0)" \
-		lab_counter_positive mr_fast_reg
-	lab_check "nvmeof: the target invalidated them with its responses (mr_remote_inv > 0)" \
-		lab_counter_positive mr_remote_inv
-	lab_check "nvmeof: no memory operation failed on the host (mr_op_err 0)" \
-		lab_counter_zero mr_op_err
-	lab_counters_note host
-fi
-lab_barrier data-done 900
-case $REMOVE in
-host)
-	lab_start_writer "$(host_disk)" 48
-	sleep 2
-	lab_remove_device nvmeof host
-	lab_check "nvmeof: the writer ended when the host's device went" \
-		lab_ended "$WRITER" 90 /tmp/writer.err
+st_server_down() {
+	lab_check "nvmeof: target removed" target_down
+}
+
+st_client_up() {
+	lab_check "nvmeof: host on $LAB_STACK connects to the $PEER_STACK target (nvme-rdma)" \
+		host_connect
+}
+
+st_client_ready() { host_disk >/dev/null; }
+
+st_size_check() {
+	echo "nvmeof: $JOBS parallel direct writes and reads of $1 B, data checked"
+}
+
+st_client_data() {
+	if is_softrdma; then
+		lab_check "nvmeof: the host fast-registered its I/O buffers (mr_fast_reg > 0)" \
+			lab_counter_positive mr_fast_reg
+		lab_check "nvmeof: the target invalidated them with its responses (mr_remote_inv > 0)" \
+			lab_counter_positive mr_remote_inv
+		lab_check "nvmeof: no memory operation failed on the host (mr_op_err 0)" \
+			lab_counter_zero mr_op_err
+		lab_counters_note host
+	fi
+	lab_barrier data-done 900
+}
+
+st_load() { host_disk; }
+
+st_client_removed() {
 	lab_check "nvmeof: the controller went with the device" lab_wait_for 30 no_ctrl
-	;;
-target)
-	lab_start_writer "$(host_disk)" 48
-	lab_barrier writing
-	lab_barrier target-removed 200
-	# a reconnect to a RoCE target without a device lasts until the
-	# RDMA CM gives up on its unanswered requests (about 105 s here); an
-	# iWARP one meets a TCP reset at once
-	lost=60
-	case $LAB_STACK in sroce | rxe) lost=240 ;; esac
-	lab_check "nvmeof: the writer ended when the target's device went" \
-		lab_ended "$WRITER" "$lost" /tmp/writer.err
+}
+
+st_server_removed() {
 	lab_check "nvmeof: the controller was given up (ctrl_loss_tmo)" lab_wait_for 120 no_ctrl
-	;;
-*)
+}
+
+st_client_down() {
 	lab_check "nvmeof: host disconnects" host_disconnect
-	;;
-esac
-lab_check "nvmeof: nvme-rdma unloads" modprobe -r nvme-rdma
-lab_barrier host-done 900
-lab_barrier finished || exit 1
+}
+
+st_client_end() {
+	lab_check "nvmeof: nvme-rdma unloads" modprobe -r nvme-rdma
+}
+
+storage_run

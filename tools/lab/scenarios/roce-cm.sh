@@ -223,7 +223,7 @@ if want rdma_server; then
 fi
 
 # perftest 4.5 may connect its data QP before the server listens again
-# (LAB_PERFTEST_CM_RACE, lib.sh): lab_pair runs such a pair again
+# (LAB_PERFTEST_CM_RACE, workarounds.sh): lab_pair runs such a pair again
 if want perf; then
 	for t in ib_send_bw ib_write_bw; do
 		LAB_PAIR_RACE=$LAB_PERFTEST_CM_RACE lab_pair "$t-R" 240 \

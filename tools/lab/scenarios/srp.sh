@@ -15,28 +15,20 @@
 # below), jobs=N (parallel writers and readers, default 4),
 # remove=initiator or remove=target: after the data checks, that side's
 # device is deleted (rdma link del) under a writer's load and its
-# driver unloaded; the writer must end and no kernel log warn.
+# driver unloaded; the writer must end and no kernel log warn.  The
+# sequence is the storage scenarios' own (tools/lab/storage.sh), after
+# a first barrier at which the initiator has named its port.
 
-SIZES=512,4096,69632,1048576
-JOBS=4
-REMOVE=
-for arg in $LAB_SCENARIO_ARGS; do
-	case $arg in
-	sizes=*) SIZES=${arg#sizes=} ;;
-	jobs=*) JOBS=${arg#jobs=} ;;
-	remove=initiator | remove=target) REMOVE=${arg#remove=} ;;
-	*) lab_fail "srp: unknown argument $arg"; exit 1 ;;
-	esac
-done
+# shellcheck source=/dev/null
+. /lab/storage.sh
+storage_args srp target initiator 512,4096,69632,1048576
+ST_DONE=host-done
 
 PORT=5555
 DISK_MB=64
 TGT=/sys/kernel/config/target
 TARGET_ADDR=$(lab_peer_addr 0)
-PEER_STACK=${LAB_STACKS[$((1 - LAB_ID))]}
 SHARE=/lab/srp
-
-is_softrdma() { [ "$LAB_STACK" = sroce ] || [ "$LAB_STACK" = siwarp ]; }
 
 # gid0: GID 0 of this guest's port, 32 hex digits
 gid0() {
@@ -134,22 +126,20 @@ host_logout() {
 
 no_disk() { ! host_disk >/dev/null; }
 
-rw_check() {
+st_rw_check() {
 	local dev
 	dev=$(host_disk) || return 1
 	lab_disk_check "$dev" "$1" "$JOBS"
 }
 
-mkdir -p $SHARE
-if [ "$LAB_ID" = 1 ]; then
-	g=$(gid0) && echo "0x0000000000000000${g:16}" >$SHARE/i_port_id
-fi
-lab_barrier ids || exit 1
+# --- the skeleton's hooks (storage.sh) ---------------------------------------
 
-if [ "$LAB_ID" = 0 ]; then
+st_server_up() {
 	lab_check "srp: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$PORT (ib_srpt)" \
 		target_up
-	lab_barrier target-up || exit 1
+}
+
+st_server_data() {
 	lab_barrier data-done 900
 	if is_softrdma; then
 		lab_check "srp: no memory operation failed on the target (mr_op_err 0)" \
@@ -162,57 +152,51 @@ if [ "$LAB_ID" = 0 ]; then
 		lab_check "srp: every FPDU the target received had a good CRC (iw_rcv_crc_err 0)" \
 			lab_counter_zero iw_rcv_crc_err
 	fi
-	if [ "$REMOVE" = target ]; then
-		lab_barrier writing
-		sleep 2
-		lab_remove_device srp target
-		lab_barrier target-removed
-	fi
-	lab_barrier host-done 900
-	lab_check "srp: target removed" target_down
-	lab_barrier finished || exit 1
-	exit 0
-fi
+}
 
-lab_barrier target-up || exit 1
-lab_check "srp: initiator on $LAB_STACK logs in to the $PEER_STACK target (ib_srp)" \
-	host_login
-if host_disk >/dev/null; then
-	IFS=, read -r -a sizes <<<"$SIZES"
-	for s in "${sizes[@]}"; do
-		lab_check "srp: $JOBS parallel direct writes and reads of $s B, data checked" \
-			rw_check "$s"
-	done
-fi
-if is_softrdma; then
-	lab_check "srp: the initiator fast-registered its I/O buffers (mr_fast_reg > 0)" \
-		lab_counter_positive mr_fast_reg
-	lab_check "srp: no memory operation failed on the initiator (mr_op_err 0)" \
-		lab_counter_zero mr_op_err
-	lab_counters_note initiator
-fi
-lab_barrier data-done 900
-case $REMOVE in
-initiator)
-	lab_start_writer "$(host_disk)" 48
-	sleep 2
-	lab_remove_device srp initiator
-	lab_check "srp: the writer ended when the initiator's device went" \
-		lab_ended "$WRITER" 90 /tmp/writer.err
+st_server_down() {
+	lab_check "srp: target removed" target_down
+}
+
+st_client_up() {
+	lab_check "srp: initiator on $LAB_STACK logs in to the $PEER_STACK target (ib_srp)" \
+		host_login
+}
+
+st_client_ready() { host_disk >/dev/null; }
+
+st_size_check() {
+	echo "srp: $JOBS parallel direct writes and reads of $1 B, data checked"
+}
+
+st_client_data() {
+	if is_softrdma; then
+		lab_check "srp: the initiator fast-registered its I/O buffers (mr_fast_reg > 0)" \
+			lab_counter_positive mr_fast_reg
+		lab_check "srp: no memory operation failed on the initiator (mr_op_err 0)" \
+			lab_counter_zero mr_op_err
+		lab_counters_note initiator
+	fi
+	lab_barrier data-done 900
+}
+
+st_load() { host_disk; }
+
+st_client_removed() {
 	lab_check "srp: the disk went with the device" lab_wait_for 30 no_disk
-	;;
-target)
-	lab_start_writer "$(host_disk)" 48
-	lab_barrier writing
-	lab_barrier target-removed 200
-	lab_check "srp: the writer ended when the target's device went" \
-		lab_ended "$WRITER" 240 /tmp/writer.err
+}
+
+st_server_removed() {
 	lab_check "srp: logged out" host_logout
-	;;
-*)
+}
+
+st_client_down() {
 	lab_check "srp: logged out" host_logout
-	;;
-esac
-lab_barrier host-done 900
-lab_barrier finished || exit 1
-exit 0
+}
+
+mkdir -p $SHARE
+if [ "$LAB_ID" = 1 ]; then
+	g=$(gid0) && echo "0x0000000000000000${g:16}" >$SHARE/i_port_id
+fi
+lab_barrier ids || exit 1
+storage_run

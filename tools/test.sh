@@ -405,8 +405,9 @@ if [ "$debug" -eq 0 ]; then
 	part lab-k612-roce-rc-mixed lab --kernel 6.1,6.12 --stack sroce,sroce --timeout 900 roce-rc pp
 	part lab-k612-iwarp-data-mixed lab --kernel 6.1,6.12 --stack siwarp,siwarp --timeout 900 iwarp-data pings=100 rping
 	# the DKMS package (make deb) installed with apt, built by DKMS, used
-	# and removed in two guests of each kernel (scenarios/dkms.sh)
-	lab_dkms() { lab --kernel "$1" --timeout 2400 dkms "$(tools/deb.sh "$logdir")"; }
+	# and removed in a guest of each kernel, a peer on the tree's build
+	# (scenarios/dkms.sh)
+	lab_dkms() { lab --kernel "$1" --cpus 2 --stack none,sroce+siwarp --timeout 2400 dkms "$(tools/deb.sh "$logdir")"; }
 	part lab-dkms-6.1 lab_dkms 6.1
 	part lab-dkms-6.12 lab_dkms 6.12
 	if [ "$full" -eq 1 ]; then

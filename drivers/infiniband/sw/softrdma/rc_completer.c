@@ -19,6 +19,7 @@
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "sge.h"
 
 static bool softrdma_rc_answered_by_response(u32 opcode)
 {
@@ -452,9 +453,9 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
 		return true;
 	}
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-				   pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_skb, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_skb, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -497,9 +498,9 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	      softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_ATMACK);
 	orig = softrdma_atmack_orig(ack);
 	place.buf = &orig;
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
-				   IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_buf, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
+				IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_buf, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);

@@ -21,6 +21,7 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
+#include "sge.h"
 
 static bool softrdma_rc_is_rd_atomic(u32 opcode)
 {
@@ -136,8 +137,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
 		g.frags = true;
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 		if (!err)
 			return g.skb;
 		kfree_skb(g.skb);
@@ -156,8 +157,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		else
 			skb_put_data(g.skb, wqe->inline_data + offset, len);
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 	}
 	if (err) {
 		kfree_skb(g.skb);

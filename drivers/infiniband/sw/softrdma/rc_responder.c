@@ -23,6 +23,7 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "sge.h"
 
 static void *softrdma_rc_hdr(struct sk_buff *skb, u8 opcode,
 			     enum softrdma_roce_ext ext)
@@ -640,10 +641,10 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 
 	if (!softrdma_rc_take_rwqe(qp, pkt->psn))
 		return false;
-	err = softrdma_rc_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
-				   rc->rcv_len, pkt->payload_len,
-				   IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_scatter_one, &sc);
+	err = softrdma_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
+				rc->rcv_len, pkt->payload_len,
+				IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_scatter_one, &sc);
 	if (err) {
 		/* IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection */
 		softrdma_rc_complete_rwqe(qp, skb, op, err == -EMSGSIZE ?

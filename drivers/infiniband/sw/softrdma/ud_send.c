@@ -17,6 +17,7 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
+#include "sge.h"
 #include "ud.h"
 
 /**
@@ -100,9 +101,9 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 		else
 			skb_put_data(skb, wqe->inline_data, wqe->length);
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0,
-					   wqe->length, 0,
-					   softrdma_ud_gather_one, skb);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, 0,
+					wqe->length, 0,
+					softrdma_ud_gather_one, skb);
 	}
 	if (err) {
 		kfree_skb(skb);

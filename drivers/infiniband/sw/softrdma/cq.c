@@ -16,6 +16,7 @@
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "res.h"
+#include "transport.h"
 #include "verbs.h"
 
 /* cq_id for libsiw, which only prints it */
@@ -24,10 +25,7 @@ static atomic_t softrdma_siw_cq_ids = ATOMIC_INIT(0);
 /* What query_device advertises as max_cqe, for every CQ of the device. */
 static int softrdma_cq_check_size(const struct softrdma_dev *sdev, int cqe)
 {
-	int max = sdev->transport == SOFTRDMA_IWARP ? SOFTRDMA_IWARP_MAX_CQE :
-						      SOFTRDMA_MAX_CQE;
-
-	return cqe < 1 || cqe > max ? -EINVAL : 0;
+	return cqe < 1 || cqe > sdev->tp->lim.max_cqe ? -EINVAL : 0;
 }
 
 /*
@@ -89,7 +87,7 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 	if (softrdma_cq_check_size(sdev, attr->cqe))
 		return -EINVAL;
 	elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
-	if (udata && sdev->transport == SOFTRDMA_ROCE) {
+	if (udata && sdev->uabi == SOFTRDMA_UABI_RXE) {
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
 		uctx = &rdma_udata_to_drv_context(udata,
@@ -101,7 +99,7 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 	if (err)
 		return err;
 	spin_lock_init(&cq->lock);
-	if (udata && sdev->transport == SOFTRDMA_IWARP) {
+	if (udata && sdev->uabi == SOFTRDMA_UABI_SIW) {
 		err = softrdma_create_siw_cq(cq, attr->cqe, udata);
 		if (err)
 			goto out_put_res;

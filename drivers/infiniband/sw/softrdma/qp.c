@@ -23,6 +23,7 @@
 #include "res.h"
 #include "roce_net.h"
 #include "srq.h"
+#include "transport.h"
 #include "ud.h"
 #include "verbs.h"
 
@@ -75,7 +76,7 @@ static const struct softrdma_qp_transport softrdma_qp_iwarp = {
 
 static bool softrdma_qp_is_iwarp(const struct softrdma_qp *qp)
 {
-	return qp->sdev->transport == SOFTRDMA_IWARP;
+	return qp->sdev->tp == &softrdma_iwarp_transport;
 }
 
 /* the RDMA core sets ibqp.qp_type before it calls softrdma_create_qp() */
@@ -526,7 +527,7 @@ static int softrdma_qp_check_ud_init(struct softrdma_dev *sdev,
 				     const struct ib_qp_init_attr *init,
 				     bool user)
 {
-	if (sdev->transport != SOFTRDMA_ROCE)
+	if (sdev->tp != &softrdma_roce_transport)
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_GSI && (user || init->port_num != 1))
 		return -EINVAL;
@@ -546,7 +547,7 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 	/* the RDMA core checks the SRQ's device; GSI keeps its own RQ */
 	if (init->srq && init->qp_type == IB_QPT_GSI)
 		return -EINVAL;
-	if (sdev->transport == SOFTRDMA_IWARP)
+	if (sdev->tp == &softrdma_iwarp_transport)
 		return softrdma_qp_check_init_iwarp(init);
 	if (cap->max_send_wr > SOFTRDMA_MAX_QP_WR ||
 	    cap->max_recv_wr > SOFTRDMA_MAX_QP_WR ||
@@ -760,7 +761,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 		err = softrdma_qp_check_ud_init(sdev, init, !!udata);
 	if (err)
 		return err;
-	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
 	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
 	if (udata) {
 		if (udata->outlen < resp_len)

@@ -87,4 +87,9 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 	.init_dev = softrdma_iwarp_init_dev,
 	.query_port = softrdma_iwarp_query_port,
 	.netdev_renamed = softrdma_iwarp_netdev_renamed,
+	.qp_check_init = softrdma_iwarp_qp_check_init,
+	.qp_engine = softrdma_iwarp_qp_engine,
+	.modify_qp = softrdma_iwarp_modify_qp,
+	.send_wr_ok = softrdma_iwarp_send_wr_ok,
+	.connected = true,
 };

@@ -44,6 +44,7 @@
 
 struct softrdma_cq;
 struct softrdma_iwarp_qp;
+struct softrdma_qp_engine;
 struct softrdma_dev;
 struct softrdma_ring;
 struct softrdma_roce_path;
@@ -79,6 +80,8 @@ struct softrdma_rq {
 struct softrdma_qp {
 	struct ib_qp ibqp;
 	struct softrdma_dev *sdev;
+	/* the transport's engines under the QP (transport.h) */
+	const struct softrdma_qp_engine *eng;
 
 	refcount_t ref;			/* creation + receive-path lookups */
 	struct completion released;	/* ref reached zero */
@@ -192,7 +195,14 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status);
 
-int softrdma_qp_iwarp_connected(struct softrdma_qp *qp);
+/* for the transports' modify_qp (transport.h); under qp->state_mutex */
+void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state);
+void softrdma_qp_store_attr(struct softrdma_qp *qp,
+			    const struct ib_qp_attr *attr, int mask);
+void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp);
+void softrdma_qp_transport_stop(struct softrdma_qp *qp);
+void softrdma_qp_transport_reset(struct softrdma_qp *qp);
+void softrdma_qp_transport_start(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
 

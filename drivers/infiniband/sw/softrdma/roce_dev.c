@@ -11,6 +11,7 @@
 #include "param.h"
 #include "port.h"
 #include "roce_net.h"
+#include "roce_qp.h"
 #include "transport.h"
 
 /*
@@ -85,4 +86,10 @@ const struct softrdma_transport softrdma_roce_transport = {
 	.query_port = softrdma_roce_query_port,
 	.attach = softrdma_roce_net_attach,
 	.detach = softrdma_roce_net_detach,
+	.qp_check_init = softrdma_roce_qp_check_init,
+	.qp_engine = softrdma_roce_qp_engine,
+	.qp_created = softrdma_roce_qp_created,
+	.qp_destroy = softrdma_roce_qp_destroy,
+	.modify_qp = softrdma_roce_modify_qp,
+	.send_wr_ok = softrdma_roce_send_wr_ok,
 };

@@ -9,10 +9,45 @@
 #ifndef SOFTRDMA_TRANSPORT_H
 #define SOFTRDMA_TRANSPORT_H
 
+#include <linux/indirect_call_wrapper.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
 #include "device.h"
+
+struct softrdma_qp;
+struct softrdma_send_wqe;
+
+/*
+ * The engines under a QP: on sroce devices the RoCEv2 RC engines (rc.h)
+ * for RC QPs and the UD engine (ud.h) for UD and GSI QPs; the iWARP data
+ * path (iwarp_qp.h) on siwarp devices.  Same calls, same contexts.
+ */
+struct softrdma_qp_engine {
+	/* allocate and set up, before the QP is published (may be NULL) */
+	int (*init)(struct softrdma_qp *qp);
+	/* free what init allocated; the QP is stopped (may be NULL) */
+	void (*destroy)(struct softrdma_qp *qp);
+	/* forget all protocol state on RESET; stopped (may be NULL) */
+	void (*reset)(struct softrdma_qp *qp);
+	/* run in the QP's new state (RTR, RTS, SQD to RTS) */
+	void (*start)(struct softrdma_qp *qp);
+	/* the doorbell: send what was posted */
+	void (*kick)(struct softrdma_qp *qp);
+	/* nothing runs once this returns */
+	void (*stop)(struct softrdma_qp *qp);
+	/* fill a kernel send WQE's own fields from @wr (may be NULL) */
+	int (*kernel_wqe)(struct softrdma_send_wqe *wqe,
+			  const struct ib_send_wr *wr);
+};
+
+/*
+ * The doorbells, called by name where every post rings one (qp.c's
+ * INDIRECT_CALL_3()), so that the call is not a retpoline.
+ */
+INDIRECT_CALLABLE_DECLARE(void softrdma_iwarp_qp_kick(struct softrdma_qp *qp));
+INDIRECT_CALLABLE_DECLARE(void softrdma_rc_kick(struct softrdma_qp *qp));
+INDIRECT_CALLABLE_DECLARE(void softrdma_ud_kick(struct softrdma_qp *qp));
 
 /* What a device advertises in query_device and enforces (param.h) */
 struct softrdma_transport_limits {
@@ -54,6 +89,28 @@ struct softrdma_transport {
 	void (*detach)(struct softrdma_dev *sdev);
 	/* the netdev changed its name (may be NULL) */
 	void (*netdev_renamed)(struct softrdma_dev *sdev);
+
+	/*
+	 * QPs.  qp_check_init: the transport's part of create_qp's checks
+	 * (QP types, capacities), after the verbs core's.
+	 */
+	int (*qp_check_init)(const struct ib_qp_init_attr *init, bool user);
+	/* the engines of a new QP of @type */
+	const struct softrdma_qp_engine *(*qp_engine)(enum ib_qp_type type);
+	/* the QP has its number, before it is published (may be NULL) */
+	void (*qp_created)(struct softrdma_qp *qp);
+	/* free the transport's QP state, last in destroy (may be NULL) */
+	void (*qp_destroy)(struct softrdma_qp *qp);
+	/* modify_qp, standard attributes only (qp_state.h's rules) */
+	int (*modify_qp)(struct softrdma_qp *qp, struct ib_qp_attr *attr,
+			 int mask);
+	/* can the transport carry this kernel send WR? */
+	bool (*send_wr_ok)(const struct ib_send_wr *wr);
+	/*
+	 * QPs are bound to a connection that the CM brings up: post_send
+	 * outside RTS (and ERR) is -ENOTCONN, as stock siw
+	 */
+	bool connected;
 };
 
 extern const struct softrdma_transport softrdma_roce_transport;

@@ -12,6 +12,7 @@
 #include "iwarp_qp.h"
 #include "param.h"
 #include "port.h"
+#include "qp.h"
 #include "transport.h"
 
 static void softrdma_iwarp_query_port(const struct softrdma_dev *sdev,
@@ -63,6 +64,8 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 	.uverbs_abi_ver = 1,
 	.query_gid = softrdma_iwarp_query_gid,
 	.fill_res_qp_entry = softrdma_iwarp_fill_res_qp_entry,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
 };
 
 /* the device advertises what the siw user ABI can carry */

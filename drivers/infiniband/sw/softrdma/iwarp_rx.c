@@ -42,7 +42,6 @@
 #include "mpa.h"
 #include "mr.h"
 #include "qp.h"
-#include "rc.h"
 #include "sge.h"
 
 /**

@@ -54,7 +54,6 @@
 #include "mr.h"
 #include "qp.h"
 #include "queue.h"
-#include "rc.h"
 #include "sge.h"
 
 static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,

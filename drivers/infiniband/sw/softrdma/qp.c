@@ -1048,5 +1048,4 @@ const struct ib_device_ops softrdma_qp_ops = {
 	.post_send = softrdma_post_send,
 	.query_qp = softrdma_query_qp,
 
-	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Queue pairs: the object, its queues and its state.  The verbs core owns
- * the object's life and the state machine (qp.c); the RC protocol engines
- * (rc.h) own the protocol state inside it.
+ * the object's life and the state machine (qp.c); the transport's engines
+ * (transport.h) own the protocol state beside it (roce_qp.h, iwarp_qp.h).
  *
  * Locking, outermost first:
  *   state_mutex	modify_qp, destroy, flushes; may sleep
@@ -37,9 +37,7 @@
 #include "queue.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
-#include "rc.h"
 #include "srq.h"
-#include "ud.h"
 #include "wqe.h"
 
 struct softrdma_cq;
@@ -119,8 +117,7 @@ struct softrdma_qp {
 	/* receive WQEs come from here instead of rq (srq.h); or NULL */
 	struct softrdma_srq *srq;
 
-	struct softrdma_rc rc;		/* RoCE: protocol engines, rc.h */
-	struct softrdma_ud ud;		/* RoCE UD and GSI: ud.h */
+	/* RoCE: the engines' state is around the QP (roce_qp.h) */
 	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 };
 

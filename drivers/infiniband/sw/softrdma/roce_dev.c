@@ -50,6 +50,8 @@ static void softrdma_roce_init_dev(struct softrdma_dev *sdev)
 static const struct ib_device_ops softrdma_roce_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = 2,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_roce_qp, qp.ibqp),
 };
 
 /*

@@ -10,7 +10,41 @@
 
 #include <rdma/ib_verbs.h>
 
-struct softrdma_qp;
+#include "qp.h"
+#include "rc.h"
+#include "ud.h"
+
+/*
+ * A QP of a RoCE device: the verbs core's QP and the state of the engine
+ * its type runs (the RDMA core allocates this size, roce_dev.c).
+ */
+struct softrdma_roce_qp {
+	struct softrdma_qp qp;		/* first: ibqp at offset 0 */
+	struct softrdma_rc rc;		/* RC: protocol engines, rc.h */
+	struct softrdma_ud ud;		/* UD and GSI: ud.h */
+};
+
+static inline struct softrdma_roce_qp *to_roce_qp(struct softrdma_qp *qp)
+{
+	return container_of(qp, struct softrdma_roce_qp, qp);
+}
+
+/* the RC engines' state of a RoCE QP */
+static inline struct softrdma_rc *softrdma_qp_rc(struct softrdma_qp *qp)
+{
+	return &to_roce_qp(qp)->rc;
+}
+
+static inline struct softrdma_qp *softrdma_rc_qp(struct softrdma_rc *rc)
+{
+	return &container_of(rc, struct softrdma_roce_qp, rc)->qp;
+}
+
+/* the UD engine's state of a RoCE QP */
+static inline struct softrdma_ud *softrdma_qp_ud(struct softrdma_qp *qp)
+{
+	return &to_roce_qp(qp)->ud;
+}
 
 int softrdma_roce_qp_check_init(const struct ib_qp_init_attr *init,
 				bool user);

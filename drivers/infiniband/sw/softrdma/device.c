@@ -251,6 +251,7 @@ softrdma_dev_alloc(struct net_device *ndev,
 	ibdev = &sdev->ibdev;
 	sdev->tp = tp;
 	sdev->uabi = tp->uabi;
+	sdev->uabi_ops = tp->uabi_ops;
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);

@@ -29,6 +29,7 @@ struct softrdma_dev {
 	const struct softrdma_transport *tp;
 	/* the user ABI it speaks, fixed by the transport */
 	enum softrdma_uabi uabi;
+	const struct softrdma_uabi_ops *uabi_ops;	/* uabi.h */
 
 	/* held from creation until dealloc_driver */
 	struct net_device *ndev;

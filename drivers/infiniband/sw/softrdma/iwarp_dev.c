@@ -14,6 +14,7 @@
 #include "port.h"
 #include "qp.h"
 #include "transport.h"
+#include "uabi.h"
 
 static void softrdma_iwarp_query_port(const struct softrdma_dev *sdev,
 				      unsigned int mtu,
@@ -73,6 +74,7 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 	.link_type = "siwarp",
 	.driver_id = RDMA_DRIVER_SIW,
 	.uabi = SOFTRDMA_UABI_SIW,
+	.uabi_ops = &softrdma_siw_uabi_ops,
 	.node_type = RDMA_NODE_RNIC,
 	.node_desc = "softrdma iWARP",
 	.ops = &softrdma_iwarp_ops,

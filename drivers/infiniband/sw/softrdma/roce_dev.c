@@ -13,6 +13,7 @@
 #include "roce_net.h"
 #include "roce_qp.h"
 #include "transport.h"
+#include "uabi.h"
 
 /*
  * The management side of a RoCE port: the CM is supported (the GSI QP),
@@ -63,6 +64,7 @@ const struct softrdma_transport softrdma_roce_transport = {
 	.link_type = "sroce",
 	.driver_id = RDMA_DRIVER_RXE,
 	.uabi = SOFTRDMA_UABI_RXE,
+	.uabi_ops = &softrdma_rxe_uabi_ops,
 	.node_type = RDMA_NODE_IB_CA,
 	.node_desc = "softrdma RoCEv2",
 	.ops = &softrdma_roce_ops,

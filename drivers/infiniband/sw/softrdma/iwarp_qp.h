@@ -266,6 +266,16 @@ int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_drain(struct softrdma_qp *qp);
 
+/* the iWARP transport's QP hooks (transport.h) */
+int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
+				 bool user);
+const struct softrdma_qp_engine *
+softrdma_iwarp_qp_engine(enum ib_qp_type type);
+int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
+			     int mask);
+bool softrdma_iwarp_send_wr_ok(const struct ib_send_wr *wr);
+int softrdma_iwarp_qp_connected(struct softrdma_qp *qp);
+
 /*
  * softrdma_iwarp_qp_attach() - start RDMA mode on a connected socket
  * @qp:		an iWARP QP in INIT or RTR, not attached

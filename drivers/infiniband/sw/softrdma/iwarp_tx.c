@@ -54,7 +54,7 @@
 #include "mr.h"
 #include "qp.h"
 #include "queue.h"
-#include "rc.h"
+#include "sge.h"
 
 static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 				       enum softrdma_iwarp_err err,
@@ -263,9 +263,9 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 	if (softrdma_iw_zcopy(softrdma_wqe_signalled(qp, wqe), len)) {
 		g.skb = alloc_skb(0, GFP_ATOMIC);
 		if (g.skb) {
-			err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge,
-						   off, len, 0,
-						   softrdma_iw_gather_one, &g);
+			err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge,
+						off, len, 0,
+						softrdma_iw_gather_one, &g);
 			if (!err) {
 				f->frags = g.skb;
 				f->wqe_pages = true;
@@ -277,8 +277,8 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 				return err == -EFAULT ? -EACCES : err;
 		}
 	}
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, off, len, 0,
-				   softrdma_iw_gather_one, &g);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, off, len, 0,
+				softrdma_iw_gather_one, &g);
 	if (err)
 		return err == -EFAULT ? -EACCES : err;
 	f->lin_len += len;

@@ -21,6 +21,15 @@ enum softrdma_qp_action {
 	SOFTRDMA_QP_ACT_FLUSH		= BIT(5),	/* (in) ERR: flush both queues */
 };
 
+/* IBA 13.5.1: the GSI QP's number */
+#define SOFTRDMA_GSI_QPN		1
+
+/* UD and the GSI QP (UD with MADs) share the datagram rules */
+static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
+{
+	return type == IB_QPT_UD || type == IB_QPT_GSI;
+}
+
 const char *softrdma_qp_state_name(enum ib_qp_state state);
 
 int softrdma_qp_current_state(enum ib_qp_state actual,

@@ -18,6 +18,7 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
 
 /**
  * softrdma_rc_init() - set up the engines of a new QP
@@ -28,7 +29,7 @@
  */
 int softrdma_rc_init(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	rc->wqe = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
 			   sizeof(*rc->wqe), SOFTRDMA_GFP_USER_SIZED);
@@ -51,8 +52,8 @@ int softrdma_rc_init(struct softrdma_qp *qp)
  */
 void softrdma_rc_destroy(struct softrdma_qp *qp)
 {
-	kvfree(qp->rc.wqe);
-	qp->rc.wqe = NULL;
+	kvfree(softrdma_qp_rc(qp)->wqe);
+	softrdma_qp_rc(qp)->wqe = NULL;
 }
 
 /**
@@ -61,7 +62,7 @@ void softrdma_rc_destroy(struct softrdma_qp *qp)
  */
 void softrdma_rc_reset(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -106,7 +107,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
  */
 void softrdma_rc_start(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -159,7 +160,7 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
  */
 void softrdma_rc_stop(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -774,6 +775,6 @@ struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	*st = &qp->rc.wqe[slot];
+	*st = &softrdma_qp_rc(qp)->wqe[slot];
 	return &qp->sq.wqe[slot];
 }

@@ -233,11 +233,6 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp);
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn);
 
 struct softrdma_mr;
-/* one checked piece of a scatter/gather list; see softrdma_rc_sge_walk() */
-typedef int (*softrdma_rc_sge_fn)(struct softrdma_mr *mr, u64 addr, u32 len,
-				  u32 done, void *ctx);
-/* softrdma_rc_sge_walk() is in qp.h: it needs struct softrdma_qp */
-
 void softrdma_rc_ack_init(void);
 void softrdma_rc_ack_exit(void);
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

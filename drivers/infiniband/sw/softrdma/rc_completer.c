@@ -19,6 +19,8 @@
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
+#include "sge.h"
 
 static bool softrdma_rc_answered_by_response(u32 opcode)
 {
@@ -31,7 +33,7 @@ static bool softrdma_rc_answered_by_response(u32 opcode)
 static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 				  enum ib_wc_status status)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 
@@ -59,7 +61,7 @@ static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
 /* IBA 9.7.6.1.3: the transport timer restarts on every forward step */
 static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	if (rc->rnr_wait)
 		return;
@@ -70,7 +72,7 @@ static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 
 static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	if (!psn_after(una, rc->una_psn))
 		return;
@@ -103,7 +105,7 @@ static struct softrdma_send_wqe *softrdma_rc_una_read(struct softrdma_qp *qp,
 		return NULL;
 	wqe = softrdma_rc_wqe_at(qp, 0, st);
 	if (wqe->opcode != IB_WR_RDMA_READ || (*st)->done || (*st)->failed ||
-	    !psn_in_window(qp->rc.una_psn, (*st)->first_psn, (*st)->npsn))
+	    !psn_in_window(softrdma_qp_rc(qp)->una_psn, (*st)->first_psn, (*st)->npsn))
 		return NULL;
 	return wqe;
 }
@@ -122,7 +124,7 @@ static struct softrdma_send_wqe *softrdma_rc_una_read(struct softrdma_qp *qp,
  */
 static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_rc_wqe *st;
 	u32 n;
 
@@ -157,7 +159,7 @@ static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
  */
 static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	if (rc->rewound || softrdma_rc_comp_reread(qp, "read gap"))
 		return;
@@ -183,7 +185,7 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
  */
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	u32 last;
@@ -233,7 +235,7 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn,
 				     const char *why)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	rc->retry_left--;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
@@ -253,7 +255,7 @@ static void softrdma_rc_comp_retry_exceeded(struct softrdma_qp *qp)
 static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 				 const struct softrdma_aeth *aeth)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u8 syndrome = softrdma_aeth_syndrome(aeth);
 	struct softrdma_rc_ack_ctx ctx;
 	enum ib_wc_status status;
@@ -364,7 +366,7 @@ static struct softrdma_send_wqe *
 softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 			struct softrdma_rc_wqe **st)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 
 	softrdma_rc_retire(qp, psn_sub(psn, 1));
@@ -420,7 +422,7 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum softrdma_rc_rd_class class;
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
@@ -452,9 +454,9 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
 		return true;
 	}
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-				   pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_skb, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_skb, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -497,9 +499,9 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	      softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_ATMACK);
 	orig = softrdma_atmack_orig(ack);
 	place.buf = &orig;
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
-				   IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_buf, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
+				IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_buf, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -521,7 +523,7 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	const struct softrdma_aeth *aeth = NULL;
 	bool used = true;
 	int off;
@@ -572,7 +574,7 @@ out_unlock:
 void softrdma_rc_retry_timer(struct timer_list *t)
 {
 	struct softrdma_rc *rc = from_timer(rc, t, retry_timer);
-	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);

@@ -21,6 +21,8 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
+#include "roce_qp.h"
+#include "sge.h"
 
 static bool softrdma_rc_is_rd_atomic(u32 opcode)
 {
@@ -68,7 +70,7 @@ MODULE_PARM_DESC(rc_min_ack_timeout_ms,
  */
 void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u64 us = softrdma_qp_timeout_us(qp->attr.timeout);
 
 	lockdep_assert_held(&qp->sq.lock);
@@ -136,8 +138,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
 		g.frags = true;
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 		if (!err)
 			return g.skb;
 		kfree_skb(g.skb);
@@ -156,8 +158,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		else
 			skb_put_data(g.skb, wqe->inline_data + offset, len);
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 	}
 	if (err) {
 		kfree_skb(g.skb);
@@ -214,7 +216,7 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 	 */
 	softrdma_bth_set_ackreq(bth, seg.ackreq ||
 				psn_diff(psn_add(st->first_psn, pkt + 1),
-					 qp->rc.una_psn) >= qp->rc.cwnd);
+					 softrdma_qp_rc(qp)->una_psn) >= softrdma_qp_rc(qp)->cwnd);
 	softrdma_bth_set_psn(bth, psn_add(st->first_psn, pkt));
 	/* IBA 9.2: SE on the last packet of a solicited SEND or WRITE+imm */
 	if ((wqe->send_flags & IB_SEND_SOLICITED) &&
@@ -281,11 +283,12 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 					     const struct softrdma_rc_wqe *st,
 					     u32 pkt)
 {
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 psn = psn_add(st->first_psn, pkt);
 	u32 n = st->npsn - pkt;
 
 	if (wqe->opcode == IB_WR_RDMA_READ)
-		n = softrdma_rc_rd_gap(&qp->rc.rd_ahead, psn, qp->rc.una_psn,
+		n = softrdma_rc_rd_gap(&rc->rd_ahead, psn, rc->una_psn,
 				       psn_add(st->first_psn, st->npsn));
 	return softrdma_rc_req_build_n(qp, wqe, st, pkt, n);
 }
@@ -297,7 +300,7 @@ static void softrdma_rc_req_fail(struct softrdma_qp *qp,
 {
 	st->failed = true;
 	st->status = status;
-	softrdma_rc_retire(qp, psn_sub(qp->rc.una_psn, 1));
+	softrdma_rc_retire(qp, psn_sub(softrdma_qp_rc(qp)->una_psn, 1));
 }
 
 static enum ib_wc_status softrdma_rc_local_status(long err)
@@ -315,7 +318,7 @@ static enum ib_wc_status softrdma_rc_local_status(long err)
 /* Snapshot the next WQE and give it its PSNs; false when none is ready */
 static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 
@@ -356,7 +359,7 @@ static bool softrdma_rc_req_local(struct softrdma_qp *qp,
 				  const struct softrdma_send_wqe *wqe,
 				  struct softrdma_rc_wqe *st)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum ib_wc_status status;
 
 	if (!st->done) {
@@ -382,7 +385,7 @@ static bool softrdma_rc_req_local(struct softrdma_qp *qp,
  */
 void softrdma_rc_req_run(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
@@ -461,7 +464,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
  */
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	u32 i;
@@ -515,14 +518,14 @@ int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n)
 				      psn_diff(psn, st->first_psn), n);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
-	__skb_queue_tail(&qp->rc.req_txq, skb);
+	__skb_queue_tail(&softrdma_qp_rc(qp)->req_txq, skb);
 	softrdma_rc_arm_retry(qp);
 	return 0;
 }
 
 static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -549,7 +552,7 @@ static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
  */
 void softrdma_rc_req_flush(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct sk_buff *skb;
 	int err;
 	u32 psn;
@@ -586,7 +589,7 @@ void softrdma_rc_req_work(struct work_struct *work)
 {
 	struct softrdma_rc *rc = container_of(to_delayed_work(work),
 					      struct softrdma_rc, req_work);
-	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 
 	spin_lock_bh(&qp->sq.lock);
 	if (!rc->rnr_wait)

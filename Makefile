@@ -19,7 +19,7 @@ KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 KBUILD := $(MAKE) -C $(KDIR) M=$(TOP)/$(DRIVER_DIR) CONFIG_RDMA_SOFTRDMA=m
 
 .PHONY: all modules clean install deps run test test-full test-debug kunit lab-shell \
-	checkpatch check-mainline help
+	checkpatch check-mainline deb help
 
 all: modules
 
@@ -39,6 +39,11 @@ install: modules
 
 deps:
 	tools/deps.sh
+
+# softrdma-dkms_<VERSION>_all.deb: the module's source for DKMS, the
+# modprobe.d rule and the docs (tools/deb.sh)
+deb: deps
+	tools/deb.sh
 
 run: deps
 	$(MAKE) modules
@@ -76,6 +81,7 @@ help:
 	@echo "make            build softrdma.ko against $(KDIR)"
 	@echo "make KERNEL=6.12  the same against Debian's 6.12 headers"
 	@echo "make install    install it (extra/), depmod, keep rdma_rxe/siw away"
+	@echo "make deb        softrdma-dkms_$$(cat VERSION)_all.deb: DKMS builds it for each kernel"
 	@echo "make run        deps, build, two guests, rdma link add, results"
 	@echo "make test       KUnit and the lab scenarios; ends 'softrdma: N passed, N failed'"
 	@echo "make test-full  the same with the full perftest matrices"

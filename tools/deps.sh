@@ -14,6 +14,9 @@ PKGS=(
 	# 6.12's headers carry a vmlinux: modules get BTF, made by pahole
 	dwarves
 	python3 rsync
+	# make deb: the DKMS package (dh_dkms), and DKMS itself, which the
+	# lab's dkms scenario runs in the guests
+	dkms debhelper dh-dkms
 	# lab
 	qemu-system-x86 busybox-static iproute2 iputils-ping procps ethtool
 	# RDMA userspace used inside the guests

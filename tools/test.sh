@@ -324,6 +324,14 @@ else
 	lab() { tools/lab/lab run "$@"; }
 fi
 
+# lab_dkms KERNEL: the Debian package (make deb) installed in a guest of
+# KERNEL, DKMS building the module there, traffic, then the package removed
+# (tools/lab/scenarios/dkms.sh); the .deb is built only when the part runs
+lab_dkms() {
+	lab --kernel "$1" --cpus 2 --stack none,sroce+siwarp --timeout 3600 \
+		dkms "$(tools/deb.sh "$logdir")"
+}
+
 for row in "${rows[@]}"; do
 	read -r _ tier dbg _ <<<"$row"
 	in_tier "$tier" || continue

@@ -540,8 +540,8 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 	skb_queue_head_init(&qp->rc.req_txq);
 	skb_queue_head_init(&qp->rc.resp_txq);
 	skb_queue_head_init(&qp->rc.backlog);
-	qp->rc.req_stopped = true;
-	qp->rc.resp_stopped = true;
+	qp->rc.req_state = SOFTRDMA_RC_REQ_STOPPED;
+	qp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	qp->state = IB_QPS_RTS;
 
 	if (path_type != RDMA_NETWORK_IB) {

@@ -52,7 +52,8 @@ void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	iw->tx.running = false;
+	if (iw->tx.state == SOFTRDMA_IW_TX_RUNNING)
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_CLOSING);
 	if (iw->closing)
 		return;
 	iw->closing = true;
@@ -249,7 +250,7 @@ void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
 		return;
 	spin_lock_bh(&qp->sq.lock);
 	if (iw->sock && !iw->closing && qp->state == IB_QPS_RTS) {
-		iw->tx.running = true;
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_RUNNING);
 		kick = true;
 	}
 	spin_unlock_bh(&qp->sq.lock);
@@ -295,7 +296,8 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	if (!iw)
 		return;
 	spin_lock_bh(&qp->sq.lock);
-	iw->tx.running = false;
+	if (iw->tx.state == SOFTRDMA_IW_TX_RUNNING)
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_CLOSING);
 	sock = iw->sock;
 	spin_unlock_bh(&qp->sq.lock);
 	if (!sock)
@@ -316,7 +318,7 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	iw->tx.term_pending = false;
 	softrdma_iw_fpdu_release(&iw->tx.fpdu);
 	iw->tx.fpdu_active = false;
-	iw->tx.dead = true;
+	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DEAD);
 	iw->closed_sock = sock;
 	iw->closed_cep = iw->cep;
 	iw->closed_err = iw->close_err;
@@ -409,7 +411,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	iw->cep = cep;
 	iw->closing = false;
 	iw->close_err = 0;
-	iw->tx.running = true;
+	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_RUNNING);
 	spin_unlock_bh(&qp->sq.lock);
 
 	tcp_sock_set_nodelay(sk);
@@ -449,9 +451,13 @@ out_unlock:
 static int softrdma_iw_res_put_tx(struct sk_buff *msg,
 				  const struct softrdma_iw_tx *tx)
 {
-	return rdma_nl_put_driver_u32(msg, "tx_running", tx->running) ||
+	return rdma_nl_put_driver_string(msg, "tx_state",
+					 softrdma_iw_tx_state_name(tx->state)) ||
+	       rdma_nl_put_driver_u32(msg, "tx_running",
+				      tx->state == SOFTRDMA_IW_TX_RUNNING) ||
 	       rdma_nl_put_driver_u32(msg, "tx_busy", tx->busy) ||
-	       rdma_nl_put_driver_u32(msg, "tx_dead", tx->dead) ||
+	       rdma_nl_put_driver_u32(msg, "tx_dead",
+				      tx->state == SOFTRDMA_IW_TX_DEAD) ||
 	       rdma_nl_put_driver_u32(msg, "tx_fpdu_active", tx->fpdu_active) ||
 	       rdma_nl_put_driver_u32(msg, "tx_msg", tx->msg) ||
 	       rdma_nl_put_driver_u32(msg, "tx_fpdu_sent", tx->fpdu.sent) ||

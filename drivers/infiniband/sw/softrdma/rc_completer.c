@@ -45,7 +45,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 		if (rc->req_idx)
 			rc->req_idx--;
 	}
-	rc->req_running = false;
+	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
 	del_timer(&rc->retry_timer);
 	softrdma_qp_error(qp);
@@ -63,7 +63,7 @@ static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
-	if (rc->rnr_wait)
+	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT)
 		return;
 	del_timer(&rc->retry_timer);
 	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
@@ -281,7 +281,8 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 
 	/* a NAK acknowledges every PSN before its own */
 	softrdma_rc_retire(qp, psn_sub(psn, 1));
-	if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
+	if (!softrdma_rc_req_active(rc->req_state) ||
+	    !softrdma_rc_psn_outstanding(rc, psn))
 		return;
 
 	ctx = (struct softrdma_rc_ack_ctx){
@@ -304,8 +305,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		 */
 		if (!psn_before(rc->req_psn, psn))
 			softrdma_rc_req_rewind(qp, psn);
-		rc->req_paused = true;
-		rc->rnr_wait = true;
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RNR_WAIT);
 		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
 		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
 		return;
@@ -370,7 +370,7 @@ softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 	struct softrdma_send_wqe *wqe;
 
 	softrdma_rc_retire(qp, psn_sub(psn, 1));
-	if (!rc->req_running || !qp->sq.fetched)
+	if (!softrdma_rc_req_active(rc->req_state) || !qp->sq.fetched)
 		return NULL;
 	wqe = softrdma_rc_wqe_at(qp, 0, st);
 	if (!softrdma_rc_answered_by_response(wqe->opcode) || (*st)->done ||
@@ -432,7 +432,7 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 
 	/* IBA 9.7.5.1.2: it acknowledges the requests before its READ */
 	softrdma_rc_retire(qp, psn_sub(pkt->psn, 1));
-	if (!rc->req_running)
+	if (!softrdma_rc_req_active(rc->req_state))
 		return false;
 	wqe = softrdma_rc_comp_read_wqe(qp, pkt->psn, &st);
 	if (!wqe)
@@ -470,11 +470,12 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	} else {
 		softrdma_rc_rd_note(&rc->rd_ahead, pkt->psn, rc->una_psn);
 	}
-	if (rc->req_running && softrdma_rc_rd_restarts_timer(class))
+	if (softrdma_rc_req_active(rc->req_state) &&
+	    softrdma_rc_rd_restarts_timer(class))
 		softrdma_rc_timer_restart(qp);
 out_gap:
 	/* responses past una_psn show a gap: ask for it */
-	if (rc->req_running &&
+	if (softrdma_rc_req_active(rc->req_state) &&
 	    (class == SOFTRDMA_RC_RD_AHEAD || rc->rd_ahead.count))
 		softrdma_rc_comp_gap(qp);
 	return used;
@@ -529,7 +530,7 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	int off;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->req_running || rc->req_stopped ||
+	if (!softrdma_rc_req_active(rc->req_state) ||
 	    qp->state != IB_QPS_RTS) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_unlock;
@@ -578,11 +579,10 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->req_running || rc->req_stopped)
+	if (!softrdma_rc_req_active(rc->req_state))
 		goto out_unlock;
-	if (rc->rnr_wait) {
-		rc->rnr_wait = false;
-		rc->req_paused = false;
+	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT) {
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
@@ -605,7 +605,8 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	 * window lets nothing out now: at the end of an RNR wait, nothing
 	 * else would restart it.
 	 */
-	if (rc->req_running && psn_diff(rc->sent_psn, rc->una_psn) > 0)
+	if (softrdma_rc_req_active(rc->req_state) &&
+	    psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);

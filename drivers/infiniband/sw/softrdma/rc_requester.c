@@ -75,7 +75,9 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (!us || rc->req_stopped || rc->rnr_wait ||
+	/* stopped: nothing is armed; an RNR wait has the timer */
+	if (!us || rc->req_state == SOFTRDMA_RC_REQ_STOPPED ||
+	    rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT ||
 	    timer_pending(&rc->retry_timer))
 		return;
 	us = max_t(u64, us,
@@ -326,7 +328,7 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 	if (!wqe)
 		return false;
 	if (IS_ERR(wqe)) {
-		rc->req_running = false;
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 		softrdma_qp_error(qp);
 		return false;
 	}
@@ -394,7 +396,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (!rc->req_running || rc->req_stopped || rc->req_paused ||
+	if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING ||
 	    qp->state != IB_QPS_RTS)
 		return;
 
@@ -403,7 +405,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		if (rc->req_idx == qp->sq.fetched &&
 		    !softrdma_rc_req_fetch(qp))
 			break;
-		if (!rc->req_running)
+		if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING)
 			break;
 		wqe = softrdma_rc_wqe_at(qp, rc->req_idx, &st);
 		if (st->failed)
@@ -429,7 +431,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		if (IS_ERR(skb)) {
 			if (PTR_ERR(skb) == -ENOMEM) {
 				/* retried from the work item, after a pause */
-				rc->req_paused = true;
+				softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_PAUSED);
 				queue_delayed_work(system_wq, &rc->req_work,
 						   usecs_to_jiffies(1000));
 				break;
@@ -537,7 +539,9 @@ static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
 	rc->req_backoff_us = clamp(rc->req_backoff_us * 2,
 				   SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
 				   SOFTRDMA_RC_XMIT_BACKOFF_MAX_US);
-	rc->req_paused = true;
+	/* waiting already (an RNR wait, a failure): that goes on */
+	if (rc->req_state == SOFTRDMA_RC_REQ_RUNNING)
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_PAUSED);
 	queue_delayed_work(system_wq, &rc->req_work,
 			   usecs_to_jiffies(rc->req_backoff_us));
 }
@@ -570,7 +574,8 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 			rc->req_backoff_us = 0;
 			continue;
 		}
-		if (err == -EAGAIN && !rc->req_stopped) {
+		if (err == -EAGAIN &&
+		    rc->req_state != SOFTRDMA_RC_REQ_STOPPED) {
 			softrdma_rc_req_backoff(qp, psn);
 			break;
 		}
@@ -592,8 +597,9 @@ void softrdma_rc_req_work(struct work_struct *work)
 	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->rnr_wait)
-		rc->req_paused = false;
+	/* an RNR wait that began meanwhile is the timer's to end */
+	if (rc->req_state == SOFTRDMA_RC_REQ_PAUSED)
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	softrdma_rc_req_run(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_req_flush(qp);

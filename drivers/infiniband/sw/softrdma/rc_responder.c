@@ -194,7 +194,7 @@ static void softrdma_rc_ackq_run(struct tasklet_struct *t)
 		spin_lock(&qp->rq.lock);
 		list_del(&rc->ack_node);
 		rc->ack_listed = false;
-		if (!rc->resp_stopped && rc->resp_running)
+		if (rc->resp_state != SOFTRDMA_RC_RESP_STOPPED)
 			softrdma_rc_push_ack(qp);
 		spin_unlock(&qp->rq.lock);
 		softrdma_rc_resp_flush(qp);
@@ -227,7 +227,7 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 {
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (!softrdma_qp_rc(qp)->resp_stopped)
+	if (softrdma_qp_rc(qp)->resp_state != SOFTRDMA_RC_RESP_STOPPED)
 		queue_delayed_work(system_wq, &softrdma_qp_rc(qp)->resp_work,
 				   usecs_to_jiffies(us));
 }
@@ -239,14 +239,12 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 				   enum softrdma_aeth_nak_code code)
 {
-	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-
 	softrdma_counter_inc(qp->sdev, code == SOFTRDMA_NAK_REM_ACCESS_ERR ?
 				       SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR :
 				       SOFTRDMA_CNT_RCV_INVALID_REQUEST);
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
-	rc->resp_failed = true;
-	rc->rd_active = false;
+	/* a read being answered ends with it */
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
 	softrdma_qp_error(qp);
 }
 
@@ -363,7 +361,7 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 	lockdep_assert_held(&qp->rq.lock);
 
 	n = psn_diff(rc->rd_end, rc->rd_first);
-	while (rc->rd_active && budget--) {
+	while (rc->resp_state == SOFTRDMA_RC_RESP_READING && budget--) {
 		off = psn_diff(rc->rd_psn, rc->rd_psn0) * qp->mtu;
 		len = min(rc->rd_len - off, qp->mtu);
 		opcode = softrdma_rc_read_resp_opcode(psn_diff(rc->rd_psn,
@@ -390,11 +388,12 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 		softrdma_rc_resp_queue(qp, skb);
 		rc->rd_psn = psn_add(rc->rd_psn, 1);
 		if (rc->rd_psn == rc->rd_end)
-			rc->rd_active = false;
+			softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
 	}
 	if (mr)
 		softrdma_mr_put(mr);
-	if (rc->rd_active || !skb_queue_empty(&rc->backlog))
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING ||
+	    !skb_queue_empty(&rc->backlog))
 		softrdma_rc_schedule(qp, 0);
 	return;
 
@@ -424,7 +423,7 @@ static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 first, u32 psn,
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
-	rc->rd_active = true;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_READING);
 	rc->rd_first = first;
 	rc->rd_psn0 = psn;
 	rc->rd_psn = psn;
@@ -845,7 +844,7 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (rc->resp_failed) {
+	if (rc->resp_state == SOFTRDMA_RC_RESP_FAILED) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_free;
 	}
@@ -939,7 +938,8 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (!rc->rd_active || pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
+	if (rc->resp_state != SOFTRDMA_RC_RESP_READING ||
+	    pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
 	    !psn_before(pkt->psn, rc->seq.psn))
 		return false;
 	if (psn_in_window(pkt->psn, rc->rd_psn,
@@ -957,7 +957,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 	if (res && !res->atomic && va >= res->va && va - res->va < res->len &&
 	    softrdma_reth_len(reth) < res->len - (va - res->va))
 		return false;
-	rc->rd_active = false;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
 	while ((queued = __skb_dequeue(&rc->backlog))) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BACKLOG_DROP);
 		kfree_skb(queued);
@@ -980,7 +980,7 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 
 	spin_lock_bh(&qp->rq.lock);
 	state = qp->state;
-	if (!rc->resp_running || rc->resp_stopped ||
+	if (rc->resp_state == SOFTRDMA_RC_RESP_STOPPED ||
 	    (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	     state != IB_QPS_SQD)) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
@@ -990,7 +990,8 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	if (softrdma_rc_resp_dup_read(qp, skb))
 		goto out_unlock;
 	/* responses leave in request order: wait for the read in progress */
-	if (rc->rd_active || !skb_queue_empty(&rc->backlog)) {
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING ||
+	    !skb_queue_empty(&rc->backlog)) {
 		if (skb_queue_len(&rc->backlog) >= SOFTRDMA_RC_BACKLOG) {
 			softrdma_counter_inc(qp->sdev,
 					     SOFTRDMA_CNT_RCV_BACKLOG_DROP);
@@ -1123,7 +1124,8 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 			rc->resp_backoff_us = 0;
 			continue;
 		}
-		if (err == -EAGAIN && !rc->resp_stopped) {
+		if (err == -EAGAIN &&
+		    rc->resp_state != SOFTRDMA_RC_RESP_STOPPED) {
 			softrdma_rc_resp_backoff(qp, opcode, psn, smsn);
 			break;
 		}
@@ -1154,7 +1156,7 @@ void softrdma_rc_resp_settle(struct softrdma_qp *qp)
 
 	/* stopped (its queue purged) or never started: nothing to send */
 	spin_lock_bh(&qp->rq.lock);
-	if (!rc->resp_stopped && rc->resp_running)
+	if (rc->resp_state != SOFTRDMA_RC_RESP_STOPPED)
 		softrdma_rc_push_ack(qp);
 	/* no back-off now: this is the last chance to send */
 	rc->resp_held = false;
@@ -1178,7 +1180,7 @@ void softrdma_rc_resp_work(struct work_struct *work)
 	unsigned int n = 0;
 
 	spin_lock_bh(&qp->rq.lock);
-	if (rc->resp_stopped || !rc->resp_running)
+	if (rc->resp_state == SOFTRDMA_RC_RESP_STOPPED)
 		goto out_unlock;
 	rc->resp_held = false;
 	if (rc->ack_pending) {
@@ -1191,12 +1193,14 @@ void softrdma_rc_resp_work(struct work_struct *work)
 			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
 					     psn_sub(rc->seq.psn, 1));
 	}
-	if (rc->rd_active)
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING)
 		softrdma_rc_read_run(qp, SOFTRDMA_RC_READ_BUDGET);
-	while (!rc->rd_active && n++ < SOFTRDMA_RC_READ_BUDGET &&
+	while (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
+	       n++ < SOFTRDMA_RC_READ_BUDGET &&
 	       (skb = __skb_dequeue(&rc->backlog)))
 		softrdma_rc_resp_handle(qp, skb);
-	if (!rc->rd_active && !skb_queue_empty(&rc->backlog))
+	if (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
+	    !skb_queue_empty(&rc->backlog))
 		softrdma_rc_schedule(qp, 0);
 out_unlock:
 	spin_unlock_bh(&qp->rq.lock);

@@ -543,8 +543,8 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 	skb_queue_head_init(&rqp->rc.req_txq);
 	skb_queue_head_init(&rqp->rc.resp_txq);
 	skb_queue_head_init(&rqp->rc.backlog);
-	rqp->rc.req_stopped = true;
-	rqp->rc.resp_stopped = true;
+	rqp->rc.req_state = SOFTRDMA_RC_REQ_STOPPED;
+	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	qp->state = IB_QPS_RTS;
 
 	if (path_type != RDMA_NETWORK_IB) {

@@ -949,27 +949,22 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 
 /*
  * post_send: a kernel WR list, or (NULL) librxe's or libsiw's doorbell
- * saying that its SQ ring has new WQEs.  Send WRs are an immediate error
- * before RTS (IBA 10.3.1: -EINVAL; an iWARP QP answers -ENOTCONN outside
- * RTS, as stock siw, and SQD, its Closing state, takes no new work); in
- * ERR they complete with a flush error.
+ * saying that its SQ ring has new WQEs.  Whether the state takes send
+ * work at all is softrdma_qp_send_verdict()'s; work it takes for the
+ * flush is flushed from a work item (softrdma_qp_error()).
  */
 static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			      const struct ib_send_wr **bad_wr)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	enum ib_qp_state state = READ_ONCE(qp->state);
+	int verdict = softrdma_qp_send_verdict(READ_ONCE(qp->state),
+					       qp->sdev->tp->connected);
 	unsigned long flags;
 	int err = 0;
 
-	if (qp->sdev->tp->connected && state != IB_QPS_RTS &&
-	    state != IB_QPS_ERR) {
+	if (verdict < 0) {
 		*bad_wr = wr;
-		return -ENOTCONN;
-	}
-	if (state < IB_QPS_RTS) {
-		*bad_wr = wr;
-		return -EINVAL;
+		return verdict;
 	}
 
 	if (qp->user) {
@@ -989,8 +984,8 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		spin_unlock_irqrestore(&qp->sq.post_lock, flags);
 	}
 
-	if (state == IB_QPS_ERR)
-		softrdma_qp_error(qp);	/* flushes what was posted */
+	if (verdict == SOFTRDMA_POST_FLUSH)
+		softrdma_qp_error(qp);
 	else
 		softrdma_qp_transport_kick(qp);
 	return err;

@@ -63,6 +63,14 @@ struct softrdma_qp_limits {
 int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
 			   const struct softrdma_qp_limits *limits);
 
+/* What post_send does with send work in the QP's current state */
+enum softrdma_post_verdict {
+	SOFTRDMA_POST_RUN,	/* queue it and kick the requester */
+	SOFTRDMA_POST_FLUSH,	/* queue it; it completes with a flush error */
+};
+
+int softrdma_qp_send_verdict(enum ib_qp_state state, bool connected);
+
 u64 softrdma_qp_timeout_us(u8 timeout);
 u32 softrdma_rnr_timer_us(u8 code);
 

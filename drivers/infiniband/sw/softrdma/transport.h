@@ -109,7 +109,7 @@ struct softrdma_transport {
 	bool (*send_wr_ok)(const struct ib_send_wr *wr);
 	/*
 	 * QPs are bound to a connection that the CM brings up: post_send
-	 * outside RTS (and ERR) is -ENOTCONN, as stock siw
+	 * before it is -ENOTCONN (softrdma_qp_send_verdict())
 	 */
 	bool connected;
 };

@@ -101,6 +101,31 @@ TRACE_EVENT(softrdma_qp_state,
 		      softrdma_show_qp_state(__entry->from),
 		      softrdma_show_qp_state(__entry->to)));
 
+/*
+ * A protocol engine of a QP (the RC requester or responder, the iWARP
+ * transmit engine) changed state; @refused: its transition table does not
+ * allow the move, and the engine stayed where it was
+ */
+TRACE_EVENT(softrdma_engine_move,
+	    TP_PROTO(const struct ib_device *ibdev, u32 qpn, const char *engine,
+		     const char *from, const char *to, bool refused),
+	    TP_ARGS(ibdev, qpn, engine, from, to, refused),
+	    TP_STRUCT__entry(__string(dev, dev_name(&ibdev->dev))
+			     __string(engine, engine)
+			     __string(from, from)
+			     __string(to, to)
+			     __field(u32, qpn)
+			     __field(bool, refused)),
+	    TP_fast_assign(softrdma_assign_str(dev, dev_name(&ibdev->dev));
+			   softrdma_assign_str(engine, engine);
+			   softrdma_assign_str(from, from);
+			   softrdma_assign_str(to, to);
+			   __entry->qpn = qpn;
+			   __entry->refused = refused;),
+	    TP_printk("%s qpn=%#x %s %s -> %s%s", __get_str(dev),
+		      __entry->qpn, __get_str(engine), __get_str(from),
+		      __get_str(to), __entry->refused ? " refused" : ""));
+
 #endif /* _TRACE_SOFTRDMA_H */
 
 #include <trace/define_trace.h>

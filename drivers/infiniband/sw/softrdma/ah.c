@@ -9,6 +9,7 @@
 #include "ah.h"
 #include "device.h"
 #include "param.h"
+#include "transport.h"
 
 static int softrdma_create_ah(struct ib_ah *ibah,
 			      struct rdma_ah_init_attr *init,
@@ -22,7 +23,7 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 	struct softrdma_ah_entry *entry;
 	int err;
 
-	if (sdev->transport != SOFTRDMA_ROCE)
+	if (!sdev->tp->lim.max_ah)
 		return -EOPNOTSUPP;	/* iWARP has no address handles */
 
 	entry = kzalloc(sizeof(*entry), gfp);

@@ -13,58 +13,15 @@
 #include "cq.h"
 #include "device.h"
 #include "param.h"
-#include "queue_rxe_abi.h"
-#include "queue_siw_abi.h"
+#include "queue.h"
 #include "res.h"
-#include "verbs.h"
-
-/* cq_id for libsiw, which only prints it */
-static atomic_t softrdma_siw_cq_ids = ATOMIC_INIT(0);
+#include "transport.h"
+#include "uabi.h"
 
 /* What query_device advertises as max_cqe, for every CQ of the device. */
 static int softrdma_cq_check_size(const struct softrdma_dev *sdev, int cqe)
 {
-	int max = sdev->transport == SOFTRDMA_IWARP ? SOFTRDMA_IWARP_MAX_CQE :
-						      SOFTRDMA_MAX_CQE;
-
-	return cqe < 1 || cqe > max ? -EINVAL : 0;
-}
-
-/*
- * A libsiw CQ: num_cqe = roundup_pow_of_two(cqe) slots, all usable, and
- * that is also ibcq.cqe.
- */
-static int softrdma_create_siw_cq(struct softrdma_cq *cq, int cqe,
-				  struct ib_udata *udata)
-{
-	struct siw_uresp_create_cq resp = {};
-	struct softrdma_ring *ring;
-	struct ib_ucontext *uctx;
-	u32 num;
-	int err;
-
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
-
-	uctx = &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
-					  ibuc)->ibuc;
-	num = roundup_pow_of_two(cqe);
-	ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_CQ,
-					&resp.cq_key);
-	if (IS_ERR(ring))
-		return PTR_ERR(ring);
-	softrdma_ring_set_locks(ring, &cq->lock, NULL);
-
-	resp.cq_id = atomic_inc_return(&softrdma_siw_cq_ids);
-	resp.num_cqe = num;
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err) {
-		softrdma_ring_destroy(ring);
-		return err;
-	}
-	cq->ring = ring;
-	cq->ibcq.cqe = num;
-	return 0;
+	return cqe < 1 || cqe > sdev->tp->lim.max_cqe ? -EINVAL : 0;
 }
 
 static int softrdma_create_cq(struct ib_cq *ibcq,
@@ -74,11 +31,6 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 	struct ib_udata *udata = softrdma_create_cq_udata(ctx);
 	struct softrdma_dev *sdev = to_sdev(ibcq->device);
 	struct softrdma_cq *cq = to_scq(ibcq);
-	struct rxe_create_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
-	struct softrdma_ring *ring;
-	u32 num = attr->cqe;
-	u32 elem_size;
 	int err;
 
 	if (attr->flags)
@@ -88,48 +40,14 @@ static int softrdma_create_cq(struct ib_cq *ibcq,
 
 	if (softrdma_cq_check_size(sdev, attr->cqe))
 		return -EINVAL;
-	elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
-	if (udata && sdev->transport == SOFTRDMA_ROCE) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
-	}
 	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_CQ);
 	if (err)
 		return err;
 	spin_lock_init(&cq->lock);
-	if (udata && sdev->transport == SOFTRDMA_IWARP) {
-		err = softrdma_create_siw_cq(cq, attr->cqe, udata);
-		if (err)
-			goto out_put_res;
-		return 0;
-	}
-
-	ring = softrdma_ring_create(uctx, &num, elem_size,
-				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
-	if (IS_ERR(ring)) {
-		err = PTR_ERR(ring);
-		goto out_put_res;
-	}
-	softrdma_ring_set_locks(ring, &cq->lock, uctx ? NULL : &cq->lock);
-
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			goto out_destroy_ring;
-	}
-
-	cq->ring = ring;
-	ibcq->cqe = num;
-	return 0;
-
-out_destroy_ring:
-	softrdma_ring_destroy(ring);
-out_put_res:
-	softrdma_res_put(&sdev->res, SOFTRDMA_RES_CQ);
+	cq->abi = udata ? sdev->uabi_ops->cq : &softrdma_kernel_cq_abi;
+	err = cq->abi->create(cq, attr->cqe, udata);
+	if (err)
+		softrdma_res_put(&sdev->res, SOFTRDMA_RES_CQ);
 	return err;
 }
 
@@ -146,49 +64,13 @@ static int softrdma_resize_cq(struct ib_cq *ibcq, int cqe,
 			      struct ib_udata *udata)
 {
 	struct softrdma_cq *cq = to_scq(ibcq);
-	struct rxe_resize_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
-	struct softrdma_ring *spare;
-	unsigned long flags;
-	u32 num = cqe;
-	int err;
 
 	/* libsiw never asks (it fails resize_cq itself); the ABI cannot */
-	if (softrdma_ring_is_siw(cq->ring))
+	if (!cq->abi->resize)
 		return -EOPNOTSUPP;
 	if (softrdma_cq_check_size(to_sdev(ibcq->device), cqe))
 		return -EINVAL;
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
-
-	spare = softrdma_ring_create(uctx, &num,
-				     softrdma_ring_elem_size(cq->ring),
-				     SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
-	if (IS_ERR(spare))
-		return PTR_ERR(spare);
-	softrdma_ring_set_locks(spare, &cq->lock, uctx ? NULL : &cq->lock);
-
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			goto out_destroy_spare;
-	}
-
-	spin_lock_irqsave(&cq->lock, flags);
-	err = softrdma_ring_resize(cq->ring, spare);
-	if (!err)
-		ibcq->cqe = num;
-	spin_unlock_irqrestore(&cq->lock, flags);
-
-out_destroy_spare:
-	/* the old buffer after a resize, the unused new one otherwise */
-	softrdma_ring_destroy(spare);
-	return err;
+	return cq->abi->resize(cq, cqe, udata);
 }
 
 /* Kernel CQs only: librxe and libsiw poll user CQs in shared memory. */
@@ -196,20 +78,10 @@ static int softrdma_poll_cq(struct ib_cq *ibcq, int num_entries,
 			    struct ib_wc *wc)
 {
 	struct softrdma_cq *cq = to_scq(ibcq);
-	unsigned long flags;
-	int n = 0;
 
-	if (softrdma_ring_is_user(cq->ring))
+	if (!cq->abi->poll)
 		return -EINVAL;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	while (n < num_entries && !softrdma_ring_empty(cq->ring)) {
-		memcpy(&wc[n++], softrdma_ring_consumer_slot(cq->ring),
-		       sizeof(*wc));
-		softrdma_ring_advance_consumer(cq->ring);
-	}
-	spin_unlock_irqrestore(&cq->lock, flags);
-	return n;
+	return cq->abi->poll(cq, num_entries, wc);
 }
 
 /*
@@ -221,25 +93,48 @@ static int softrdma_req_notify_cq(struct ib_cq *ibcq,
 {
 	struct softrdma_cq *cq = to_scq(ibcq);
 	unsigned long irqflags;
-	int missed = 0;
+	int missed;
 
 	spin_lock_irqsave(&cq->lock, irqflags);
-	if (softrdma_ring_is_siw(cq->ring)) {
-		/* the arm lives in the shared notify word, as libsiw's */
-		softrdma_siw_cq_arm(cq->ring, (flags & IB_CQ_SOLICITED_MASK) ==
-					      IB_CQ_SOLICITED);
-		spin_unlock_irqrestore(&cq->lock, irqflags);
-		return 0;
-	}
+	missed = cq->abi->arm(cq, flags);
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+	return missed;
+}
+
+/**
+ * softrdma_cq_arm_notify() - arm the CQ's one-shot event word
+ * @cq: the CQ; the caller holds cq->lock
+ * @flags: req_notify_cq's
+ *
+ * A solicited-only arm does not weaken an armed next-completion one.
+ */
+void softrdma_cq_arm_notify(struct softrdma_cq *cq,
+			    enum ib_cq_notify_flags flags)
+{
+	lockdep_assert_held(&cq->lock);
+
 	if ((flags & IB_CQ_SOLICITED_MASK) == IB_CQ_NEXT_COMP ||
 	    cq->notify != IB_CQ_NEXT_COMP)
 		cq->notify = flags & IB_CQ_SOLICITED_MASK;
-	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
-	    !softrdma_ring_is_user(cq->ring) &&
-	    !softrdma_ring_empty(cq->ring))
-		missed = 1;
-	spin_unlock_irqrestore(&cq->lock, irqflags);
-	return missed;
+}
+
+/**
+ * softrdma_cq_notify_fires() - does a new completion consume the arm?
+ * @cq: the CQ; the caller holds cq->lock
+ * @solicited: the completion is solicited (or in error)
+ *
+ * Return: true, with the arm cleared, if the handler must be called.
+ */
+bool softrdma_cq_notify_fires(struct softrdma_cq *cq, bool solicited)
+{
+	lockdep_assert_held(&cq->lock);
+
+	if (cq->notify == IB_CQ_NEXT_COMP ||
+	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
+		cq->notify = 0;
+		return true;
+	}
+	return false;
 }
 
 /**
@@ -278,23 +173,12 @@ int softrdma_cq_post(struct softrdma_cq *cq, const struct ib_wc *wc,
 	}
 
 	slot = softrdma_ring_producer_slot(cq->ring);
-	if (softrdma_ring_is_siw(cq->ring))
-		softrdma_siw_write_cqe(slot, wc);
-	else if (softrdma_ring_is_user(cq->ring))
-		softrdma_rxe_write_cqe(slot, wc);
-	else
-		memcpy(slot, wc, sizeof(*wc));
+	cq->abi->write_cqe(slot, wc);
 	softrdma_ring_advance_producer(cq->ring);
 
 	/* IBA 11.4.2.2: a solicited-only arm also fires on an error */
 	solicited |= wc->status != IB_WC_SUCCESS;
-	if (softrdma_ring_is_siw(cq->ring)) {
-		fire = softrdma_siw_cq_notify(cq->ring, solicited);
-	} else if (cq->notify == IB_CQ_NEXT_COMP ||
-		   (cq->notify == IB_CQ_SOLICITED && solicited)) {
-		cq->notify = 0;
-		fire = true;
-	}
+	fire = cq->abi->notify(cq, solicited);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
 	if (fire && cq->ibcq.comp_handler)

@@ -14,39 +14,32 @@
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
-#include <rdma/iw_cm.h>
 
 #include "counters.h"
 #include "device.h"
-#include "iw_cm.h"
-#include "iwarp_qp.h"
 #include "param.h"
-#include "roce_net.h"
+#include "transport.h"
 #include "verbs.h"
 
-enum rdma_driver_id softrdma_driver_id(enum softrdma_transport transport)
-{
-	return transport == SOFTRDMA_ROCE ? RDMA_DRIVER_RXE : RDMA_DRIVER_SIW;
-}
-
-const char *softrdma_transport_name(enum softrdma_transport transport)
-{
-	return transport == SOFTRDMA_ROCE ? "sroce" : "siwarp";
-}
+/* every transport a device may speak */
+static const struct softrdma_transport *const softrdma_transports[] = {
+	&softrdma_roce_transport,
+	&softrdma_iwarp_transport,
+};
 
 /**
  * softrdma_dev_fill_attr() - the device attributes query_device reports
  * @sdev: the device
  * @attr: filled in; the caller zeroes it
  *
- * Limits come from param.h; the iWARP device advertises what the siw user
- * ABI can carry.  Capabilities are advertised as the verbs that implement
- * them land, never before.
+ * Limits come from param.h, through the device's transport (transport.h).
+ * Capabilities are advertised as the verbs that implement them land,
+ * never before.
  */
 void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 			    struct ib_device_attr *attr)
 {
-	bool roce = sdev->transport == SOFTRDMA_ROCE;
+	const struct softrdma_transport_limits *lim = &sdev->tp->lim;
 
 	attr->fw_ver = (u64)SOFTRDMA_FW_MAJOR << 32 |
 		       SOFTRDMA_FW_MINOR << 16 | SOFTRDMA_FW_SUBMINOR;
@@ -55,35 +48,28 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = SOFTRDMA_VENDOR_ID;
 	attr->max_qp = SOFTRDMA_MAX_QP;
-	attr->max_qp_wr = roce ? SOFTRDMA_MAX_QP_WR : SOFTRDMA_IWARP_MAX_QP_WR;
+	attr->max_qp_wr = lim->max_qp_wr;
 	/* fast-registration MRs and invalidation, for kernel consumers */
 	attr->device_cap_flags = IB_DEVICE_SYS_IMAGE_GUID |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
-	if (roce)
-		attr->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 lim->device_cap_flags;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
-	attr->max_send_sge = roce ? SOFTRDMA_ROCE_MAX_SGE :
-				    SOFTRDMA_IWARP_MAX_SGE;
+	attr->max_send_sge = lim->max_sge;
 	attr->max_recv_sge = attr->max_send_sge;
-	attr->max_sge_rd = roce ? SOFTRDMA_ROCE_MAX_SGE_RD :
-				  SOFTRDMA_IWARP_MAX_SGE_RD;
+	attr->max_sge_rd = lim->max_sge_rd;
 	attr->max_cq = SOFTRDMA_MAX_CQ;
-	attr->max_cqe = roce ? SOFTRDMA_MAX_CQE : SOFTRDMA_IWARP_MAX_CQE;
+	attr->max_cqe = lim->max_cqe;
 	attr->max_mr = SOFTRDMA_MAX_MR;
 	attr->max_fast_reg_page_list_len = SOFTRDMA_MAX_FAST_REG_PAGES;
 	attr->max_pd = SOFTRDMA_MAX_PD;
 	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
 	attr->max_qp_init_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;
 	attr->max_res_rd_atom = SOFTRDMA_MAX_RES_RD_ATOM;
-	/*
-	 * RoCE atomics are atomic against every softrdma responder on the
-	 * host (one lock), not against CPU accesses: IB_ATOMIC_HCA.
-	 */
-	attr->atomic_cap = roce ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
+	attr->atomic_cap = lim->atomic_cap;
 	attr->max_srq = SOFTRDMA_MAX_SRQ;
 	attr->max_srq_wr = attr->max_qp_wr;
 	attr->max_srq_sge = attr->max_recv_sge;
-	attr->max_ah = roce ? SOFTRDMA_MAX_AH : 0;
+	attr->max_ah = lim->max_ah;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = SOFTRDMA_LOCAL_CA_ACK_DELAY;
 }
@@ -99,23 +85,6 @@ static int softrdma_query_device(struct ib_device *ibdev,
 	memset(attr, 0, sizeof(*attr));
 	softrdma_dev_fill_attr(to_sdev(ibdev), attr);
 	return 0;
-}
-
-/*
- * The management side of a RoCE port: the CM is supported (the GSI QP),
- * and the IBA 14.2.5.6 PortInfo violation counters are the receive drops
- * of the same name, saturating at 16 bits.
- */
-static void softrdma_roce_port_mgmt(const struct softrdma_dev *sdev,
-				    struct ib_port_attr *attr)
-{
-	attr->port_cap_flags = IB_PORT_CM_SUP;
-	attr->qkey_viol_cntr =
-		min_t(u64, U16_MAX,
-		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_QKEY));
-	attr->bad_pkey_cntr =
-		min_t(u64, U16_MAX,
-		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_PKEY));
 }
 
 static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
@@ -140,43 +109,21 @@ static int softrdma_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->max_vl_num = 1;
 	attr->active_speed = speed.speed;
 	attr->active_width = speed.width;
-
-	if (sdev->transport == SOFTRDMA_ROCE) {
-		attr->active_mtu = softrdma_roce_path_mtu(mtu);
-		attr->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
-		attr->ip_gids = true;
-		attr->max_msg_sz = SOFTRDMA_ROCE_MAX_MSG_SZ;
-		softrdma_roce_port_mgmt(sdev, attr);
-	} else {
-		attr->active_mtu = softrdma_iwarp_mtu(mtu);
-		attr->gid_tbl_len = 1;
-		attr->port_cap_flags = IB_PORT_CM_SUP;
-		attr->max_msg_sz = SOFTRDMA_IWARP_MAX_MSG_SZ;
-	}
+	attr->gid_tbl_len = sdev->tp->lim.gid_tbl_len;
+	attr->max_msg_sz = sdev->tp->lim.max_msg_sz;
+	sdev->tp->query_port(sdev, mtu, attr);
 	return 0;
 }
-
-/*
- * RoCE ports are full RoCEv2 ports: the protocol, Ethernet address
- * handles, and the MAD, IB CM and AF_IB capabilities, for which the MAD
- * layer creates the GSI QP (QP1, ud.h) and rdma_cm runs on top.
- */
-#define SOFTRDMA_ROCE_CORE_CAPS	RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP
 
 static int softrdma_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 				       struct ib_port_immutable *immutable)
 {
-	struct softrdma_dev *sdev = to_sdev(ibdev);
+	const struct softrdma_transport *tp = to_sdev(ibdev)->tp;
 
 	immutable->pkey_tbl_len = 1;
-	if (sdev->transport == SOFTRDMA_ROCE) {
-		immutable->gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN;
-		immutable->core_cap_flags = SOFTRDMA_ROCE_CORE_CAPS;
-		immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	} else {
-		immutable->gid_tbl_len = 1;
-		immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
-	}
+	immutable->gid_tbl_len = tp->lim.gid_tbl_len;
+	immutable->core_cap_flags = tp->core_cap_flags;
+	immutable->max_mad_size = tp->max_mad_size;
 	return 0;
 }
 
@@ -195,23 +142,17 @@ static int softrdma_query_pkey(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
-/* iWARP has no GID table of its own: its one GID is the MAC address. */
-static int softrdma_iwarp_query_gid(struct ib_device *ibdev, u32 port_num,
-				    int index, union ib_gid *gid)
-{
-	struct softrdma_dev *sdev = to_sdev(ibdev);
-
-	if (index)
-		return -EINVAL;
-	memset(gid, 0, sizeof(*gid));
-	memcpy(gid->raw, sdev->ndev->dev_addr, ETH_ALEN);
-	return 0;
-}
-
 static void softrdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 {
 	snprintf(str, IB_FW_VERSION_NAME_MAX, "%d.%d.%d", SOFTRDMA_FW_MAJOR,
 		 SOFTRDMA_FW_MINOR, SOFTRDMA_FW_SUBMINOR);
+}
+
+/* unbind the device from the network; may be called more than once */
+static void softrdma_dev_detach(struct softrdma_dev *sdev)
+{
+	if (sdev->tp->detach)
+		sdev->tp->detach(sdev);
 }
 
 static void softrdma_dealloc_driver(struct ib_device *ibdev)
@@ -226,39 +167,22 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->ah_xa);
 	xa_destroy(&sdev->srq_xa);
-	if (sdev->transport == SOFTRDMA_ROCE)
-		softrdma_roce_net_detach(sdev);
+	softrdma_dev_detach(sdev);
 	softrdma_counters_free(sdev);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
 static const struct ib_device_ops softrdma_dev_ops = {
 	.owner = THIS_MODULE,
+	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
 	.dealloc_driver = softrdma_dealloc_driver,
 	.get_dev_fw_str = softrdma_get_dev_fw_str,
+	.get_hw_stats = softrdma_get_hw_stats,
 	.get_link_layer = softrdma_get_link_layer,
 	.get_port_immutable = softrdma_get_port_immutable,
 	.query_device = softrdma_query_device,
 	.query_pkey = softrdma_query_pkey,
 	.query_port = softrdma_query_port,
-};
-
-/* The rxe user ABI: librxe binds on driver id and ABI version 2. */
-static const struct ib_device_ops softrdma_roce_ops = {
-	.driver_id = RDMA_DRIVER_RXE,
-	.uverbs_abi_ver = 2,
-	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
-	.get_hw_stats = softrdma_get_hw_stats,
-};
-
-/* The siw user ABI: libsiw binds on driver id and ABI version 1. */
-static const struct ib_device_ops softrdma_iwarp_ops = {
-	.driver_id = RDMA_DRIVER_SIW,
-	.uverbs_abi_ver = 1,
-	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
-	.get_hw_stats = softrdma_get_hw_stats,
-	.query_gid = softrdma_iwarp_query_gid,
-	.fill_res_qp_entry = softrdma_iwarp_fill_res_qp_entry,
 };
 
 /*
@@ -299,21 +223,19 @@ static void softrdma_port_update(struct softrdma_dev *sdev, bool notify)
 }
 
 /*
- * Node GUIDs are the netdev's EUI-64.  The iWARP device on the same netdev
- * flips the EUI-64's 0xfffe filler to 0xfffd so that the two devices never
- * share a GUID.
+ * Node GUIDs are the netdev's EUI-64; a transport may change it so that
+ * the devices on one netdev never share a GUID.
  */
 static void softrdma_set_node_guid(struct softrdma_dev *sdev)
 {
 	u8 *guid = (u8 *)&sdev->ibdev.node_guid;
 
 	addrconf_addr_eui48(guid, sdev->ndev->dev_addr);
-	if (sdev->transport == SOFTRDMA_IWARP)
-		guid[4] = 0xfd;
 }
 
-static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
-					       enum softrdma_transport transport)
+static struct softrdma_dev *
+softrdma_dev_alloc(struct net_device *ndev,
+		   const struct softrdma_transport *tp)
 {
 	struct softrdma_dev *sdev;
 	struct ib_device *ibdev;
@@ -327,7 +249,9 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 	}
 
 	ibdev = &sdev->ibdev;
-	sdev->transport = transport;
+	sdev->tp = tp;
+	sdev->uabi = tp->uabi;
+	sdev->uabi_ops = tp->uabi_ops;
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
@@ -345,23 +269,10 @@ static struct softrdma_dev *softrdma_dev_alloc(struct net_device *ndev,
 
 	ib_set_device_ops(ibdev, &softrdma_dev_ops);
 	softrdma_set_verbs_ops(ibdev);
-	if (transport == SOFTRDMA_ROCE) {
-		ibdev->node_type = RDMA_NODE_IB_CA;
-		strscpy(ibdev->node_desc, "softrdma RoCEv2",
-			sizeof(ibdev->node_desc));
-		ibdev->uverbs_cmd_mask |=
-			BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
-		ib_set_device_ops(ibdev, &softrdma_roce_ops);
-	} else {
-		ibdev->node_type = RDMA_NODE_RNIC;
-		strscpy(ibdev->node_desc, "softrdma iWARP",
-			sizeof(ibdev->node_desc));
-		strscpy(ibdev->iw_ifname, ndev->name,
-			sizeof(ibdev->iw_ifname));
-		ibdev->iw_driver_flags = IW_F_NO_PORT_MAP;
-		ib_set_device_ops(ibdev, &softrdma_iwarp_ops);
-		ib_set_device_ops(ibdev, &softrdma_iw_cm_ops);
-	}
+	ibdev->node_type = tp->node_type;
+	strscpy(ibdev->node_desc, tp->node_desc, sizeof(ibdev->node_desc));
+	ib_set_device_ops(ibdev, tp->ops);
+	tp->init_dev(sdev);
 	return sdev;
 }
 
@@ -376,7 +287,7 @@ static void softrdma_dev_free(struct softrdma_dev *sdev)
  * softrdma_dev_add() - create and register a device on a netdev
  * @name: RDMA device name chosen by the user
  * @ndev: the Ethernet device; the caller holds a reference for the call
- * @transport: which transport, and so which user ABI, the device speaks
+ * @tp: which transport, and so which user ABI, the device speaks
  *
  * The caller has checked that the netdev qualifies and carries no device
  * of this transport yet, and serialises calls.
@@ -384,13 +295,13 @@ static void softrdma_dev_free(struct softrdma_dev *sdev)
  * Return: 0 or -errno.
  */
 int softrdma_dev_add(const char *name, struct net_device *ndev,
-		     enum softrdma_transport transport)
+		     const struct softrdma_transport *tp)
 {
 	struct softrdma_dev *sdev;
 	bool gone;
 	int err;
 
-	sdev = softrdma_dev_alloc(ndev, transport);
+	sdev = softrdma_dev_alloc(ndev, tp);
 	if (!sdev)
 		return -ENOMEM;
 
@@ -402,8 +313,8 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	softrdma_port_update(sdev, false);
 	rtnl_unlock();
 
-	if (transport == SOFTRDMA_ROCE) {
-		err = softrdma_roce_net_attach(sdev);
+	if (tp->attach) {
+		err = tp->attach(sdev);
 		if (err)
 			goto out_free;
 	}
@@ -422,7 +333,7 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	gone = ndev->reg_state != NETREG_REGISTERED;
 	rtnl_unlock();
 	if (gone) {
-		sdev = softrdma_dev_get(ndev, transport);
+		sdev = softrdma_dev_get(ndev, tp);
 		if (sdev) {
 			ib_unregister_device_queued(&sdev->ibdev);
 			softrdma_dev_put(sdev);
@@ -432,8 +343,7 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	return 0;
 
 out_detach:
-	if (transport == SOFTRDMA_ROCE)
-		softrdma_roce_net_detach(sdev);
+	softrdma_dev_detach(sdev);
 out_free:
 	softrdma_dev_free(sdev);
 	return err;
@@ -442,16 +352,16 @@ out_free:
 /**
  * softrdma_dev_get() - find the device of a transport on a netdev
  * @ndev: the netdev
- * @transport: which of the netdev's devices
+ * @tp: which of the netdev's devices
  *
  * Return: a counted reference (drop with softrdma_dev_put()), or NULL.
  */
 struct softrdma_dev *softrdma_dev_get(struct net_device *ndev,
-				      enum softrdma_transport transport)
+				      const struct softrdma_transport *tp)
 {
 	struct ib_device *ibdev;
 
-	ibdev = ib_device_get_by_netdev(ndev, softrdma_driver_id(transport));
+	ibdev = ib_device_get_by_netdev(ndev, tp->driver_id);
 	return ibdev ? to_sdev(ibdev) : NULL;
 }
 
@@ -463,8 +373,10 @@ void softrdma_dev_put(struct softrdma_dev *sdev)
 /* Unregister every softrdma device; waits until they are gone. */
 void softrdma_dev_remove_all(void)
 {
-	ib_unregister_driver(RDMA_DRIVER_RXE);
-	ib_unregister_driver(RDMA_DRIVER_SIW);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(softrdma_transports); i++)
+		ib_unregister_driver(softrdma_transports[i]->driver_id);
 }
 
 static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
@@ -473,8 +385,7 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 	switch (event) {
 	case NETDEV_UNREGISTER:
 		/* the netdev leaves its namespace: so do the device's sockets */
-		if (sdev->transport == SOFTRDMA_ROCE)
-			softrdma_roce_net_detach(sdev);
+		softrdma_dev_detach(sdev);
 		ib_unregister_device_queued(&sdev->ibdev);
 		break;
 	case NETDEV_UP:
@@ -483,9 +394,8 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 		softrdma_port_update(sdev, true);
 		break;
 	case NETDEV_CHANGENAME:
-		if (sdev->transport == SOFTRDMA_IWARP)
-			strscpy(sdev->ibdev.iw_ifname, sdev->ndev->name,
-				sizeof(sdev->ibdev.iw_ifname));
+		if (sdev->tp->netdev_renamed)
+			sdev->tp->netdev_renamed(sdev);
 		break;
 	default:
 		/* MTU changes are read by query_port when asked. */
@@ -497,12 +407,11 @@ static int softrdma_netdev_event(struct notifier_block *nb,
 				 unsigned long event, void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
-	enum softrdma_transport transport;
 	struct softrdma_dev *sdev;
+	unsigned int i;
 
-	for (transport = SOFTRDMA_ROCE; transport <= SOFTRDMA_IWARP;
-	     transport++) {
-		sdev = softrdma_dev_get(ndev, transport);
+	for (i = 0; i < ARRAY_SIZE(softrdma_transports); i++) {
+		sdev = softrdma_dev_get(ndev, softrdma_transports[i]);
 		if (!sdev)
 			continue;
 		softrdma_dev_netdev_event(sdev, event);

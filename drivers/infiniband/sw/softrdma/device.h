@@ -15,14 +15,21 @@
 #include "port.h"
 #include "res.h"
 
-enum softrdma_transport {
-	SOFTRDMA_ROCE,		/* link type "sroce", rxe user ABI */
-	SOFTRDMA_IWARP,		/* link type "siwarp", siw user ABI */
+struct softrdma_transport;
+
+/* The user-space ABI of a device: which provider library drives it */
+enum softrdma_uabi {
+	SOFTRDMA_UABI_RXE,	/* librxe's rings (queue_rxe_abi.h) */
+	SOFTRDMA_UABI_SIW,	/* libsiw's rings (queue_siw_abi.h) */
 };
 
 struct softrdma_dev {
 	struct ib_device ibdev;
-	enum softrdma_transport transport;
+	/* what the device speaks on the wire (transport.h) */
+	const struct softrdma_transport *tp;
+	/* the user ABI it speaks, fixed by the transport */
+	enum softrdma_uabi uabi;
+	const struct softrdma_uabi_ops *uabi_ops;	/* uabi.h */
 
 	/* held from creation until dealloc_driver */
 	struct net_device *ndev;
@@ -57,13 +64,10 @@ static inline struct softrdma_dev *to_sdev(struct ib_device *ibdev)
 	return container_of(ibdev, struct softrdma_dev, ibdev);
 }
 
-enum rdma_driver_id softrdma_driver_id(enum softrdma_transport transport);
-const char *softrdma_transport_name(enum softrdma_transport transport);
-
 int softrdma_dev_add(const char *name, struct net_device *ndev,
-		     enum softrdma_transport transport);
+		     const struct softrdma_transport *tp);
 struct softrdma_dev *softrdma_dev_get(struct net_device *ndev,
-				      enum softrdma_transport transport);
+				      const struct softrdma_transport *tp);
 void softrdma_dev_put(struct softrdma_dev *sdev);
 void softrdma_dev_remove_all(void);
 

@@ -33,8 +33,11 @@
 #include "iwarp_qp.h"
 #include "iwarp_rx.h"
 #include "iwarp_tx.h"
+#include "param.h"
 #include "qp.h"
+#include "qp_state.h"
 #include "queue.h"
+#include "transport.h"
 
 /**
  * softrdma_iwarp_qp_fatal() - the connection must end; the QP goes to ERR
@@ -49,7 +52,8 @@ void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	iw->tx.running = false;
+	if (iw->tx.state == SOFTRDMA_IW_TX_RUNNING)
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_CLOSING);
 	if (iw->closing)
 		return;
 	iw->closing = true;
@@ -246,7 +250,7 @@ void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
 		return;
 	spin_lock_bh(&qp->sq.lock);
 	if (iw->sock && !iw->closing && qp->state == IB_QPS_RTS) {
-		iw->tx.running = true;
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_RUNNING);
 		kick = true;
 	}
 	spin_unlock_bh(&qp->sq.lock);
@@ -292,7 +296,8 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	if (!iw)
 		return;
 	spin_lock_bh(&qp->sq.lock);
-	iw->tx.running = false;
+	if (iw->tx.state == SOFTRDMA_IW_TX_RUNNING)
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_CLOSING);
 	sock = iw->sock;
 	spin_unlock_bh(&qp->sq.lock);
 	if (!sock)
@@ -313,7 +318,7 @@ void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 	iw->tx.term_pending = false;
 	softrdma_iw_fpdu_release(&iw->tx.fpdu);
 	iw->tx.fpdu_active = false;
-	iw->tx.dead = true;
+	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DEAD);
 	iw->closed_sock = sock;
 	iw->closed_cep = iw->cep;
 	iw->closed_err = iw->close_err;
@@ -406,7 +411,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	iw->cep = cep;
 	iw->closing = false;
 	iw->close_err = 0;
-	iw->tx.running = true;
+	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_RUNNING);
 	spin_unlock_bh(&qp->sq.lock);
 
 	tcp_sock_set_nodelay(sk);
@@ -420,7 +425,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	lock_sock(sk);
 	softrdma_iw_sk_install(iw, sk);
 	/* cannot fail: the state was checked under the same mutex */
-	softrdma_qp_iwarp_connected(qp);
+	softrdma_iwarp_qp_connected(qp);
 	/*
 	 * Bytes that came before our callbacks did: read them now, with
 	 * bottom halves off as sk_data_ready reads.  A peer that closed
@@ -446,9 +451,13 @@ out_unlock:
 static int softrdma_iw_res_put_tx(struct sk_buff *msg,
 				  const struct softrdma_iw_tx *tx)
 {
-	return rdma_nl_put_driver_u32(msg, "tx_running", tx->running) ||
+	return rdma_nl_put_driver_string(msg, "tx_state",
+					 softrdma_iw_tx_state_name(tx->state)) ||
+	       rdma_nl_put_driver_u32(msg, "tx_running",
+				      tx->state == SOFTRDMA_IW_TX_RUNNING) ||
 	       rdma_nl_put_driver_u32(msg, "tx_busy", tx->busy) ||
-	       rdma_nl_put_driver_u32(msg, "tx_dead", tx->dead) ||
+	       rdma_nl_put_driver_u32(msg, "tx_dead",
+				      tx->state == SOFTRDMA_IW_TX_DEAD) ||
 	       rdma_nl_put_driver_u32(msg, "tx_fpdu_active", tx->fpdu_active) ||
 	       rdma_nl_put_driver_u32(msg, "tx_msg", tx->msg) ||
 	       rdma_nl_put_driver_u32(msg, "tx_fpdu_sent", tx->fpdu.sent) ||
@@ -515,4 +524,149 @@ int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	}
 	nla_nest_end(msg, nest);
 	return 0;
+}
+
+static const struct softrdma_qp_engine softrdma_iwarp_qp_engine_ops = {
+	.init = softrdma_iwarp_qp_init,
+	.destroy = softrdma_iwarp_qp_destroy,
+	.reset = softrdma_iwarp_qp_reset,
+	.start = softrdma_iwarp_qp_start,
+	.kick = softrdma_iwarp_qp_kick,
+	.stop = softrdma_iwarp_qp_stop,
+};
+
+/* one engine: softrdma_iwarp_qp_check_init() takes RC QPs only */
+const struct softrdma_qp_engine *
+softrdma_iwarp_qp_engine(enum ib_qp_type type)
+{
+	return &softrdma_iwarp_qp_engine_ops;
+}
+
+/*
+ * iWARP QPs (RFC 5040 is reliable connected only): the siw ABI's bounds,
+ * and, as stock siw, no QP without a send queue.
+ */
+int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
+				 bool user)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (!cap->max_send_wr || cap->max_send_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
+	    cap->max_recv_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
+	    cap->max_send_sge > SOFTRDMA_IWARP_MAX_SGE ||
+	    cap->max_recv_sge > SOFTRDMA_IWARP_MAX_SGE ||
+	    cap->max_inline_data > SOFTRDMA_IWARP_MAX_INLINE)
+		return -EINVAL;
+	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
+	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	/* no UD or GSI QP: those are RoCE's */
+	if (init->qp_type != IB_QPT_RC)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * iWARP modify_qp (qp_state.c has the transitions): only the state, the
+ * access flags, the port and the RDMA Read depths; the QP reaches RTS
+ * through softrdma_iwarp_qp_connected().
+ */
+int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
+			     int mask)
+{
+	static const struct softrdma_qp_limits limits = {
+		.max_path_mtu = IB_MTU_4096,
+		.max_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+		.max_dest_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
+	};
+	enum ib_qp_state cur, next;
+	unsigned int actions;
+	int err;
+
+	mutex_lock(&qp->state_mutex);
+	err = softrdma_qp_current_state(qp->state, attr, mask, &cur);
+	if (err)
+		goto out_unlock;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	err = softrdma_iwarp_qp_transition(cur, next, mask, &actions);
+	if (!err)
+		err = softrdma_qp_check_attr(attr, mask, &limits);
+	if (err)
+		goto out_unlock;
+	/* iWARP has no atomics to allow (RFC 7306 is not implemented) */
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_stop(qp);
+	softrdma_qp_store_attr(qp, attr, mask);
+	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
+		softrdma_qp_flush_or_enter_error(qp);
+		goto out_unlock;
+	}
+	if (next != qp->state)
+		softrdma_qp_set_state(qp, next);
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_reset(qp);
+	if (actions & SOFTRDMA_QP_ACT_RECV)
+		softrdma_qp_transport_start(qp);
+	/* rdma_disconnect() asks for SQD: the data path closes the stream */
+	if (actions & SOFTRDMA_QP_ACT_DRAIN)
+		softrdma_iwarp_qp_drain(qp);
+
+out_unlock:
+	mutex_unlock(&qp->state_mutex);
+	return err;
+}
+
+/**
+ * softrdma_iwarp_qp_connected() - the connection manager made an iWARP
+ * QP operational
+ * @qp: an iWARP QP in INIT or RTR; the caller holds qp->state_mutex
+ *
+ * For softrdma_iwarp_qp_attach(), once the data path owns the socket: the
+ * QP enters RTS.  libsiw may already have posted (post_send before RTS
+ * fails with -ENOTCONN but leaves the WQE VALID in the ring, and its next
+ * post then rings no doorbell): the caller must run its transmit side
+ * over the SQ after this, as if a doorbell had rung.
+ *
+ * Return: 0, or -EINVAL if the QP is in any other state.
+ */
+int softrdma_iwarp_qp_connected(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR)
+		return -EINVAL;
+	softrdma_qp_set_state(qp, IB_QPS_RTS);
+	return 0;
+}
+
+/*
+ * What RFC 5040 carries for a kernel WR on an iWARP QP: Send (with
+ * Invalidate), RDMA Write, RDMA Read with one local SGE (max_sge_rd),
+ * also with a local invalidate of that SGE's MR when it ends (the RDMA
+ * core's rdma_rw uses it on iWARP), and the memory operations.
+ * Immediate data and atomics are IB-only.
+ */
+bool softrdma_iwarp_send_wr_ok(const struct ib_send_wr *wr)
+{
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
+		return true;
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+		return wr->num_sge == SOFTRDMA_IWARP_MAX_SGE_RD;
+	default:
+		return false;
+	}
 }

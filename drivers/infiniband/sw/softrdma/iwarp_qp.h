@@ -133,13 +133,36 @@ enum softrdma_iw_tx_msg {
 /* Untagged queues RDMAP uses (RFC 5040 5.1, enum iwarp_ddp_qn) */
 #define SOFTRDMA_IW_NUM_QN	(IWARP_QN_TERMINATE + 1)
 
+/*
+ * The transmit engine's state (qp->sq.lock).  Every move goes through
+ * softrdma_iw_tx_move(), which checks it against the table in
+ * iwarp_tx.c; staying in a state is not a move.
+ */
+enum softrdma_iw_tx_state {
+	SOFTRDMA_IW_TX_DETACHED,	/* no connection yet, or reset */
+	SOFTRDMA_IW_TX_RUNNING,		/* attached and RTS: sends messages */
+	SOFTRDMA_IW_TX_CLOSING,		/* the connection ends (an error, a
+					 * TERMINATE to send, SQD, stop):
+					 * only the FPDU in flight and a
+					 * TERMINATE still go out
+					 */
+	SOFTRDMA_IW_TX_DEAD,		/* the socket failed, the TERMINATE
+					 * went out or the QP stopped:
+					 * nothing more goes out
+					 */
+	SOFTRDMA_IW_TX_NR_STATES
+};
+
 /* Transmit state; all under qp->sq.lock */
 struct softrdma_iw_tx {
-	bool running;		/* attached and RTS: may send */
-	bool busy;		/* one context sends at a time */
-	bool again;		/* work arrived while busy */
-	bool dead;		/* the socket failed: nothing more goes out */
-	bool term_sent;
+	enum softrdma_iw_tx_state state;
+	/*
+	 * Who sends, not what may be sent: one context at a time holds the
+	 * engine (@busy) while the state moves under it, and leaves @again
+	 * for work that came meanwhile (a doorbell, a completion).
+	 */
+	bool busy;
+	bool again;
 	struct softrdma_iw_fpdu fpdu;
 	bool fpdu_active;
 	enum softrdma_iw_tx_msg msg;
@@ -266,6 +289,16 @@ int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_drain(struct softrdma_qp *qp);
 
+/* the iWARP transport's QP hooks (transport.h) */
+int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
+				 bool user);
+const struct softrdma_qp_engine *
+softrdma_iwarp_qp_engine(enum ib_qp_type type);
+int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
+			     int mask);
+bool softrdma_iwarp_send_wr_ok(const struct ib_send_wr *wr);
+int softrdma_iwarp_qp_connected(struct softrdma_qp *qp);
+
 /*
  * softrdma_iwarp_qp_attach() - start RDMA mode on a connected socket
  * @qp:		an iWARP QP in INIT or RTR, not attached
@@ -289,5 +322,12 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 
 /* Between the stages (iwarp_tx.c, iwarp_rx.c) */
 void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err);
+
+/* The transmit engine's state machine (iwarp_tx.c; KUnit-tested) */
+const char *softrdma_iw_tx_state_name(enum softrdma_iw_tx_state state);
+bool softrdma_iw_tx_may_move(enum softrdma_iw_tx_state from,
+			     enum softrdma_iw_tx_state to);
+void softrdma_iw_tx_move(struct softrdma_qp *qp,
+			 enum softrdma_iw_tx_state next);
 
 #endif /* SOFTRDMA_IWARP_QP_H */

@@ -42,7 +42,7 @@
 #include "mpa.h"
 #include "mr.h"
 #include "qp.h"
-#include "rc.h"
+#include "sge.h"
 
 /**
  * softrdma_iw_rx_reset() - a parser at the start of a stream
@@ -652,10 +652,10 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 		softrdma_iw_rx_place_tagged(qp, skb, ev);
 		break;
 	case SOFTRDMA_IW_SINK_RQE:
-		err = softrdma_rc_sge_walk(qp, rx->rqe.sge, rx->rqe.num_sge,
-					   rx->rcv_len + ev->mo, ev->len,
-					   IB_ACCESS_LOCAL_WRITE,
-					   softrdma_iw_scatter_one, &sc);
+		err = softrdma_sge_walk(qp, rx->rqe.sge, rx->rqe.num_sge,
+					rx->rcv_len + ev->mo, ev->len,
+					IB_ACCESS_LOCAL_WRITE,
+					softrdma_iw_scatter_one, &sc);
 		if (err == -EMSGSIZE)
 			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_U_TOO_LONG,
 					    IB_WC_LOC_LEN_ERR);

@@ -43,6 +43,7 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 #include <net/sock.h>
+#include <trace/events/softrdma.h>
 #include <net/tcp.h>
 
 #include "compat.h"
@@ -54,11 +55,89 @@
 #include "mr.h"
 #include "qp.h"
 #include "queue.h"
-#include "rc.h"
+#include "sge.h"
 
 static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 				       enum softrdma_iwarp_err err,
 				       const void *fpdu, size_t avail);
+
+/* --- the engine's state machine ------------------------------------------ */
+
+static const char * const softrdma_iw_tx_state_names[] = {
+	[SOFTRDMA_IW_TX_DETACHED] = "DETACHED",
+	[SOFTRDMA_IW_TX_RUNNING] = "RUNNING",
+	[SOFTRDMA_IW_TX_CLOSING] = "CLOSING",
+	[SOFTRDMA_IW_TX_DEAD] = "DEAD",
+};
+
+static_assert(ARRAY_SIZE(softrdma_iw_tx_state_names) ==
+	      SOFTRDMA_IW_TX_NR_STATES);
+
+const char *softrdma_iw_tx_state_name(enum softrdma_iw_tx_state state)
+{
+	if (state >= SOFTRDMA_IW_TX_NR_STATES)
+		return "?";
+	return softrdma_iw_tx_state_names[state];
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_state_name);
+
+#define S(x)	BIT(SOFTRDMA_IW_TX_##x)
+
+/*
+ * The states each state may move to.  A connection runs once: it ends
+ * through CLOSING (what is in flight and a TERMINATE go out) or at once
+ * (the socket failed), and only a reset (RESET, or the next attach)
+ * forgets it.
+ */
+static const u8 softrdma_iw_tx_moves[] = {
+	[SOFTRDMA_IW_TX_DETACHED] = S(RUNNING),
+	[SOFTRDMA_IW_TX_RUNNING] = S(CLOSING) | S(DEAD),
+	[SOFTRDMA_IW_TX_CLOSING] = S(DEAD),
+	[SOFTRDMA_IW_TX_DEAD] = S(DETACHED),
+};
+
+#undef S
+
+static_assert(ARRAY_SIZE(softrdma_iw_tx_moves) == SOFTRDMA_IW_TX_NR_STATES);
+
+bool softrdma_iw_tx_may_move(enum softrdma_iw_tx_state from,
+			     enum softrdma_iw_tx_state to)
+{
+	if (from >= SOFTRDMA_IW_TX_NR_STATES || to >= SOFTRDMA_IW_TX_NR_STATES)
+		return false;
+	return softrdma_iw_tx_moves[from] & BIT(to);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_may_move);
+
+/**
+ * softrdma_iw_tx_move() - move the transmit engine to @next
+ * @qp: an iWARP QP; sq.lock held
+ * @next: the new state
+ *
+ * A move the table does not allow is a bug: it is refused (the engine
+ * stays), warned about once and traced.
+ */
+void softrdma_iw_tx_move(struct softrdma_qp *qp,
+			 enum softrdma_iw_tx_state next)
+{
+	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	enum softrdma_iw_tx_state cur = tx->state;
+	bool ok;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (cur == next)
+		return;
+	ok = softrdma_iw_tx_may_move(cur, next);
+	trace_softrdma_engine_move(qp->ibqp.device, softrdma_qpn(qp), "iw_tx",
+				   softrdma_iw_tx_state_name(cur),
+				   softrdma_iw_tx_state_name(next), !ok);
+	if (WARN_ONCE(!ok, "softrdma: iw tx %s -> %s refused\n",
+		      softrdma_iw_tx_state_name(cur),
+		      softrdma_iw_tx_state_name(next)))
+		return;
+	tx->state = next;
+}
 
 /**
  * softrdma_iw_rdq_push() - append a READ to a read queue
@@ -263,9 +342,9 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 	if (softrdma_iw_zcopy(softrdma_wqe_signalled(qp, wqe), len)) {
 		g.skb = alloc_skb(0, GFP_ATOMIC);
 		if (g.skb) {
-			err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge,
-						   off, len, 0,
-						   softrdma_iw_gather_one, &g);
+			err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge,
+						off, len, 0,
+						softrdma_iw_gather_one, &g);
 			if (!err) {
 				f->frags = g.skb;
 				f->wqe_pages = true;
@@ -277,8 +356,8 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 				return err == -EFAULT ? -EACCES : err;
 		}
 	}
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, off, len, 0,
-				   softrdma_iw_gather_one, &g);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, off, len, 0,
+				softrdma_iw_gather_one, &g);
 	if (err)
 		return err == -EFAULT ? -EACCES : err;
 	f->lin_len += len;
@@ -596,7 +675,7 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 		f->end = SOFTRDMA_IW_END_TERM;
 		return true;
 	}
-	if (!tx->running)
+	if (tx->state != SOFTRDMA_IW_TX_RUNNING)
 		return false;
 
 	for (;;) {
@@ -648,7 +727,7 @@ static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
 
 	if (tx->term_pending)
 		return true;
-	if (!tx->running)
+	if (tx->state != SOFTRDMA_IW_TX_RUNNING)
 		return false;
 	return tx->msg != SOFTRDMA_IW_TX_IDLE || tx->irq.count ||
 	       softrdma_sq_more_posted(qp);
@@ -789,7 +868,7 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 	}
 	/* sk_write_space calls back on ACKs while this is set */
 	tx->ack_armed = waiting;
-	if (!more || !tx->running)
+	if (!more || tx->state != SOFTRDMA_IW_TX_RUNNING)
 		return;
 	if (tx->busy)
 		tx->again = true;
@@ -827,8 +906,8 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
 		break;
 	case SOFTRDMA_IW_END_TERM:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_SENT);
-		tx->term_sent = true;
-		tx->dead = true;
+		/* RFC 5040 5.2: the last message on the stream */
+		softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DEAD);
 		break;
 	default:
 		break;
@@ -868,7 +947,7 @@ static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 			break;
 		}
 		tx->again = false;
-		if (tx->dead || !iw->sock)
+		if (tx->state == SOFTRDMA_IW_TX_DEAD || !iw->sock)
 			break;
 		if (!tx->fpdu_active) {
 			if (!softrdma_iw_tx_has_work(qp) ||
@@ -913,7 +992,7 @@ static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_ERR);
 			ibdev_dbg(&qp->sdev->ibdev, "QP %u: send failed (%d)\n",
 				  softrdma_qpn(qp), err);
-			tx->dead = true;
+			softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DEAD);
 			softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
 			break;
 		}
@@ -1027,7 +1106,8 @@ static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (tx->term_pending || tx->term_sent || tx->dead)
+	/* one TERMINATE, before the stream ends (RFC 5040 5.2) */
+	if (tx->term_pending || tx->state == SOFTRDMA_IW_TX_DEAD)
 		goto out_fatal;
 	if (!softrdma_iwarp_term_from_err(err, fpdu, avail, &term))
 		len = softrdma_iwarp_build_terminate(tx->term, sizeof(tx->term),
@@ -1078,10 +1158,8 @@ void softrdma_iw_tx_reset(struct softrdma_qp *qp)
 	spin_lock_bh(&qp->sq.lock);
 	softrdma_iw_fpdu_release(&tx->fpdu);
 	tx->fpdu_active = false;
-	tx->running = false;
+	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DETACHED);
 	tx->again = false;
-	tx->dead = false;
-	tx->term_sent = false;
 	tx->term_pending = false;
 	tx->msg = SOFTRDMA_IW_TX_IDLE;
 	tx->msg_off = 0;

@@ -3,8 +3,9 @@
  * KUnit tests for the iWARP transmit engine's pure pieces (iwarp_tx.c):
  * how a message is cut into DDP segments at the negotiated ULPDU size
  * (RFC 5041 5.2, RFC 5044 7.1), the accounting of the read queues
- * (ORD and IRD, RFC 5040 5.3), and which payload goes to TCP by page
- * reference.
+ * (ORD and IRD, RFC 5040 5.3), which payload goes to TCP by page
+ * reference, and the engine's state machine: its names, its table of
+ * legal moves and the helper that makes them.
  */
 #include <kunit/test.h>
 
@@ -12,6 +13,7 @@
 #include "iwarp_qp.h"
 #include "iwarp_tx.h"
 #include "mpa.h"
+#include "qp.h"
 
 struct iw_seg_case {
 	const char *name;
@@ -237,6 +239,115 @@ static void softrdma_iwarp_tx_acked(struct kunit *test)
 			c->acked);
 }
 
+#define TXS(x)	SOFTRDMA_IW_TX_##x
+
+struct iw_tx_move_case {
+	const char *name;
+	enum softrdma_iw_tx_state from;
+	enum softrdma_iw_tx_state to;
+	bool ok;
+};
+
+static const struct iw_tx_move_case iw_tx_move_cases[] = {
+	/* attach; SQD to RTS finds it running (a self move, no move) */
+	{ "detached_to_running", TXS(DETACHED), TXS(RUNNING), true },
+	{ "detached_not_closing", TXS(DETACHED), TXS(CLOSING), false },
+	{ "detached_not_dead", TXS(DETACHED), TXS(DEAD), false },
+	/* the connection ends */
+	{ "running_to_closing", TXS(RUNNING), TXS(CLOSING), true },
+	{ "running_to_dead", TXS(RUNNING), TXS(DEAD), true },
+	{ "closing_to_dead", TXS(CLOSING), TXS(DEAD), true },
+	{ "closing_not_running_again", TXS(CLOSING), TXS(RUNNING), false },
+	{ "dead_not_running_again", TXS(DEAD), TXS(RUNNING), false },
+	{ "dead_not_closing", TXS(DEAD), TXS(CLOSING), false },
+	/* only a reset forgets a connection, once it is over */
+	{ "dead_to_detached", TXS(DEAD), TXS(DETACHED), true },
+	{ "running_not_reset", TXS(RUNNING), TXS(DETACHED), false },
+	{ "closing_not_reset", TXS(CLOSING), TXS(DETACHED), false },
+	/* no self moves through the table */
+	{ "running_not_to_itself", TXS(RUNNING), TXS(RUNNING), false },
+	{ "dead_not_to_itself", TXS(DEAD), TXS(DEAD), false },
+	/* out of range */
+	{ "from_out_of_range", TXS(NR_STATES), TXS(DEAD), false },
+	{ "to_out_of_range", TXS(RUNNING), TXS(NR_STATES), false },
+};
+
+static void iw_tx_move_case_desc(const struct iw_tx_move_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_tx_move, iw_tx_move_cases, iw_tx_move_case_desc);
+
+static void softrdma_iwarp_tx_move_table(struct kunit *test)
+{
+	const struct iw_tx_move_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, softrdma_iw_tx_may_move(c->from, c->to),
+			    c->ok, "%s -> %s",
+			    softrdma_iw_tx_state_name(c->from),
+			    softrdma_iw_tx_state_name(c->to));
+}
+
+/* Names: one each, distinct; every state reachable from DETACHED */
+static void softrdma_iwarp_tx_machine(struct kunit *test)
+{
+	unsigned long seen = BIT(TXS(DETACHED)), prev = 0;
+	enum softrdma_iw_tx_state s, t;
+
+	KUNIT_EXPECT_EQ(test, TXS(DETACHED), 0);
+	for (s = 0; s < TXS(NR_STATES); s++) {
+		KUNIT_EXPECT_STRNEQ(test, softrdma_iw_tx_state_name(s), "?");
+		for (t = 0; t < s; t++)
+			KUNIT_EXPECT_STRNEQ(test, softrdma_iw_tx_state_name(s),
+					    softrdma_iw_tx_state_name(t));
+	}
+	KUNIT_EXPECT_STREQ(test, softrdma_iw_tx_state_name(TXS(NR_STATES)),
+			   "?");
+	while (seen != prev) {
+		prev = seen;
+		for (s = 0; s < TXS(NR_STATES); s++)
+			for (t = 0; t < TXS(NR_STATES); t++)
+				if ((prev & BIT(s)) &&
+				    softrdma_iw_tx_may_move(s, t))
+					seen |= BIT(t);
+	}
+	KUNIT_EXPECT_EQ(test, seen, GENMASK(TXS(NR_STATES) - 1, 0));
+}
+
+/*
+ * The move helper through two connections' lives: every legal move is
+ * made, staying is no move.  (A refused move warns, which fails a case:
+ * the table above tests those.)
+ */
+static void softrdma_iwarp_tx_move_helper(struct kunit *test)
+{
+	static const enum softrdma_iw_tx_state walk[] = {
+		TXS(DETACHED), TXS(RUNNING), TXS(RUNNING), TXS(CLOSING),
+		TXS(DEAD), TXS(DEAD), TXS(DETACHED), TXS(RUNNING), TXS(DEAD),
+		TXS(DETACHED),
+	};
+	struct softrdma_iwarp_qp *iw;
+	struct softrdma_qp *qp;
+	unsigned int i;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	qp->iw = iw;
+	iw->qp = qp;
+	spin_lock_init(&qp->sq.lock);
+	KUNIT_EXPECT_EQ(test, iw->tx.state, TXS(DETACHED));
+
+	spin_lock_bh(&qp->sq.lock);
+	for (i = 0; i < ARRAY_SIZE(walk); i++) {
+		softrdma_iw_tx_move(qp, walk[i]);
+		KUNIT_EXPECT_EQ_MSG(test, iw->tx.state, walk[i], "step %u", i);
+	}
+	spin_unlock_bh(&qp->sq.lock);
+}
+
 static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
@@ -244,6 +355,9 @@ static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_limits),
+	KUNIT_CASE_PARAM(softrdma_iwarp_tx_move_table, iw_tx_move_gen_params),
+	KUNIT_CASE(softrdma_iwarp_tx_machine),
+	KUNIT_CASE(softrdma_iwarp_tx_move_helper),
 	{}
 };
 

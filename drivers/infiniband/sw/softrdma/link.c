@@ -15,6 +15,7 @@
 
 #include "device.h"
 #include "link.h"
+#include "transport.h"
 
 /* serialises "check that no such device exists" with creating it */
 static DEFINE_MUTEX(link_add_lock);
@@ -46,9 +47,9 @@ VISIBLE_IF_KUNIT int softrdma_link_check_netdev(const struct net_device *ndev,
 }
 
 static int softrdma_newlink(const char *name, struct net_device *ndev,
-			    enum softrdma_transport transport)
+			    const struct softrdma_transport *tp)
 {
-	const char *type = softrdma_transport_name(transport);
+	const char *type = tp->link_type;
 	struct softrdma_dev *existing;
 	struct ib_device *named;
 	const char *why;
@@ -72,7 +73,7 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 		goto out_unlock;
 	}
 
-	existing = softrdma_dev_get(ndev, transport);
+	existing = softrdma_dev_get(ndev, tp);
 	if (existing) {
 		pr_err("softrdma: cannot add %s device %s: %s already carries %s device %s\n",
 		       type, name, netdev_name(ndev), type,
@@ -82,7 +83,7 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 		goto out_unlock;
 	}
 
-	err = softrdma_dev_add(name, ndev, transport);
+	err = softrdma_dev_add(name, ndev, tp);
 	if (err)
 		pr_err("softrdma: cannot add %s device %s on %s: error %d\n",
 		       type, name, netdev_name(ndev), err);
@@ -94,12 +95,12 @@ out_unlock:
 
 static int softrdma_roce_newlink(const char *name, struct net_device *ndev)
 {
-	return softrdma_newlink(name, ndev, SOFTRDMA_ROCE);
+	return softrdma_newlink(name, ndev, &softrdma_roce_transport);
 }
 
 static int softrdma_iwarp_newlink(const char *name, struct net_device *ndev)
 {
-	return softrdma_newlink(name, ndev, SOFTRDMA_IWARP);
+	return softrdma_newlink(name, ndev, &softrdma_iwarp_transport);
 }
 
 static struct rdma_link_ops softrdma_roce_link_ops = {

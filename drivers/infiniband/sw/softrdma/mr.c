@@ -777,7 +777,7 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	int err;
 
 	/* librxe sends and expects nothing; libsiw exchanges the STag */
-	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
 
 	err = softrdma_mr_check_access_flags(access);
 	if (err)

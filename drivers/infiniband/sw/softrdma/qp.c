@@ -4,7 +4,6 @@
  * (IBA vol 1 §10.2.4, §10.3, §11.4).  The RC protocol itself is in the
  * engines behind rc.h; this file keeps the object consistent around them.
  */
-#include <linux/capability.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
 #include <rdma/uverbs_ioctl.h>
@@ -13,7 +12,6 @@
 #include "counters.h"
 #include "cq.h"
 #include "device.h"
-#include "iwarp_qp.h"
 #include "mr.h"
 #include "param.h"
 #include "qp.h"
@@ -21,100 +19,34 @@
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "res.h"
-#include "roce_net.h"
 #include "srq.h"
-#include "ud.h"
+#include "transport.h"
 #include "verbs.h"
 
 /*
- * The transport under a QP: on sroce devices the RoCEv2 RC engines
- * (rc.h) for RC QPs and the UD engine (ud.h) for UD and GSI QPs; the
- * iWARP data path (iwarp_qp.h) on siwarp devices.  Same calls, same
- * contexts.
+ * The engines under a QP (qp->eng, transport.h), chosen by the device's
+ * transport when the QP is created.
  */
-struct softrdma_qp_transport {
-	/* allocate and set up, before the QP is published (may be NULL) */
-	int (*init)(struct softrdma_qp *qp);
-	/* free what init allocated; the QP is stopped (may be NULL) */
-	void (*destroy)(struct softrdma_qp *qp);
-	/* forget all protocol state on RESET; stopped (may be NULL) */
-	void (*reset)(struct softrdma_qp *qp);
-	/* run in the QP's new state (RTR, RTS, SQD to RTS) */
-	void (*start)(struct softrdma_qp *qp);
-	/* the doorbell: send what was posted */
-	void (*kick)(struct softrdma_qp *qp);
-	/* nothing runs once this returns */
-	void (*stop)(struct softrdma_qp *qp);
-};
-
-static const struct softrdma_qp_transport softrdma_qp_rc = {
-	.init = softrdma_rc_init,
-	.destroy = softrdma_rc_destroy,
-	.reset = softrdma_rc_reset,
-	.start = softrdma_rc_start,
-	.kick = softrdma_rc_kick,
-	.stop = softrdma_rc_stop,
-};
-
-/* UD keeps no per-WQE or per-connection state to allocate or reset */
-static const struct softrdma_qp_transport softrdma_qp_ud = {
-	.init = softrdma_ud_init,
-	.start = softrdma_ud_start,
-	.kick = softrdma_ud_kick,
-	.stop = softrdma_ud_stop,
-};
-
-static const struct softrdma_qp_transport softrdma_qp_iwarp = {
-	.init = softrdma_iwarp_qp_init,
-	.destroy = softrdma_iwarp_qp_destroy,
-	.reset = softrdma_iwarp_qp_reset,
-	.start = softrdma_iwarp_qp_start,
-	.kick = softrdma_iwarp_qp_kick,
-	.stop = softrdma_iwarp_qp_stop,
-};
-
-static bool softrdma_qp_is_iwarp(const struct softrdma_qp *qp)
-{
-	return qp->sdev->transport == SOFTRDMA_IWARP;
-}
-
-/* the RDMA core sets ibqp.qp_type before it calls softrdma_create_qp() */
-static const struct softrdma_qp_transport *
-softrdma_qp_transport(const struct softrdma_qp *qp)
-{
-	if (softrdma_qp_is_iwarp(qp))
-		return &softrdma_qp_iwarp;
-	if (softrdma_qp_type_is_ud(qp->ibqp.qp_type))
-		return &softrdma_qp_ud;
-	return &softrdma_qp_rc;
-}
-
 static int softrdma_qp_transport_init(struct softrdma_qp *qp)
 {
-	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
-
-	return t->init ? t->init(qp) : 0;
+	return qp->eng->init ? qp->eng->init(qp) : 0;
 }
 
 static void softrdma_qp_transport_destroy(struct softrdma_qp *qp)
 {
-	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
-
-	if (t->destroy)
-		t->destroy(qp);
+	if (qp->eng->destroy)
+		qp->eng->destroy(qp);
 }
 
-static void softrdma_qp_transport_reset(struct softrdma_qp *qp)
+void softrdma_qp_transport_reset(struct softrdma_qp *qp)
 {
-	const struct softrdma_qp_transport *t = softrdma_qp_transport(qp);
-
-	if (t->reset)
-		t->reset(qp);
+	if (qp->eng->reset)
+		qp->eng->reset(qp);
 }
 
-static void softrdma_qp_transport_start(struct softrdma_qp *qp)
+void softrdma_qp_transport_start(struct softrdma_qp *qp)
 {
-	softrdma_qp_transport(qp)->start(qp);
+	qp->eng->start(qp);
 }
 
 /*
@@ -123,14 +55,13 @@ static void softrdma_qp_transport_start(struct softrdma_qp *qp)
  */
 static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
 {
-	INDIRECT_CALL_3(softrdma_qp_transport(qp)->kick,
-			softrdma_iwarp_qp_kick, softrdma_rc_kick,
-			softrdma_ud_kick, qp);
+	INDIRECT_CALL_3(qp->eng->kick, softrdma_iwarp_qp_kick,
+			softrdma_rc_kick, softrdma_ud_kick, qp);
 }
 
-static void softrdma_qp_transport_stop(struct softrdma_qp *qp)
+void softrdma_qp_transport_stop(struct softrdma_qp *qp)
 {
-	softrdma_qp_transport(qp)->stop(qp);
+	qp->eng->stop(qp);
 }
 
 /**
@@ -401,8 +332,7 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 	spin_unlock_bh(&qp->rq.lock);
 }
 
-static void softrdma_qp_set_state(struct softrdma_qp *qp,
-				  enum ib_qp_state state)
+void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -447,7 +377,7 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
  * SQD of an iWARP one) is where the kernel sees it.  rping's teardown
  * waits for that flush completion.
  */
-static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
+void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -497,47 +427,12 @@ void softrdma_qp_error(struct softrdma_qp *qp)
 }
 
 /*
- * iWARP QPs (RFC 5040 is reliable connected only): the siw ABI's bounds,
- * and, as stock siw, no QP without a send queue.
+ * What every device checks of a new QP; the transport checks the rest
+ * (its capacities, its QP types).
  */
-static int softrdma_qp_check_init_iwarp(const struct ib_qp_init_attr *init)
-{
-	const struct ib_qp_cap *cap = &init->cap;
-
-	if (!cap->max_send_wr || cap->max_send_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
-	    cap->max_recv_wr > SOFTRDMA_IWARP_MAX_QP_WR ||
-	    cap->max_send_sge > SOFTRDMA_IWARP_MAX_SGE ||
-	    cap->max_recv_sge > SOFTRDMA_IWARP_MAX_SGE ||
-	    cap->max_inline_data > SOFTRDMA_IWARP_MAX_INLINE)
-		return -EINVAL;
-	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
-	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
-		return -EINVAL;
-	if (!init->send_cq || !init->recv_cq)
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * UD and GSI QPs: RoCE only; the GSI QP is the kernel MAD layer's, on
- * port 1 (IBA 13.5.1).
- */
-static int softrdma_qp_check_ud_init(struct softrdma_dev *sdev,
-				     const struct ib_qp_init_attr *init,
-				     bool user)
-{
-	if (sdev->transport != SOFTRDMA_ROCE)
-		return -EOPNOTSUPP;
-	if (init->qp_type == IB_QPT_GSI && (user || init->port_num != 1))
-		return -EINVAL;
-	return 0;
-}
-
 static int softrdma_qp_check_init(struct softrdma_dev *sdev,
-				  const struct ib_qp_init_attr *init)
+				  const struct ib_qp_init_attr *init, bool user)
 {
-	const struct ib_qp_cap *cap = &init->cap;
-
 	if (init->qp_type != IB_QPT_RC &&
 	    !softrdma_qp_type_is_ud(init->qp_type))
 		return -EOPNOTSUPP;
@@ -546,17 +441,7 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 	/* the RDMA core checks the SRQ's device; GSI keeps its own RQ */
 	if (init->srq && init->qp_type == IB_QPT_GSI)
 		return -EINVAL;
-	if (sdev->transport == SOFTRDMA_IWARP)
-		return softrdma_qp_check_init_iwarp(init);
-	if (cap->max_send_wr > SOFTRDMA_MAX_QP_WR ||
-	    cap->max_recv_wr > SOFTRDMA_MAX_QP_WR ||
-	    cap->max_send_sge > SOFTRDMA_MAX_SGE ||
-	    cap->max_recv_sge > SOFTRDMA_MAX_SGE ||
-	    cap->max_inline_data > SOFTRDMA_MAX_INLINE)
-		return -EINVAL;
-	if (!init->send_cq || !init->recv_cq)
-		return -EINVAL;
-	return 0;
+	return sdev->tp->qp_check_init(init, user);
 }
 
 /*
@@ -654,8 +539,7 @@ static int softrdma_qp_create_queues(struct softrdma_qp *qp,
 			return size;
 	} else {
 		size = sizeof(struct softrdma_send_wqe);
-		max_inline = softrdma_qp_is_iwarp(qp) ?
-			     SOFTRDMA_IWARP_MAX_INLINE : SOFTRDMA_MAX_INLINE;
+		max_inline = qp->sdev->tp->lim.max_inline;
 	}
 	qp->sq.ring = softrdma_ring_create(uctx, &nsend, size,
 					   SOFTRDMA_RING_USER_PRODUCES,
@@ -755,12 +639,10 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	u32 qpn;
 	int err;
 
-	err = softrdma_qp_check_init(sdev, init);
-	if (!err && softrdma_qp_type_is_ud(init->qp_type))
-		err = softrdma_qp_check_ud_init(sdev, init, !!udata);
+	err = softrdma_qp_check_init(sdev, init, !!udata);
 	if (err)
 		return err;
-	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
 	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
 	if (udata) {
 		if (udata->outlen < resp_len)
@@ -774,6 +656,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 		return err;
 
 	qp->sdev = sdev;
+	qp->eng = sdev->tp->qp_engine(init->qp_type);
 	qp->user = !!udata;
 	qp->scq = to_scq(init->send_cq);
 	qp->rcq = to_scq(init->recv_cq);
@@ -809,7 +692,8 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	if (err < 0)
 		goto out_destroy_queues;
 	ibqp->qp_num = qpn;
-	qp->src_port = softrdma_roce_src_port(qpn, 0);
+	if (sdev->tp->qp_created)
+		sdev->tp->qp_created(qp);
 	qp->attr.cap = init->cap;
 	if (siw_abi)
 		resp.siw.qp_id = qpn;	/* what libsiw reports as wc.qp_num */
@@ -855,7 +739,8 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	softrdma_qp_transport_destroy(qp);
 	softrdma_qp_destroy_queues(qp);
-	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
+	if (qp->sdev->tp->qp_destroy)
+		qp->sdev->tp->qp_destroy(qp);
 	/* the source GID reference rdma_replace_ah_attr() took */
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	mutex_destroy(&qp->state_mutex);
@@ -863,8 +748,8 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-static void softrdma_qp_store_attr(struct softrdma_qp *qp,
-				   const struct ib_qp_attr *attr, int mask)
+void softrdma_qp_store_attr(struct softrdma_qp *qp,
+			    const struct ib_qp_attr *attr, int mask)
 {
 	struct ib_qp_attr *a = &qp->attr;
 
@@ -880,11 +765,8 @@ static void softrdma_qp_store_attr(struct softrdma_qp *qp,
 		a->path_mtu = attr->path_mtu;
 		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
 	}
-	if (mask & IB_QP_DEST_QPN) {
+	if (mask & IB_QP_DEST_QPN)
 		a->dest_qp_num = attr->dest_qp_num;
-		qp->src_port = softrdma_roce_src_port(softrdma_qpn(qp),
-						      attr->dest_qp_num);
-	}
 	if (mask & IB_QP_RQ_PSN)
 		a->rq_psn = attr->rq_psn & 0xffffff;
 	if (mask & IB_QP_SQ_PSN)
@@ -908,183 +790,17 @@ static void softrdma_qp_store_attr(struct softrdma_qp *qp,
 }
 
 /*
- * iWARP modify_qp (qp_state.c has the transitions): only the state, the
- * access flags, the port and the RDMA Read depths; the QP reaches RTS
- * through softrdma_qp_iwarp_connected().
+ * modify_qp (IBA vol 1 §11.2.1.2): the transport applies it (transport.h),
+ * on the rules of qp_state.c.
  */
-static int softrdma_modify_qp_iwarp(struct softrdma_qp *qp,
-				    struct ib_qp_attr *attr, int mask)
-{
-	static const struct softrdma_qp_limits limits = {
-		.max_path_mtu = IB_MTU_4096,
-		.max_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
-		.max_dest_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
-	};
-	enum ib_qp_state cur, next;
-	unsigned int actions;
-	int err;
-
-	mutex_lock(&qp->state_mutex);
-	err = softrdma_qp_current_state(qp->state, attr, mask, &cur);
-	if (err)
-		goto out_unlock;
-	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	err = softrdma_iwarp_qp_transition(cur, next, mask, &actions);
-	if (!err)
-		err = softrdma_qp_check_attr(attr, mask, &limits);
-	if (err)
-		goto out_unlock;
-	/* iWARP has no atomics to allow (RFC 7306 is not implemented) */
-	if ((mask & IB_QP_ACCESS_FLAGS) &&
-	    (attr->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)) {
-		err = -EINVAL;
-		goto out_unlock;
-	}
-
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_stop(qp);
-	softrdma_qp_store_attr(qp, attr, mask);
-	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_flush_or_enter_error(qp);
-		goto out_unlock;
-	}
-	if (next != qp->state)
-		softrdma_qp_set_state(qp, next);
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_reset(qp);
-	if (actions & SOFTRDMA_QP_ACT_RECV)
-		softrdma_qp_transport_start(qp);
-	/* rdma_disconnect() asks for SQD: the data path closes the stream */
-	if (actions & SOFTRDMA_QP_ACT_DRAIN)
-		softrdma_iwarp_qp_drain(qp);
-
-out_unlock:
-	mutex_unlock(&qp->state_mutex);
-	return err;
-}
-
-/**
- * softrdma_qp_iwarp_connected() - the connection manager made an iWARP
- * QP operational
- * @qp: an iWARP QP in INIT or RTR; the caller holds qp->state_mutex
- *
- * For softrdma_iwarp_qp_attach(), once the data path owns the socket: the
- * QP enters RTS.  libsiw may already have posted (post_send before RTS
- * fails with -ENOTCONN but leaves the WQE VALID in the ring, and its next
- * post then rings no doorbell): the caller must run its transmit side
- * over the SQ after this, as if a doorbell had rung.
- *
- * Return: 0, or -EINVAL if the QP is in any other state.
- */
-int softrdma_qp_iwarp_connected(struct softrdma_qp *qp)
-{
-	lockdep_assert_held(&qp->state_mutex);
-
-	if (!softrdma_qp_is_iwarp(qp) ||
-	    (qp->state != IB_QPS_INIT && qp->state != IB_QPS_RTR))
-		return -EINVAL;
-	softrdma_qp_set_state(qp, IB_QPS_RTS);
-	return 0;
-}
-
-/*
- * IBA 10.2.5: a Q_Key with the high-order bit set is privileged; a user
- * QP may hold one only if its owner may send raw packets anyway.
- */
-static int softrdma_qp_check_qkey(struct softrdma_qp *qp, u32 qkey)
-{
-	if (qp->user && (qkey & SOFTRDMA_QKEY_PRIVILEGED) &&
-	    !capable(CAP_NET_RAW))
-		return -EPERM;
-	return 0;
-}
-
-/*
- * Publish @path as the data path's view of qp->av and qp->src_port (qp.h).
- * Returns the path it replaces, to be freed with softrdma_roce_path_free().
- */
-static struct softrdma_roce_path *
-softrdma_qp_publish_path(struct softrdma_qp *qp, struct softrdma_roce_path *path)
-{
-	lockdep_assert_held(&qp->state_mutex);
-
-	softrdma_roce_tx_set(&path->tx, &qp->av, qp->src_port);
-	return rcu_replace_pointer(qp->path, path,
-				   lockdep_is_held(&qp->state_mutex));
-}
-
 static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			      int mask, struct ib_udata *udata)
 {
-	struct softrdma_roce_path *path = NULL;
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct softrdma_qp_limits limits;
-	enum ib_qp_state cur, next;
-	struct softrdma_av av;
-	unsigned int actions;
-	struct ib_port_attr port;
-	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
-	if (softrdma_qp_is_iwarp(qp))
-		return softrdma_modify_qp_iwarp(qp, attr, mask);
-
-	err = ib_query_port(ibqp->device, 1, &port);
-	if (err)
-		return err;
-	limits = (struct softrdma_qp_limits){
-		.max_path_mtu = port.active_mtu,
-		.max_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
-		.max_dest_rd_atomic = SOFTRDMA_MAX_QP_RD_ATOM,
-	};
-
-	mutex_lock(&qp->state_mutex);
-	err = softrdma_qp_current_state(qp->state, attr, mask, &cur);
-	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	if (!err)
-		err = softrdma_qp_transition(cur, next, ibqp->qp_type, mask,
-					     &actions);
-	if (!err)
-		err = softrdma_qp_check_attr(attr, mask, &limits);
-	if (!err && (mask & IB_QP_AV))
-		err = softrdma_av_from_ah_attr(&av, &attr->ah_attr);
-	if (!err && (mask & IB_QP_QKEY))
-		err = softrdma_qp_check_qkey(qp, attr->qkey);
-	if (!err && (mask & (IB_QP_AV | IB_QP_DEST_QPN))) {
-		path = softrdma_roce_path_alloc();
-		if (!path)
-			err = -ENOMEM;
-	}
-	if (err)
-		goto out_unlock;
-
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_stop(qp);
-
-	softrdma_qp_store_attr(qp, attr, mask);
-	if (mask & IB_QP_AV)
-		qp->av = av;
-	/* from here @path is the one replaced, freed below */
-	if (path)
-		path = softrdma_qp_publish_path(qp, path);
-
-	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_flush_or_enter_error(qp);
-		goto out_unlock;
-	}
-	if (next != qp->state)
-		softrdma_qp_set_state(qp, next);
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_reset(qp);
-	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
-		       SOFTRDMA_QP_ACT_RESUME))
-		softrdma_qp_transport_start(qp);
-
-out_unlock:
-	mutex_unlock(&qp->state_mutex);
-	softrdma_roce_path_free(path);
-	return err;
+	return qp->sdev->tp->modify_qp(qp, attr, mask);
 }
 
 static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -1137,30 +853,6 @@ int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 	return 0;
 }
 
-/*
- * What RFC 5040 carries for a kernel WR on an iWARP QP: Send (with
- * Invalidate), RDMA Write, RDMA Read with one local SGE (max_sge_rd),
- * also with a local invalidate of that SGE's MR when it ends (the RDMA
- * core's rdma_rw uses it on iWARP), and the memory operations.
- * Immediate data and atomics are IB-only.
- */
-static bool softrdma_iwarp_wr_ok(const struct ib_send_wr *wr)
-{
-	switch (wr->opcode) {
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_INV:
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_LOCAL_INV:
-	case IB_WR_REG_MR:
-		return true;
-	case IB_WR_RDMA_READ:
-	case IB_WR_RDMA_READ_WITH_INV:
-		return wr->num_sge == SOFTRDMA_IWARP_MAX_SGE_RD;
-	default:
-		return false;
-	}
-}
-
 /* One kernel send WR into the SQ ring; the post lock is held. */
 static int softrdma_post_one_send(struct softrdma_qp *qp,
 				  const struct ib_send_wr *wr)
@@ -1171,7 +863,7 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 
 	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
 		return -EINVAL;
-	if (softrdma_qp_is_iwarp(qp) && !softrdma_iwarp_wr_ok(wr))
+	if (!qp->sdev->tp->send_wr_ok(wr))
 		return -EINVAL;
 	if (softrdma_ring_full(sq->ring))
 		return -ENOMEM;
@@ -1208,9 +900,6 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	default:
 		return -EINVAL;
 	}
-	/* the RDMA core posts READ with invalidate on iWARP only */
-	if (wr->opcode == IB_WR_RDMA_READ_WITH_INV && !softrdma_qp_is_iwarp(qp))
-		return -EINVAL;
 
 	switch (wr->opcode) {
 	case IB_WR_RDMA_WRITE:
@@ -1233,7 +922,7 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	default:
 		break;
 	}
-	if (sq->lim.ud && softrdma_ud_kernel_wqe(wqe, wr))
+	if (qp->eng->kernel_wqe && qp->eng->kernel_wqe(wqe, wr))
 		return -EINVAL;
 
 	if (wr->send_flags & IB_SEND_INLINE) {
@@ -1260,27 +949,22 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 
 /*
  * post_send: a kernel WR list, or (NULL) librxe's or libsiw's doorbell
- * saying that its SQ ring has new WQEs.  Send WRs are an immediate error
- * before RTS (IBA 10.3.1: -EINVAL; an iWARP QP answers -ENOTCONN outside
- * RTS, as stock siw, and SQD, its Closing state, takes no new work); in
- * ERR they complete with a flush error.
+ * saying that its SQ ring has new WQEs.  Whether the state takes send
+ * work at all is softrdma_qp_send_verdict()'s; work it takes for the
+ * flush is flushed from a work item (softrdma_qp_error()).
  */
 static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			      const struct ib_send_wr **bad_wr)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	enum ib_qp_state state = READ_ONCE(qp->state);
+	int verdict = softrdma_qp_send_verdict(READ_ONCE(qp->state),
+					       qp->sdev->tp->connected);
 	unsigned long flags;
 	int err = 0;
 
-	if (softrdma_qp_is_iwarp(qp) && state != IB_QPS_RTS &&
-	    state != IB_QPS_ERR) {
+	if (verdict < 0) {
 		*bad_wr = wr;
-		return -ENOTCONN;
-	}
-	if (state < IB_QPS_RTS) {
-		*bad_wr = wr;
-		return -EINVAL;
+		return verdict;
 	}
 
 	if (qp->user) {
@@ -1300,8 +984,8 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		spin_unlock_irqrestore(&qp->sq.post_lock, flags);
 	}
 
-	if (state == IB_QPS_ERR)
-		softrdma_qp_error(qp);	/* flushes what was posted */
+	if (verdict == SOFTRDMA_POST_FLUSH)
+		softrdma_qp_error(qp);
 	else
 		softrdma_qp_transport_kick(qp);
 	return err;
@@ -1359,5 +1043,4 @@ const struct ib_device_ops softrdma_qp_ops = {
 	.post_send = softrdma_post_send,
 	.query_qp = softrdma_query_qp,
 
-	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
 };

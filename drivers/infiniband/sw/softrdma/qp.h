@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Queue pairs: the object, its queues and its state.  The verbs core owns
- * the object's life and the state machine (qp.c); the RC protocol engines
- * (rc.h) own the protocol state inside it.
+ * the object's life and the state machine (qp.c); the transport's engines
+ * (transport.h) own the protocol state beside it (roce_qp.h, iwarp_qp.h).
  *
  * Locking, outermost first:
  *   state_mutex	modify_qp, destroy, flushes; may sleep
@@ -37,13 +37,12 @@
 #include "queue.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
-#include "rc.h"
 #include "srq.h"
-#include "ud.h"
 #include "wqe.h"
 
 struct softrdma_cq;
 struct softrdma_iwarp_qp;
+struct softrdma_qp_engine;
 struct softrdma_dev;
 struct softrdma_ring;
 struct softrdma_roce_path;
@@ -79,6 +78,8 @@ struct softrdma_rq {
 struct softrdma_qp {
 	struct ib_qp ibqp;
 	struct softrdma_dev *sdev;
+	/* the transport's engines under the QP (transport.h) */
+	const struct softrdma_qp_engine *eng;
 
 	refcount_t ref;			/* creation + receive-path lookups */
 	struct completion released;	/* ref reached zero */
@@ -116,8 +117,7 @@ struct softrdma_qp {
 	/* receive WQEs come from here instead of rq (srq.h); or NULL */
 	struct softrdma_srq *srq;
 
-	struct softrdma_rc rc;		/* RoCE: protocol engines, rc.h */
-	struct softrdma_ud ud;		/* RoCE UD and GSI: ud.h */
+	/* RoCE: the engines' state is around the QP (roce_qp.h) */
 	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 };
 
@@ -192,7 +192,14 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status);
 
-int softrdma_qp_iwarp_connected(struct softrdma_qp *qp);
+/* for the transports' modify_qp (transport.h); under qp->state_mutex */
+void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state);
+void softrdma_qp_store_attr(struct softrdma_qp *qp,
+			    const struct ib_qp_attr *attr, int mask);
+void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp);
+void softrdma_qp_transport_stop(struct softrdma_qp *qp);
+void softrdma_qp_transport_reset(struct softrdma_qp *qp);
+void softrdma_qp_transport_start(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
 
@@ -295,58 +302,6 @@ static inline void softrdma_qp_complete_recv(struct softrdma_qp *qp,
 	wc->qp = &qp->ibqp;
 	wc->port_num = 1;
 	softrdma_cq_post(qp->rcq, wc, solicited);
-}
-
-/**
- * softrdma_rc_sge_walk() - visit [@offset, @offset + @len) of an SGE list
- * @qp: the QP whose PD the keys must belong to
- * @sge: the list
- * @num_sge: its entries
- * @offset: first message byte
- * @len: bytes
- * @access: rights each piece needs (0 to read, IB_ACCESS_LOCAL_WRITE)
- * @fn: called for each piece with its MR, looked up and checked
- * @ctx: passed to @fn
- *
- * Return: 0; -EMSGSIZE when the list is shorter than the range (a length
- * error); -EACCES when a key is unknown or a check fails (a protection
- * error); or what @fn returned (it must not use those two).  Inline, so
- * that @fn, a constant at every call, is inlined too: an indirect call
- * per piece is a retpoline.
- */
-static __always_inline int
-softrdma_rc_sge_walk(struct softrdma_qp *qp, const struct softrdma_sge *sge,
-		     u32 num_sge, u32 offset, u32 len, int access,
-		     softrdma_rc_sge_fn fn, void *ctx)
-{
-	struct softrdma_mr *mr;
-	u32 i, done = 0;
-	int err;
-
-	for (i = 0; i < num_sge && done < len; i++) {
-		u32 chunk;
-
-		if (offset >= sge[i].length) {
-			offset -= sge[i].length;
-			continue;
-		}
-		chunk = min(sge[i].length - offset, len - done);
-		mr = softrdma_mr_get(qp->sdev, sge[i].lkey);
-		if (!mr)
-			return -EACCES;
-		if (softrdma_mr_check(mr, qp->ibqp.pd, sge[i].addr + offset,
-				      chunk, access)) {
-			softrdma_mr_put(mr);
-			return -EACCES;
-		}
-		err = fn(mr, sge[i].addr + offset, chunk, done, ctx);
-		softrdma_mr_put(mr);
-		if (err)
-			return err;
-		done += chunk;
-		offset = 0;
-	}
-	return done == len ? 0 : -EMSGSIZE;
 }
 
 #endif /* SOFTRDMA_QP_H */

@@ -187,6 +187,39 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 }
 
 /**
+ * softrdma_qp_send_verdict() - may send work be posted in @state?
+ * @state: the QP's state, read once by post_send
+ * @connected: the transport binds QPs to a connection (iWARP)
+ *
+ * Before RTS a send is an immediate error (IBA 10.3.1: -EINVAL; an iWARP
+ * QP answers -ENOTCONN before its connection, as stock siw).  In ERR it
+ * is queued and flushed.  An iWARP QP in SQD, the RDMAC Closing state, is
+ * on its way to ERR (softrdma_iwarp_qp_drain()) and starts no new work:
+ * what is posted there is flushed too, behind what is still in flight,
+ * so that a kernel consumer racing its own disconnect (ib_srpt posts
+ * RDMA READs until it has moved the QP to ERR) gets the flush completion
+ * it handles rather than a failed post it does not.  An IB QP in SQD or
+ * SQE queues work for its requester, which decides what runs.
+ *
+ * Return: a &enum softrdma_post_verdict, or -EINVAL / -ENOTCONN.
+ */
+int softrdma_qp_send_verdict(enum ib_qp_state state, bool connected)
+{
+	if (state == IB_QPS_ERR)
+		return SOFTRDMA_POST_FLUSH;
+	if (connected) {
+		if (state == IB_QPS_RTS)
+			return SOFTRDMA_POST_RUN;
+		if (state == IB_QPS_SQD)
+			return SOFTRDMA_POST_FLUSH;
+		return -ENOTCONN;
+	}
+	if (state < IB_QPS_RTS || state > IB_QPS_ERR)
+		return -EINVAL;
+	return SOFTRDMA_POST_RUN;
+}
+
+/**
  * softrdma_qp_check_attr() - are the attribute values in @mask acceptable?
  * @attr: the attributes
  * @mask: which of them are being set

@@ -21,6 +21,15 @@ enum softrdma_qp_action {
 	SOFTRDMA_QP_ACT_FLUSH		= BIT(5),	/* (in) ERR: flush both queues */
 };
 
+/* IBA 13.5.1: the GSI QP's number */
+#define SOFTRDMA_GSI_QPN		1
+
+/* UD and the GSI QP (UD with MADs) share the datagram rules */
+static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
+{
+	return type == IB_QPT_UD || type == IB_QPT_GSI;
+}
+
 const char *softrdma_qp_state_name(enum ib_qp_state state);
 
 int softrdma_qp_current_state(enum ib_qp_state actual,
@@ -53,6 +62,14 @@ struct softrdma_qp_limits {
 
 int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
 			   const struct softrdma_qp_limits *limits);
+
+/* What post_send does with send work in the QP's current state */
+enum softrdma_post_verdict {
+	SOFTRDMA_POST_RUN,	/* queue it and kick the requester */
+	SOFTRDMA_POST_FLUSH,	/* queue it; it completes with a flush error */
+};
+
+int softrdma_qp_send_verdict(enum ib_qp_state state, bool connected);
 
 u64 softrdma_qp_timeout_us(u8 timeout);
 u32 softrdma_rnr_timer_us(u8 code);

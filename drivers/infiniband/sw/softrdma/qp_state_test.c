@@ -359,6 +359,46 @@ static void softrdma_qp_state_claimed_current_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cur, c->actual);
 }
 
+struct verdict_case {
+	const char *name;
+	enum ib_qp_state state;
+	bool connected;
+	int verdict;
+};
+
+static const struct verdict_case verdict_cases[] = {
+	{ "ib_reset", IB_QPS_RESET, false, -EINVAL },
+	{ "ib_init", IB_QPS_INIT, false, -EINVAL },
+	{ "ib_rtr", IB_QPS_RTR, false, -EINVAL },
+	{ "ib_rts", IB_QPS_RTS, false, SOFTRDMA_POST_RUN },
+	{ "ib_sqd_queues", IB_QPS_SQD, false, SOFTRDMA_POST_RUN },
+	{ "ib_sqe_queues", IB_QPS_SQE, false, SOFTRDMA_POST_RUN },
+	{ "ib_err_flushes", IB_QPS_ERR, false, SOFTRDMA_POST_FLUSH },
+	{ "iw_reset", IB_QPS_RESET, true, -ENOTCONN },
+	{ "iw_init", IB_QPS_INIT, true, -ENOTCONN },
+	{ "iw_rtr", IB_QPS_RTR, true, -ENOTCONN },
+	{ "iw_rts", IB_QPS_RTS, true, SOFTRDMA_POST_RUN },
+	/* Closing: ib_srpt posts until it has moved the QP to ERR itself */
+	{ "iw_closing_flushes", IB_QPS_SQD, true, SOFTRDMA_POST_FLUSH },
+	{ "iw_sqe", IB_QPS_SQE, true, -ENOTCONN },
+	{ "iw_err_flushes", IB_QPS_ERR, true, SOFTRDMA_POST_FLUSH },
+};
+
+static void verdict_case_desc(const struct verdict_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(verdict, verdict_cases, verdict_case_desc);
+
+static void softrdma_qp_state_send_verdict(struct kunit *test)
+{
+	const struct verdict_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_qp_send_verdict(c->state, c->connected),
+			c->verdict);
+}
+
 static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
 			 transition_gen_params),
@@ -370,6 +410,7 @@ static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_iwarp_table, iw_gen_params),
 	KUNIT_CASE_PARAM(softrdma_qp_state_claimed_current_state,
 			 cur_state_gen_params),
+	KUNIT_CASE_PARAM(softrdma_qp_state_send_verdict, verdict_gen_params),
 	{}
 };
 

@@ -28,8 +28,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <rdma/uverbs_ioctl.h>
+
+#include "cq.h"
 #include "mmap.h"
 #include "queue_rxe_abi.h"
+#include "uabi.h"
+#include "verbs.h"
 
 static_assert(sizeof(struct rxe_queue_buf) == 384);
 static_assert(sizeof(struct rxe_send_wqe) == 208);
@@ -478,3 +483,153 @@ void softrdma_rxe_write_cqe(void *slot, const struct ib_wc *wc)
 	/* one copy: no kernel byte, padding included, is left undefined */
 	memcpy(slot, &uwc, sizeof(uwc));
 }
+
+/* ------------------------------------------------------------------ CQs */
+
+/*
+ * Kernel CQs and librxe's: rxe-layout rings, one slot left empty; kernel
+ * CQs hold struct ib_wc, polled through poll_cq, librxe's the uverbs
+ * completion it polls itself.
+ */
+static int softrdma_rxe_cq_create(struct softrdma_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	u32 elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
+	struct rxe_create_cq_resp resp = {};
+	struct ib_ucontext *uctx = NULL;
+	struct softrdma_ring *ring;
+	u32 num = cqe;
+	int err;
+
+	if (udata) {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		uctx = &rdma_udata_to_drv_context(udata,
+						  struct softrdma_ucontext,
+						  ibuc)->ibuc;
+		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
+	}
+	ring = softrdma_ring_create(uctx, &num, elem_size,
+				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	softrdma_ring_set_locks(ring, &cq->lock, uctx ? NULL : &cq->lock);
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err) {
+			softrdma_ring_destroy(ring);
+			return err;
+		}
+	}
+
+	cq->ring = ring;
+	cq->ibcq.cqe = num;
+	return 0;
+}
+
+/* kernel and librxe CQs: a new ring, the entries moved over */
+static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	struct rxe_resize_cq_resp resp = {};
+	struct ib_ucontext *uctx = NULL;
+	struct softrdma_ring *spare;
+	unsigned long flags;
+	u32 num = cqe;
+	int err;
+
+	if (udata) {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		uctx = &rdma_udata_to_drv_context(udata,
+						  struct softrdma_ucontext,
+						  ibuc)->ibuc;
+	}
+
+	spare = softrdma_ring_create(uctx, &num,
+				     softrdma_ring_elem_size(cq->ring),
+				     SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
+	if (IS_ERR(spare))
+		return PTR_ERR(spare);
+	softrdma_ring_set_locks(spare, &cq->lock, uctx ? NULL : &cq->lock);
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto out_destroy_spare;
+	}
+
+	spin_lock_irqsave(&cq->lock, flags);
+	err = softrdma_ring_resize(cq->ring, spare);
+	if (!err)
+		cq->ibcq.cqe = num;
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+out_destroy_spare:
+	/* the old buffer after a resize, the unused new one otherwise */
+	softrdma_ring_destroy(spare);
+	return err;
+}
+
+static void softrdma_kernel_write_cqe(void *slot, const struct ib_wc *wc)
+{
+	memcpy(slot, wc, sizeof(*wc));
+}
+
+static int softrdma_kernel_cq_poll(struct softrdma_cq *cq, int num_entries,
+				   struct ib_wc *wc)
+{
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	while (n < num_entries && !softrdma_ring_empty(cq->ring)) {
+		memcpy(&wc[n++], softrdma_ring_consumer_slot(cq->ring),
+		       sizeof(*wc));
+		softrdma_ring_advance_consumer(cq->ring);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+/*
+ * Arm the CQ (IBA 11.4.2.2): the next completion, or the next solicited
+ * or error completion, calls the completion handler once.  Only a kernel
+ * CQ can tell of completions already there.
+ */
+static int softrdma_kernel_cq_arm(struct softrdma_cq *cq,
+				  enum ib_cq_notify_flags flags)
+{
+	softrdma_cq_arm_notify(cq, flags);
+	return (flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	       !softrdma_ring_empty(cq->ring);
+}
+
+static int softrdma_rxe_cq_arm(struct softrdma_cq *cq,
+			       enum ib_cq_notify_flags flags)
+{
+	softrdma_cq_arm_notify(cq, flags);
+	return 0;
+}
+
+const struct softrdma_cq_abi softrdma_kernel_cq_abi = {
+	.create = softrdma_rxe_cq_create,
+	.write_cqe = softrdma_kernel_write_cqe,
+	.arm = softrdma_kernel_cq_arm,
+	.notify = softrdma_cq_notify_fires,
+	.poll = softrdma_kernel_cq_poll,
+	.resize = softrdma_rxe_cq_resize,
+};
+
+const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
+	.create = softrdma_rxe_cq_create,
+	.write_cqe = softrdma_rxe_write_cqe,
+	.arm = softrdma_rxe_cq_arm,
+	.notify = softrdma_cq_notify_fires,
+	.resize = softrdma_rxe_cq_resize,
+};
+
+const struct softrdma_uabi_ops softrdma_rxe_uabi_ops = {
+	.cq = &softrdma_rxe_cq_abi,
+};

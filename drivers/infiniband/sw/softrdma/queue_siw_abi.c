@@ -11,8 +11,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <rdma/uverbs_ioctl.h>
+
+#include "cq.h"
 #include "mmap.h"
 #include "queue_siw_abi.h"
+#include "uabi.h"
+#include "verbs.h"
 
 static_assert(sizeof(struct siw_sqe) == 120);
 static_assert(sizeof(struct siw_rqe) == 112);
@@ -252,3 +257,70 @@ void softrdma_siw_cq_arm(struct softrdma_ring *ring, bool solicited_only)
 				    SIW_NOTIFY_SOLICITED |
 				    SIW_NOTIFY_NEXT_COMPLETION);
 }
+
+/* ------------------------------------------------------------------ CQs */
+
+/* cq_id for libsiw, which only prints it */
+static atomic_t softrdma_siw_cq_ids = ATOMIC_INIT(0);
+
+/*
+ * A libsiw CQ: num_cqe = roundup_pow_of_two(cqe) slots, all usable, and
+ * that is also ibcq.cqe.
+ */
+static int softrdma_siw_cq_create(struct softrdma_cq *cq, int cqe,
+				  struct ib_udata *udata)
+{
+	struct siw_uresp_create_cq resp = {};
+	struct softrdma_ring *ring;
+	struct ib_ucontext *uctx;
+	u32 num;
+	int err;
+
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	uctx = &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
+					  ibuc)->ibuc;
+	num = roundup_pow_of_two(cqe);
+	ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_CQ,
+					&resp.cq_key);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	softrdma_ring_set_locks(ring, &cq->lock, NULL);
+
+	resp.cq_id = atomic_inc_return(&softrdma_siw_cq_ids);
+	resp.num_cqe = num;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err) {
+		softrdma_ring_destroy(ring);
+		return err;
+	}
+	cq->ring = ring;
+	cq->ibcq.cqe = num;
+	return 0;
+}
+
+/* libsiw arms its CQ in the shared notify word, and so does the kernel */
+static int softrdma_siw_cq_arm_verb(struct softrdma_cq *cq,
+				    enum ib_cq_notify_flags flags)
+{
+	softrdma_siw_cq_arm(cq->ring, (flags & IB_CQ_SOLICITED_MASK) ==
+				      IB_CQ_SOLICITED);
+	return 0;
+}
+
+static bool softrdma_siw_cq_fires(struct softrdma_cq *cq, bool solicited)
+{
+	return softrdma_siw_cq_notify(cq->ring, solicited);
+}
+
+const struct softrdma_cq_abi softrdma_siw_cq_abi = {
+	.create = softrdma_siw_cq_create,
+	.write_cqe = softrdma_siw_write_cqe,
+	.arm = softrdma_siw_cq_arm_verb,
+	.notify = softrdma_siw_cq_fires,
+};
+
+const struct softrdma_uabi_ops softrdma_siw_uabi_ops = {
+	.cq = &softrdma_siw_cq_abi,
+};

@@ -6,6 +6,7 @@
  */
 #include <linux/slab.h>
 #include <kunit/visibility.h>
+#include <trace/events/softrdma.h>
 
 #include "counters.h"
 #include "device.h"
@@ -18,6 +19,183 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
+
+/* --- the engines' state machines ---------------------------------------- */
+
+static const char * const softrdma_rc_req_state_names[] = {
+	[SOFTRDMA_RC_REQ_STOPPED] = "STOPPED",
+	[SOFTRDMA_RC_REQ_IDLE] = "IDLE",
+	[SOFTRDMA_RC_REQ_RUNNING] = "RUNNING",
+	[SOFTRDMA_RC_REQ_PAUSED] = "PAUSED",
+	[SOFTRDMA_RC_REQ_RNR_WAIT] = "RNR_WAIT",
+	[SOFTRDMA_RC_REQ_FAILED] = "FAILED",
+};
+
+static_assert(ARRAY_SIZE(softrdma_rc_req_state_names) ==
+	      SOFTRDMA_RC_REQ_NR_STATES);
+
+const char *softrdma_rc_req_state_name(enum softrdma_rc_req_state state)
+{
+	if (state >= SOFTRDMA_RC_REQ_NR_STATES)
+		return "?";
+	return softrdma_rc_req_state_names[state];
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_state_name);
+
+#define S(x)	BIT(SOFTRDMA_RC_REQ_##x)
+
+/*
+ * The states each requester state may move to.  STOPPED is reachable
+ * from all (softrdma_rc_stop()); a FAILED requester is not restarted,
+ * only stopped when its QP enters ERR.  A pause asked for while an RNR
+ * wait runs is no move: the wait ends it (softrdma_rc_retry_timer()).
+ */
+static const u8 softrdma_rc_req_moves[] = {
+	[SOFTRDMA_RC_REQ_STOPPED] = S(IDLE) | S(RUNNING),
+	[SOFTRDMA_RC_REQ_IDLE] = S(RUNNING) | S(STOPPED),
+	[SOFTRDMA_RC_REQ_RUNNING] = S(PAUSED) | S(RNR_WAIT) | S(FAILED) |
+				    S(STOPPED),
+	[SOFTRDMA_RC_REQ_PAUSED] = S(RUNNING) | S(RNR_WAIT) | S(FAILED) |
+				   S(STOPPED),
+	[SOFTRDMA_RC_REQ_RNR_WAIT] = S(RUNNING) | S(FAILED) | S(STOPPED),
+	[SOFTRDMA_RC_REQ_FAILED] = S(STOPPED),
+};
+
+#undef S
+
+static_assert(ARRAY_SIZE(softrdma_rc_req_moves) == SOFTRDMA_RC_REQ_NR_STATES);
+
+bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
+			      enum softrdma_rc_req_state to)
+{
+	if (from >= SOFTRDMA_RC_REQ_NR_STATES ||
+	    to >= SOFTRDMA_RC_REQ_NR_STATES)
+		return false;
+	return softrdma_rc_req_moves[from] & BIT(to);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_may_move);
+
+/**
+ * softrdma_rc_req_active() - does the requester hold a connection's state?
+ * @state: its state
+ *
+ * Started in RTS and not stopped or failed, whether it sends now or
+ * waits: responses are taken and the ACK timer runs.
+ */
+bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
+{
+	return state == SOFTRDMA_RC_REQ_RUNNING ||
+	       state == SOFTRDMA_RC_REQ_PAUSED ||
+	       state == SOFTRDMA_RC_REQ_RNR_WAIT;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_active);
+
+/**
+ * softrdma_rc_req_move() - move the requester to @next
+ * @qp: the QP; sq.lock held
+ * @next: the new state
+ *
+ * A move the table does not allow is a bug: it is refused (the
+ * requester stays), warned about once and traced.
+ */
+void softrdma_rc_req_move(struct softrdma_qp *qp,
+			  enum softrdma_rc_req_state next)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	enum softrdma_rc_req_state cur = rc->req_state;
+	bool ok;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (cur == next)
+		return;
+	ok = softrdma_rc_req_may_move(cur, next);
+	trace_softrdma_engine_move(qp->ibqp.device, softrdma_qpn(qp),
+				   "rc_req", softrdma_rc_req_state_name(cur),
+				   softrdma_rc_req_state_name(next), !ok);
+	if (WARN_ONCE(!ok, "softrdma: rc requester %s -> %s refused\n",
+		      softrdma_rc_req_state_name(cur),
+		      softrdma_rc_req_state_name(next)))
+		return;
+	rc->req_state = next;
+}
+
+static const char * const softrdma_rc_resp_state_names[] = {
+	[SOFTRDMA_RC_RESP_STOPPED] = "STOPPED",
+	[SOFTRDMA_RC_RESP_RUNNING] = "RUNNING",
+	[SOFTRDMA_RC_RESP_READING] = "READING",
+	[SOFTRDMA_RC_RESP_FAILED] = "FAILED",
+};
+
+static_assert(ARRAY_SIZE(softrdma_rc_resp_state_names) ==
+	      SOFTRDMA_RC_RESP_NR_STATES);
+
+const char *softrdma_rc_resp_state_name(enum softrdma_rc_resp_state state)
+{
+	if (state >= SOFTRDMA_RC_RESP_NR_STATES)
+		return "?";
+	return softrdma_rc_resp_state_names[state];
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_state_name);
+
+#define S(x)	BIT(SOFTRDMA_RC_RESP_##x)
+
+/*
+ * The states each responder state may move to.  STOPPED is reachable
+ * from all; a FAILED responder only stops.  A read answered in full, or
+ * given up for a duplicate that asks for it again, ends READING.
+ */
+static const u8 softrdma_rc_resp_moves[] = {
+	[SOFTRDMA_RC_RESP_STOPPED] = S(RUNNING),
+	[SOFTRDMA_RC_RESP_RUNNING] = S(READING) | S(FAILED) | S(STOPPED),
+	[SOFTRDMA_RC_RESP_READING] = S(RUNNING) | S(FAILED) | S(STOPPED),
+	[SOFTRDMA_RC_RESP_FAILED] = S(STOPPED),
+};
+
+#undef S
+
+static_assert(ARRAY_SIZE(softrdma_rc_resp_moves) ==
+	      SOFTRDMA_RC_RESP_NR_STATES);
+
+bool softrdma_rc_resp_may_move(enum softrdma_rc_resp_state from,
+			       enum softrdma_rc_resp_state to)
+{
+	if (from >= SOFTRDMA_RC_RESP_NR_STATES ||
+	    to >= SOFTRDMA_RC_RESP_NR_STATES)
+		return false;
+	return softrdma_rc_resp_moves[from] & BIT(to);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_may_move);
+
+/**
+ * softrdma_rc_resp_move() - move the responder to @next
+ * @qp: the QP; rq.lock held
+ * @next: the new state
+ *
+ * As softrdma_rc_req_move().
+ */
+void softrdma_rc_resp_move(struct softrdma_qp *qp,
+			   enum softrdma_rc_resp_state next)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	enum softrdma_rc_resp_state cur = rc->resp_state;
+	bool ok;
+
+	lockdep_assert_held(&qp->rq.lock);
+
+	if (cur == next)
+		return;
+	ok = softrdma_rc_resp_may_move(cur, next);
+	trace_softrdma_engine_move(qp->ibqp.device, softrdma_qpn(qp),
+				   "rc_resp", softrdma_rc_resp_state_name(cur),
+				   softrdma_rc_resp_state_name(next), !ok);
+	if (WARN_ONCE(!ok, "softrdma: rc responder %s -> %s refused\n",
+		      softrdma_rc_resp_state_name(cur),
+		      softrdma_rc_resp_state_name(next)))
+		return;
+	rc->resp_state = next;
+}
 
 /**
  * softrdma_rc_init() - set up the engines of a new QP
@@ -28,7 +206,7 @@
  */
 int softrdma_rc_init(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	rc->wqe = kvcalloc(softrdma_ring_capacity(qp->sq.ring) + 1,
 			   sizeof(*rc->wqe), SOFTRDMA_GFP_USER_SIZED);
@@ -40,8 +218,9 @@ int softrdma_rc_init(struct softrdma_qp *qp)
 	INIT_DELAYED_WORK(&rc->req_work, softrdma_rc_req_work);
 	INIT_DELAYED_WORK(&rc->resp_work, softrdma_rc_resp_work);
 	timer_setup(&rc->retry_timer, softrdma_rc_retry_timer, 0);
-	rc->req_stopped = true;
-	rc->resp_stopped = true;
+	/* not published yet: the first state is set, not moved to */
+	rc->req_state = SOFTRDMA_RC_REQ_STOPPED;
+	rc->resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	return 0;
 }
 
@@ -51,8 +230,8 @@ int softrdma_rc_init(struct softrdma_qp *qp)
  */
 void softrdma_rc_destroy(struct softrdma_qp *qp)
 {
-	kvfree(qp->rc.wqe);
-	qp->rc.wqe = NULL;
+	kvfree(softrdma_qp_rc(qp)->wqe);
+	softrdma_qp_rc(qp)->wqe = NULL;
 }
 
 /**
@@ -61,16 +240,15 @@ void softrdma_rc_destroy(struct softrdma_qp *qp)
  */
 void softrdma_rc_reset(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
-	rc->req_running = false;
-	rc->req_paused = false;
+	/* stopped already (softrdma_rc_stop()): nothing to move */
+	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_STOPPED);
 	rc->req_idx = 0;
 	rc->req_outstanding_rd = 0;
-	rc->rnr_wait = false;
 	rc->rewound = false;
 	rc->rereading = false;
 	softrdma_rc_rd_forget(&rc->rd_ahead);
@@ -79,15 +257,13 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	spin_unlock_bh(&qp->sq.lock);
 
 	spin_lock_bh(&qp->rq.lock);
-	rc->resp_running = false;
-	rc->resp_failed = false;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_STOPPED);
 	rc->seq.nak_sent = false;
 	rc->ack_pending = false;
 	rc->ack_deferred = false;
 	rc->msn = 0;
 	rc->seq.msg = SOFTRDMA_RC_MSG_NONE;
 	rc->have_rwqe = false;
-	rc->rd_active = false;
 	rc->resp_held = false;
 	rc->res_next = 0;
 	memset(rc->res, 0, sizeof(rc->res));
@@ -102,26 +278,29 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
  * @qp: the QP; state_mutex held, qp->state already RTR or RTS
  *
  * RTR starts the responder at rq_psn; RTS the requester at sq_psn
- * (IBA 10.3.1); a later call (RTS to RTS, SQD to RTS) only resumes.
+ * (IBA 10.3.1); a later call (RTS to RTS, SQD to RTS) only resumes,
+ * and leaves a requester that failed (its QP on its way to ERR) failed.
  */
 void softrdma_rc_start(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->rq.lock);
-	rc->resp_stopped = false;
-	if (!rc->resp_running && qp->state >= IB_QPS_RTR) {
-		rc->resp_running = true;
+	if (rc->resp_state == SOFTRDMA_RC_RESP_STOPPED &&
+	    qp->state >= IB_QPS_RTR) {
+		softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
 		rc->seq.psn = qp->attr.rq_psn;
 	}
 	spin_unlock_bh(&qp->rq.lock);
 
 	spin_lock_bh(&qp->sq.lock);
-	rc->req_stopped = false;
-	if (!rc->req_running && qp->state == IB_QPS_RTS) {
-		rc->req_running = true;
+	if (rc->req_state == SOFTRDMA_RC_REQ_STOPPED)
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_IDLE);
+	if (rc->req_state == SOFTRDMA_RC_REQ_IDLE &&
+	    qp->state == IB_QPS_RTS) {
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 		rc->req_psn = qp->attr.sq_psn;
 		rc->una_psn = qp->attr.sq_psn;
 		rc->sent_psn = qp->attr.sq_psn;
@@ -159,17 +338,17 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
  */
 void softrdma_rc_stop(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
-	rc->req_stopped = true;
+	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_STOPPED);
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_resp_settle(qp);
 	spin_lock_bh(&qp->rq.lock);
-	rc->resp_stopped = true;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_STOPPED);
 	__skb_queue_purge(&rc->resp_txq);
 	__skb_queue_purge(&rc->backlog);
 	spin_unlock_bh(&qp->rq.lock);
@@ -774,6 +953,6 @@ struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	*st = &qp->rc.wqe[slot];
+	*st = &softrdma_qp_rc(qp)->wqe[slot];
 	return &qp->sq.wqe[slot];
 }

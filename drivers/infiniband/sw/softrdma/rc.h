@@ -125,12 +125,54 @@ struct softrdma_rc_rd_ahead {
 	DECLARE_BITMAP(seen, SOFTRDMA_RC_RD_TRACK);
 };
 
+/*
+ * The requester's state (IBA vol 1 9.7.6; qp->sq.lock).  Every move goes
+ * through softrdma_rc_req_move(), which checks it against the table in
+ * rc.c; staying in a state is not a move.  The completer moves it too.
+ */
+enum softrdma_rc_req_state {
+	SOFTRDMA_RC_REQ_STOPPED,	/* created, stopped (RESET, ERR,
+					 * destroy) or reset: nothing runs,
+					 * nothing may be armed
+					 */
+	SOFTRDMA_RC_REQ_IDLE,		/* started in RTR: waits for RTS */
+	SOFTRDMA_RC_REQ_RUNNING,	/* sends what the window allows */
+	SOFTRDMA_RC_REQ_PAUSED,		/* waits out a host transmit drop or
+					 * an allocation failure (req_work)
+					 */
+	SOFTRDMA_RC_REQ_RNR_WAIT,	/* waits out an RNR NAK (IBA
+					 * 9.7.5.2.8) on the retry timer
+					 */
+	SOFTRDMA_RC_REQ_FAILED,		/* a fatal error: the QP is on its
+					 * way to ERR, nothing more is sent
+					 */
+	SOFTRDMA_RC_REQ_NR_STATES
+};
+
+/*
+ * The responder's state (IBA vol 1 9.7.5; qp->rq.lock), moved by
+ * softrdma_rc_resp_move() against its table in rc.c.
+ */
+enum softrdma_rc_resp_state {
+	SOFTRDMA_RC_RESP_STOPPED,	/* created, stopped or reset */
+	SOFTRDMA_RC_RESP_RUNNING,	/* RTR or later: executes requests */
+	SOFTRDMA_RC_RESP_READING,	/* sends an RDMA READ's responses
+					 * (rd_*); requests wait in backlog
+					 */
+	SOFTRDMA_RC_RESP_FAILED,	/* a class C error (IBA 9.9.3.1.3)
+					 * was NAKed: requests are dropped
+					 */
+	SOFTRDMA_RC_RESP_NR_STATES
+};
+
 struct softrdma_rc {
 	/* requester and completer: under qp->sq.lock */
-	bool req_running;	/* RTS: the requester may send */
-	bool req_stopped;	/* rc_stop: nothing may be armed */
-	bool req_draining;	/* txq owner: drains it without the lock */
-	bool req_paused;	/* waiting out an RNR NAK or a back-off */
+	enum softrdma_rc_req_state req_state;
+	/*
+	 * The owner of req_txq, which sends it with the lock dropped: not an
+	 * engine state, a flush that began RUNNING goes on in any other.
+	 */
+	bool req_draining;
 	u32 req_psn;		/* next PSN to send */
 	u32 una_psn;		/* oldest PSN not acknowledged */
 	u32 sent_psn;		/* after the highest PSN ever sent */
@@ -139,7 +181,6 @@ struct softrdma_rc {
 	u32 cwnd;		/* PSNs it may have in flight now */
 	u8 retry_left;		/* IBA 9.7.6.1.3 */
 	u8 rnr_left;		/* IBA 9.7.5.2.8; unused when infinite */
-	bool rnr_wait;		/* the timer runs for an RNR back-off */
 	/*
 	 * A go-back-N under way: until una_psn moves, what arrives past it
 	 * was sent before the rewind and shows the same gap again.
@@ -159,10 +200,9 @@ struct softrdma_rc {
 	struct sk_buff_head req_txq;
 
 	/* responder: under qp->rq.lock */
-	bool resp_running;	/* RTR or RTS */
-	bool resp_stopped;
+	enum softrdma_rc_resp_state resp_state;
+	/* resp_txq's owner, as req_draining; in any engine state */
 	bool resp_draining;
-	bool resp_failed;	/* a class C error: drop what follows */
 	bool ack_pending;	/* an ACK the host dropped */
 	/* an ACK coalesced until the receive batch ends (rc_responder.c) */
 	bool ack_deferred;
@@ -184,8 +224,7 @@ struct softrdma_rc {
 	/* read and atomic resources, a ring of max_dest_rd_atomic */
 	struct softrdma_rc_res res[SOFTRDMA_MAX_QP_RD_ATOM];
 	u32 res_next;
-	/* the read response being sent (IBA 9.7.5.1.3) */
-	bool rd_active;
+	/* the read response being sent, in READING (IBA 9.7.5.1.3) */
 	u32 rd_first;		/* PSN of the read's first response */
 	u32 rd_psn0;		/* PSN of the first packet sent now */
 	u32 rd_psn;		/* next to build */
@@ -193,7 +232,11 @@ struct softrdma_rc {
 	u64 rd_va;		/* first byte, at rd_psn0 */
 	u32 rd_rkey;
 	u32 rd_len;		/* bytes from rd_va */
-	/* the host dropped a response: resp_txq waits out a back-off */
+	/*
+	 * The host dropped a response: resp_txq waits out a back-off.  A
+	 * property of the queue, not of the engine: it holds the answers of
+	 * a RUNNING, READING or FAILED responder alike.
+	 */
 	bool resp_held;
 	unsigned int resp_backoff_us;
 	struct sk_buff_head resp_txq;
@@ -215,6 +258,19 @@ void softrdma_rc_kick(struct softrdma_qp *qp);
 void softrdma_rc_stop(struct softrdma_qp *qp);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
+/* The engines' state machines (rc.c); KUnit-tested in rc_test.c */
+const char *softrdma_rc_req_state_name(enum softrdma_rc_req_state state);
+bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
+			      enum softrdma_rc_req_state to);
+void softrdma_rc_req_move(struct softrdma_qp *qp,
+			  enum softrdma_rc_req_state next);
+bool softrdma_rc_req_active(enum softrdma_rc_req_state state);
+const char *softrdma_rc_resp_state_name(enum softrdma_rc_resp_state state);
+bool softrdma_rc_resp_may_move(enum softrdma_rc_resp_state from,
+			       enum softrdma_rc_resp_state to);
+void softrdma_rc_resp_move(struct softrdma_qp *qp,
+			   enum softrdma_rc_resp_state next);
+
 /* Between the engines (rc_requester.c, rc_responder.c, rc_completer.c) */
 struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
 				      unsigned int hdr_len,
@@ -233,11 +289,6 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp);
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn);
 
 struct softrdma_mr;
-/* one checked piece of a scatter/gather list; see softrdma_rc_sge_walk() */
-typedef int (*softrdma_rc_sge_fn)(struct softrdma_mr *mr, u64 addr, u32 len,
-				  u32 done, void *ctx);
-/* softrdma_rc_sge_walk() is in qp.h: it needs struct softrdma_qp */
-
 void softrdma_rc_ack_init(void);
 void softrdma_rc_ack_exit(void);
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

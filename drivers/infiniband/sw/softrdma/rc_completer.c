@@ -19,6 +19,8 @@
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
+#include "sge.h"
 
 static bool softrdma_rc_answered_by_response(u32 opcode)
 {
@@ -31,7 +33,7 @@ static bool softrdma_rc_answered_by_response(u32 opcode)
 static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 				  enum ib_wc_status status)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 
@@ -43,7 +45,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 		if (rc->req_idx)
 			rc->req_idx--;
 	}
-	rc->req_running = false;
+	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
 	del_timer(&rc->retry_timer);
 	softrdma_qp_error(qp);
@@ -59,9 +61,9 @@ static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
 /* IBA 9.7.6.1.3: the transport timer restarts on every forward step */
 static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
-	if (rc->rnr_wait)
+	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT)
 		return;
 	del_timer(&rc->retry_timer);
 	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
@@ -70,7 +72,7 @@ static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 
 static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	if (!psn_after(una, rc->una_psn))
 		return;
@@ -103,7 +105,7 @@ static struct softrdma_send_wqe *softrdma_rc_una_read(struct softrdma_qp *qp,
 		return NULL;
 	wqe = softrdma_rc_wqe_at(qp, 0, st);
 	if (wqe->opcode != IB_WR_RDMA_READ || (*st)->done || (*st)->failed ||
-	    !psn_in_window(qp->rc.una_psn, (*st)->first_psn, (*st)->npsn))
+	    !psn_in_window(softrdma_qp_rc(qp)->una_psn, (*st)->first_psn, (*st)->npsn))
 		return NULL;
 	return wqe;
 }
@@ -122,7 +124,7 @@ static struct softrdma_send_wqe *softrdma_rc_una_read(struct softrdma_qp *qp,
  */
 static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_rc_wqe *st;
 	u32 n;
 
@@ -157,7 +159,7 @@ static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
  */
 static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	if (rc->rewound || softrdma_rc_comp_reread(qp, "read gap"))
 		return;
@@ -183,7 +185,7 @@ static void softrdma_rc_comp_gap(struct softrdma_qp *qp)
  */
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	u32 last;
@@ -233,7 +235,7 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 static void softrdma_rc_comp_go_back(struct softrdma_qp *qp, u32 psn,
 				     const char *why)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	rc->retry_left--;
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RETRANSMITS);
@@ -253,7 +255,7 @@ static void softrdma_rc_comp_retry_exceeded(struct softrdma_qp *qp)
 static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 				 const struct softrdma_aeth *aeth)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u8 syndrome = softrdma_aeth_syndrome(aeth);
 	struct softrdma_rc_ack_ctx ctx;
 	enum ib_wc_status status;
@@ -279,7 +281,8 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 
 	/* a NAK acknowledges every PSN before its own */
 	softrdma_rc_retire(qp, psn_sub(psn, 1));
-	if (!rc->req_running || !softrdma_rc_psn_outstanding(rc, psn))
+	if (!softrdma_rc_req_active(rc->req_state) ||
+	    !softrdma_rc_psn_outstanding(rc, psn))
 		return;
 
 	ctx = (struct softrdma_rc_ack_ctx){
@@ -302,8 +305,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 		 */
 		if (!psn_before(rc->req_psn, psn))
 			softrdma_rc_req_rewind(qp, psn);
-		rc->req_paused = true;
-		rc->rnr_wait = true;
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RNR_WAIT);
 		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
 		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
 		return;
@@ -364,11 +366,11 @@ static struct softrdma_send_wqe *
 softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 			struct softrdma_rc_wqe **st)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 
 	softrdma_rc_retire(qp, psn_sub(psn, 1));
-	if (!rc->req_running || !qp->sq.fetched)
+	if (!softrdma_rc_req_active(rc->req_state) || !qp->sq.fetched)
 		return NULL;
 	wqe = softrdma_rc_wqe_at(qp, 0, st);
 	if (!softrdma_rc_answered_by_response(wqe->opcode) || (*st)->done ||
@@ -420,7 +422,7 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum softrdma_rc_rd_class class;
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
@@ -430,7 +432,7 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 
 	/* IBA 9.7.5.1.2: it acknowledges the requests before its READ */
 	softrdma_rc_retire(qp, psn_sub(pkt->psn, 1));
-	if (!rc->req_running)
+	if (!softrdma_rc_req_active(rc->req_state))
 		return false;
 	wqe = softrdma_rc_comp_read_wqe(qp, pkt->psn, &st);
 	if (!wqe)
@@ -452,9 +454,9 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
 		return true;
 	}
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-				   pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_skb, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_skb, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -468,11 +470,12 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	} else {
 		softrdma_rc_rd_note(&rc->rd_ahead, pkt->psn, rc->una_psn);
 	}
-	if (rc->req_running && softrdma_rc_rd_restarts_timer(class))
+	if (softrdma_rc_req_active(rc->req_state) &&
+	    softrdma_rc_rd_restarts_timer(class))
 		softrdma_rc_timer_restart(qp);
 out_gap:
 	/* responses past una_psn show a gap: ask for it */
-	if (rc->req_running &&
+	if (softrdma_rc_req_active(rc->req_state) &&
 	    (class == SOFTRDMA_RC_RD_AHEAD || rc->rd_ahead.count))
 		softrdma_rc_comp_gap(qp);
 	return used;
@@ -497,9 +500,9 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	      softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_ATMACK);
 	orig = softrdma_atmack_orig(ack);
 	place.buf = &orig;
-	err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
-				   IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_place_buf, &place);
+	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, 0, sizeof(orig),
+				IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_place_buf, &place);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -521,13 +524,13 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	const struct softrdma_aeth *aeth = NULL;
 	bool used = true;
 	int off;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->req_running || rc->req_stopped ||
+	if (!softrdma_rc_req_active(rc->req_state) ||
 	    qp->state != IB_QPS_RTS) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_unlock;
@@ -572,15 +575,14 @@ out_unlock:
 void softrdma_rc_retry_timer(struct timer_list *t)
 {
 	struct softrdma_rc *rc = from_timer(rc, t, retry_timer);
-	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->req_running || rc->req_stopped)
+	if (!softrdma_rc_req_active(rc->req_state))
 		goto out_unlock;
-	if (rc->rnr_wait) {
-		rc->rnr_wait = false;
-		rc->req_paused = false;
+	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT) {
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_ACK_TIMEOUTS);
 		rc->cwnd = softrdma_rc_cwnd_next(rc->cwnd,
@@ -603,7 +605,8 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	 * window lets nothing out now: at the end of an RNR wait, nothing
 	 * else would restart it.
 	 */
-	if (rc->req_running && psn_diff(rc->sent_psn, rc->una_psn) > 0)
+	if (softrdma_rc_req_active(rc->req_state) &&
+	    psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);

@@ -21,6 +21,8 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
+#include "roce_qp.h"
+#include "sge.h"
 
 static bool softrdma_rc_is_rd_atomic(u32 opcode)
 {
@@ -68,12 +70,14 @@ MODULE_PARM_DESC(rc_min_ack_timeout_ms,
  */
 void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u64 us = softrdma_qp_timeout_us(qp->attr.timeout);
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (!us || rc->req_stopped || rc->rnr_wait ||
+	/* stopped: nothing is armed; an RNR wait has the timer */
+	if (!us || rc->req_state == SOFTRDMA_RC_REQ_STOPPED ||
+	    rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT ||
 	    timer_pending(&rc->retry_timer))
 		return;
 	us = max_t(u64, us,
@@ -136,8 +140,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
 		g.frags = true;
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 		if (!err)
 			return g.skb;
 		kfree_skb(g.skb);
@@ -156,8 +160,8 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		else
 			skb_put_data(g.skb, wqe->inline_data + offset, len);
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					   len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
+					len, 0, softrdma_rc_gather_one, &g);
 	}
 	if (err) {
 		kfree_skb(g.skb);
@@ -214,7 +218,7 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 	 */
 	softrdma_bth_set_ackreq(bth, seg.ackreq ||
 				psn_diff(psn_add(st->first_psn, pkt + 1),
-					 qp->rc.una_psn) >= qp->rc.cwnd);
+					 softrdma_qp_rc(qp)->una_psn) >= softrdma_qp_rc(qp)->cwnd);
 	softrdma_bth_set_psn(bth, psn_add(st->first_psn, pkt));
 	/* IBA 9.2: SE on the last packet of a solicited SEND or WRITE+imm */
 	if ((wqe->send_flags & IB_SEND_SOLICITED) &&
@@ -281,11 +285,12 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 					     const struct softrdma_rc_wqe *st,
 					     u32 pkt)
 {
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 psn = psn_add(st->first_psn, pkt);
 	u32 n = st->npsn - pkt;
 
 	if (wqe->opcode == IB_WR_RDMA_READ)
-		n = softrdma_rc_rd_gap(&qp->rc.rd_ahead, psn, qp->rc.una_psn,
+		n = softrdma_rc_rd_gap(&rc->rd_ahead, psn, rc->una_psn,
 				       psn_add(st->first_psn, st->npsn));
 	return softrdma_rc_req_build_n(qp, wqe, st, pkt, n);
 }
@@ -297,7 +302,7 @@ static void softrdma_rc_req_fail(struct softrdma_qp *qp,
 {
 	st->failed = true;
 	st->status = status;
-	softrdma_rc_retire(qp, psn_sub(qp->rc.una_psn, 1));
+	softrdma_rc_retire(qp, psn_sub(softrdma_qp_rc(qp)->una_psn, 1));
 }
 
 static enum ib_wc_status softrdma_rc_local_status(long err)
@@ -315,7 +320,7 @@ static enum ib_wc_status softrdma_rc_local_status(long err)
 /* Snapshot the next WQE and give it its PSNs; false when none is ready */
 static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 
@@ -323,7 +328,7 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 	if (!wqe)
 		return false;
 	if (IS_ERR(wqe)) {
-		rc->req_running = false;
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 		softrdma_qp_error(qp);
 		return false;
 	}
@@ -356,7 +361,7 @@ static bool softrdma_rc_req_local(struct softrdma_qp *qp,
 				  const struct softrdma_send_wqe *wqe,
 				  struct softrdma_rc_wqe *st)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum ib_wc_status status;
 
 	if (!st->done) {
@@ -382,7 +387,7 @@ static bool softrdma_rc_req_local(struct softrdma_qp *qp,
  */
 void softrdma_rc_req_run(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
@@ -391,7 +396,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (!rc->req_running || rc->req_stopped || rc->req_paused ||
+	if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING ||
 	    qp->state != IB_QPS_RTS)
 		return;
 
@@ -400,7 +405,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		if (rc->req_idx == qp->sq.fetched &&
 		    !softrdma_rc_req_fetch(qp))
 			break;
-		if (!rc->req_running)
+		if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING)
 			break;
 		wqe = softrdma_rc_wqe_at(qp, rc->req_idx, &st);
 		if (st->failed)
@@ -426,7 +431,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		if (IS_ERR(skb)) {
 			if (PTR_ERR(skb) == -ENOMEM) {
 				/* retried from the work item, after a pause */
-				rc->req_paused = true;
+				softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_PAUSED);
 				queue_delayed_work(system_wq, &rc->req_work,
 						   usecs_to_jiffies(1000));
 				break;
@@ -461,7 +466,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
  */
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	u32 i;
@@ -515,14 +520,14 @@ int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n)
 				      psn_diff(psn, st->first_psn), n);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
-	__skb_queue_tail(&qp->rc.req_txq, skb);
+	__skb_queue_tail(&softrdma_qp_rc(qp)->req_txq, skb);
 	softrdma_rc_arm_retry(qp);
 	return 0;
 }
 
 static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -534,7 +539,9 @@ static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
 	rc->req_backoff_us = clamp(rc->req_backoff_us * 2,
 				   SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
 				   SOFTRDMA_RC_XMIT_BACKOFF_MAX_US);
-	rc->req_paused = true;
+	/* waiting already (an RNR wait, a failure): that goes on */
+	if (rc->req_state == SOFTRDMA_RC_REQ_RUNNING)
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_PAUSED);
 	queue_delayed_work(system_wq, &rc->req_work,
 			   usecs_to_jiffies(rc->req_backoff_us));
 }
@@ -549,7 +556,7 @@ static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
  */
 void softrdma_rc_req_flush(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct sk_buff *skb;
 	int err;
 	u32 psn;
@@ -567,7 +574,8 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 			rc->req_backoff_us = 0;
 			continue;
 		}
-		if (err == -EAGAIN && !rc->req_stopped) {
+		if (err == -EAGAIN &&
+		    rc->req_state != SOFTRDMA_RC_REQ_STOPPED) {
 			softrdma_rc_req_backoff(qp, psn);
 			break;
 		}
@@ -586,11 +594,12 @@ void softrdma_rc_req_work(struct work_struct *work)
 {
 	struct softrdma_rc *rc = container_of(to_delayed_work(work),
 					      struct softrdma_rc, req_work);
-	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!rc->rnr_wait)
-		rc->req_paused = false;
+	/* an RNR wait that began meanwhile is the timer's to end */
+	if (rc->req_state == SOFTRDMA_RC_REQ_PAUSED)
+		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	softrdma_rc_req_run(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_req_flush(qp);

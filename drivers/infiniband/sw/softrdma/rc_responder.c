@@ -23,6 +23,8 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
+#include "sge.h"
 
 static void *softrdma_rc_hdr(struct sk_buff *skb, u8 opcode,
 			     enum softrdma_roce_ext ext)
@@ -59,19 +61,19 @@ static struct sk_buff *softrdma_rc_ack_skb(struct softrdma_qp *qp,
 
 	skb = softrdma_rc_resp_skb(qp, IB_OPCODE_RC_ACKNOWLEDGE, psn, 0);
 	if (!skb) {
-		qp->rc.ack_pending = true;
+		softrdma_qp_rc(qp)->ack_pending = true;
 		return NULL;
 	}
 	softrdma_aeth_set(softrdma_rc_hdr(skb, IB_OPCODE_RC_ACKNOWLEDGE,
 					  SOFTRDMA_EXT_AETH),
-			  syndrome, qp->rc.msn);
+			  syndrome, softrdma_qp_rc(qp)->msn);
 	return skb;
 }
 
 /* Queue the coalesced ACK that is waiting, if one is (see below) */
 static void softrdma_rc_push_ack(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct sk_buff *ack;
 
 	lockdep_assert_held(&qp->rq.lock);
@@ -91,7 +93,7 @@ static void softrdma_rc_push_ack(struct softrdma_qp *qp)
 static void softrdma_rc_resp_queue(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	softrdma_rc_push_ack(qp);
-	__skb_queue_tail(&qp->rc.resp_txq, skb);
+	__skb_queue_tail(&softrdma_qp_rc(qp)->resp_txq, skb);
 }
 
 /* IBA 9.7.5.2: ACK (credits "invalid", 9.7.7.2), RNR NAK or NAK */
@@ -148,7 +150,7 @@ static u64 softrdma_rc_rx_batch(void)
 
 static void softrdma_rc_defer_ack(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_rc_ackq *q;
 	u64 batch;
 
@@ -188,11 +190,11 @@ static void softrdma_rc_ackq_run(struct tasklet_struct *t)
 
 	list_splice_init(&q->qps, &qps);
 	list_for_each_entry_safe(rc, next, &qps, ack_node) {
-		qp = container_of(rc, struct softrdma_qp, rc);
+		qp = softrdma_rc_qp(rc);
 		spin_lock(&qp->rq.lock);
 		list_del(&rc->ack_node);
 		rc->ack_listed = false;
-		if (!rc->resp_stopped && rc->resp_running)
+		if (rc->resp_state != SOFTRDMA_RC_RESP_STOPPED)
 			softrdma_rc_push_ack(qp);
 		spin_unlock(&qp->rq.lock);
 		softrdma_rc_resp_flush(qp);
@@ -225,8 +227,8 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 {
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (!qp->rc.resp_stopped)
-		queue_delayed_work(system_wq, &qp->rc.resp_work,
+	if (softrdma_qp_rc(qp)->resp_state != SOFTRDMA_RC_RESP_STOPPED)
+		queue_delayed_work(system_wq, &softrdma_qp_rc(qp)->resp_work,
 				   usecs_to_jiffies(us));
 }
 
@@ -237,14 +239,12 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 				   enum softrdma_aeth_nak_code code)
 {
-	struct softrdma_rc *rc = &qp->rc;
-
 	softrdma_counter_inc(qp->sdev, code == SOFTRDMA_NAK_REM_ACCESS_ERR ?
 				       SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR :
 				       SOFTRDMA_CNT_RCV_INVALID_REQUEST);
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
-	rc->resp_failed = true;
-	rc->rd_active = false;
+	/* a read being answered ends with it */
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
 	softrdma_qp_error(qp);
 }
 
@@ -257,7 +257,7 @@ static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
 				  const char *why)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	ibdev_warn_ratelimited(&qp->sdev->ibdev,
 			       "QP %u: invalid request (%s): opcode 0x%02x PSN %u payload %u; expected PSN %u msg %d write %u of %u left\n",
@@ -352,7 +352,7 @@ static struct sk_buff *softrdma_rc_read_skb(struct softrdma_qp *qp,
 /* Read responses: build up to @budget packets of the active read */
 static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_mr *mr = NULL;
 	struct sk_buff *skb;
 	u32 n, off, len;
@@ -361,7 +361,7 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 	lockdep_assert_held(&qp->rq.lock);
 
 	n = psn_diff(rc->rd_end, rc->rd_first);
-	while (rc->rd_active && budget--) {
+	while (rc->resp_state == SOFTRDMA_RC_RESP_READING && budget--) {
 		off = psn_diff(rc->rd_psn, rc->rd_psn0) * qp->mtu;
 		len = min(rc->rd_len - off, qp->mtu);
 		opcode = softrdma_rc_read_resp_opcode(psn_diff(rc->rd_psn,
@@ -388,11 +388,12 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 		softrdma_rc_resp_queue(qp, skb);
 		rc->rd_psn = psn_add(rc->rd_psn, 1);
 		if (rc->rd_psn == rc->rd_end)
-			rc->rd_active = false;
+			softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
 	}
 	if (mr)
 		softrdma_mr_put(mr);
-	if (rc->rd_active || !skb_queue_empty(&rc->backlog))
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING ||
+	    !skb_queue_empty(&rc->backlog))
 		softrdma_rc_schedule(qp, 0);
 	return;
 
@@ -420,9 +421,9 @@ out_access_err:
 static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 first, u32 psn,
 				   u64 va, u32 rkey, u32 len)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
-	rc->rd_active = true;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_READING);
 	rc->rd_first = first;
 	rc->rd_psn0 = psn;
 	rc->rd_psn = psn;
@@ -436,7 +437,7 @@ static void softrdma_rc_read_start(struct softrdma_qp *qp, u32 first, u32 psn,
 
 static struct softrdma_rc_res *softrdma_rc_res_new(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 n = clamp_t(u32, qp->attr.max_dest_rd_atomic, 1,
 			SOFTRDMA_MAX_QP_RD_ATOM);
 	struct softrdma_rc_res *res;
@@ -451,8 +452,8 @@ static struct softrdma_rc_res *softrdma_rc_res_find(struct softrdma_qp *qp,
 {
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(qp->rc.res); i++) {
-		struct softrdma_rc_res *res = &qp->rc.res[i];
+	for (i = 0; i < ARRAY_SIZE(softrdma_qp_rc(qp)->res); i++) {
+		struct softrdma_rc_res *res = &softrdma_qp_rc(qp)->res[i];
 
 		if (res->npsn && psn_in_window(psn, res->first_psn, res->npsn))
 			return res;
@@ -482,11 +483,11 @@ static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
 
 	skb = softrdma_rc_atomic_ack_skb(qp, psn, orig);
 	if (!skb) {
-		qp->rc.ack_pending = true;
+		softrdma_qp_rc(qp)->ack_pending = true;
 		return;
 	}
 	softrdma_aeth_set(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_AETH),
-			  softrdma_rc_syn_ack(), qp->rc.msn);
+			  softrdma_rc_syn_ack(), softrdma_qp_rc(qp)->msn);
 	softrdma_rc_resp_queue(qp, skb);
 }
 
@@ -529,7 +530,7 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 	}
 	if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
 		softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
-				     psn_sub(qp->rc.seq.psn, 1));
+				     psn_sub(softrdma_qp_rc(qp)->seq.psn, 1));
 }
 
 struct softrdma_rc_scatter {
@@ -549,7 +550,7 @@ static int softrdma_rc_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
 /* Take the receive WQE a SEND or WRITE with immediate consumes */
 static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	int err;
 
 	if (rc->have_rwqe)
@@ -578,7 +579,7 @@ static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
 				      enum ib_wc_status status)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct ib_wc wc = {
 		.wr_id = rc->rwqe.wr_id,
 		.status = status,
@@ -635,15 +636,15 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_scatter sc = { .skb = skb, .offset = pkt->hdr_len };
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	int err;
 
 	if (!softrdma_rc_take_rwqe(qp, pkt->psn))
 		return false;
-	err = softrdma_rc_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
-				   rc->rcv_len, pkt->payload_len,
-				   IB_ACCESS_LOCAL_WRITE,
-				   softrdma_rc_scatter_one, &sc);
+	err = softrdma_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
+				rc->rcv_len, pkt->payload_len,
+				IB_ACCESS_LOCAL_WRITE,
+				softrdma_rc_scatter_one, &sc);
 	if (err) {
 		/* IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection */
 		softrdma_rc_complete_rwqe(qp, skb, op, err == -EMSGSIZE ?
@@ -674,7 +675,7 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 				 const struct softrdma_roce_opcode *op)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	bool imm = softrdma_roce_ext_offset(pkt->opcode,
 					    SOFTRDMA_EXT_IMMDT) > 0;
 	const struct softrdma_reth *reth;
@@ -775,8 +776,8 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		.rkey = rkey,
 		.len = len,
 	};
-	qp->rc.msn = psn_add(qp->rc.msn, 1);
-	softrdma_rc_resp_done(&qp->rc.seq, pkt->psn, pkt->opcode, res->npsn);
+	softrdma_qp_rc(qp)->msn = psn_add(softrdma_qp_rc(qp)->msn, 1);
+	softrdma_rc_resp_done(&softrdma_qp_rc(qp)->seq, pkt->psn, pkt->opcode, res->npsn);
 	softrdma_rc_read_start(qp, pkt->psn, pkt->psn, va, rkey, len);
 	return true;
 }
@@ -826,8 +827,8 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 		.atomic = true,
 		.orig = orig,
 	};
-	qp->rc.msn = psn_add(qp->rc.msn, 1);
-	softrdma_rc_resp_done(&qp->rc.seq, pkt->psn, pkt->opcode, 1);
+	softrdma_qp_rc(qp)->msn = psn_add(softrdma_qp_rc(qp)->msn, 1);
+	softrdma_rc_resp_done(&softrdma_qp_rc(qp)->seq, pkt->psn, pkt->opcode, 1);
 	softrdma_rc_atomic_ack(qp, pkt->psn, orig);
 	return true;
 }
@@ -838,12 +839,12 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	bool ok;
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (rc->resp_failed) {
+	if (rc->resp_state == SOFTRDMA_RC_RESP_FAILED) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_free;
 	}
@@ -929,7 +930,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 				      struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	const struct softrdma_reth *reth;
 	struct softrdma_rc_res *res;
 	struct sk_buff *queued;
@@ -937,7 +938,8 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 
 	lockdep_assert_held(&qp->rq.lock);
 
-	if (!rc->rd_active || pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
+	if (rc->resp_state != SOFTRDMA_RC_RESP_READING ||
+	    pkt->opcode != IB_OPCODE_RC_RDMA_READ_REQUEST ||
 	    !psn_before(pkt->psn, rc->seq.psn))
 		return false;
 	if (psn_in_window(pkt->psn, rc->rd_psn,
@@ -955,7 +957,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 	if (res && !res->atomic && va >= res->va && va - res->va < res->len &&
 	    softrdma_reth_len(reth) < res->len - (va - res->va))
 		return false;
-	rc->rd_active = false;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
 	while ((queued = __skb_dequeue(&rc->backlog))) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BACKLOG_DROP);
 		kfree_skb(queued);
@@ -973,12 +975,12 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
  */
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum ib_qp_state state;
 
 	spin_lock_bh(&qp->rq.lock);
 	state = qp->state;
-	if (!rc->resp_running || rc->resp_stopped ||
+	if (rc->resp_state == SOFTRDMA_RC_RESP_STOPPED ||
 	    (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	     state != IB_QPS_SQD)) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
@@ -988,7 +990,8 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	if (softrdma_rc_resp_dup_read(qp, skb))
 		goto out_unlock;
 	/* responses leave in request order: wait for the read in progress */
-	if (rc->rd_active || !skb_queue_empty(&rc->backlog)) {
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING ||
+	    !skb_queue_empty(&rc->backlog)) {
 		if (skb_queue_len(&rc->backlog) >= SOFTRDMA_RC_BACKLOG) {
 			softrdma_counter_inc(qp->sdev,
 					     SOFTRDMA_CNT_RCV_BACKLOG_DROP);
@@ -1069,7 +1072,7 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
 				     u32 psn, __be32 smsn)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct sk_buff *skb;
 
 	lockdep_assert_held(&qp->rq.lock);
@@ -1094,7 +1097,7 @@ static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
  */
 void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	const struct softrdma_bth *bth;
 	struct sk_buff *skb;
 	__be32 smsn;
@@ -1121,7 +1124,8 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 			rc->resp_backoff_us = 0;
 			continue;
 		}
-		if (err == -EAGAIN && !rc->resp_stopped) {
+		if (err == -EAGAIN &&
+		    rc->resp_state != SOFTRDMA_RC_RESP_STOPPED) {
 			softrdma_rc_resp_backoff(qp, opcode, psn, smsn);
 			break;
 		}
@@ -1146,13 +1150,13 @@ out_unlock:
  */
 void softrdma_rc_resp_settle(struct softrdma_qp *qp)
 {
-	struct softrdma_rc *rc = &qp->rc;
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
 	/* stopped (its queue purged) or never started: nothing to send */
 	spin_lock_bh(&qp->rq.lock);
-	if (!rc->resp_stopped && rc->resp_running)
+	if (rc->resp_state != SOFTRDMA_RC_RESP_STOPPED)
 		softrdma_rc_push_ack(qp);
 	/* no back-off now: this is the last chance to send */
 	rc->resp_held = false;
@@ -1171,12 +1175,12 @@ void softrdma_rc_resp_work(struct work_struct *work)
 {
 	struct softrdma_rc *rc = container_of(to_delayed_work(work),
 					      struct softrdma_rc, resp_work);
-	struct softrdma_qp *qp = container_of(rc, struct softrdma_qp, rc);
+	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 	struct sk_buff *skb;
 	unsigned int n = 0;
 
 	spin_lock_bh(&qp->rq.lock);
-	if (rc->resp_stopped || !rc->resp_running)
+	if (rc->resp_state == SOFTRDMA_RC_RESP_STOPPED)
 		goto out_unlock;
 	rc->resp_held = false;
 	if (rc->ack_pending) {
@@ -1189,12 +1193,14 @@ void softrdma_rc_resp_work(struct work_struct *work)
 			softrdma_rc_send_ack(qp, softrdma_rc_syn_ack(),
 					     psn_sub(rc->seq.psn, 1));
 	}
-	if (rc->rd_active)
+	if (rc->resp_state == SOFTRDMA_RC_RESP_READING)
 		softrdma_rc_read_run(qp, SOFTRDMA_RC_READ_BUDGET);
-	while (!rc->rd_active && n++ < SOFTRDMA_RC_READ_BUDGET &&
+	while (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
+	       n++ < SOFTRDMA_RC_READ_BUDGET &&
 	       (skb = __skb_dequeue(&rc->backlog)))
 		softrdma_rc_resp_handle(qp, skb);
-	if (!rc->rd_active && !skb_queue_empty(&rc->backlog))
+	if (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
+	    !skb_queue_empty(&rc->backlog))
 		softrdma_rc_schedule(qp, 0);
 out_unlock:
 	spin_unlock_bh(&qp->rq.lock);

@@ -14,6 +14,7 @@
 #include "mr.h"
 #include "qp.h"
 #include "rc.h"
+#include "roce_qp.h"
 
 #define READ_IOVA	0x10000ULL
 #define READ_LENGTH	0x4000ULL
@@ -74,18 +75,20 @@ static void softrdma_rc_responder_read_rkey_recheck(struct kunit *test)
 	struct softrdma_mr *mr, *got;
 	struct softrdma_dev *sdev;
 	struct ib_pd *pds;
+	struct softrdma_roce_qp *rqp;
 	struct softrdma_qp *qp;
 
 	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
 	pds = kunit_kcalloc(test, 2, sizeof(*pds), GFP_KERNEL);
-	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
 	mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sdev);
 	KUNIT_ASSERT_NOT_NULL(test, pds);
-	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
 	KUNIT_ASSERT_NOT_NULL(test, mr);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 
+	qp = &rqp->qp;
 	qp->sdev = sdev;
 	qp->ibqp.pd = &pds[0];
 	qp->attr.qp_access_flags = c->qp_access;

@@ -4,14 +4,18 @@
  * cut into packets (IBA 9.4, 9.7.2), how many PSNs a WQE consumes
  * (IBA 9.7.1), where a request's PSN stands for the responder
  * (9.7.5.1.1), what an ACK or NAK asks of the completer (9.7.5.2) and
- * which RDMA READ responses restart its ACK timer (9.7.5.1.3, 9.7.6.1.3).
+ * which RDMA READ responses restart its ACK timer (9.7.5.1.3, 9.7.6.1.3),
+ * and the requester's and responder's state machines: their names and
+ * their tables of legal moves.
  */
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
 #include "psn.h"
+#include "qp.h"
 #include "rc.h"
+#include "roce_qp.h"
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 
@@ -821,6 +825,243 @@ static void softrdma_rc_read_gap(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(ahead->seen, SOFTRDMA_RC_RD_TRACK));
 }
 
+#define REQ(x)	SOFTRDMA_RC_REQ_##x
+#define RESP(x)	SOFTRDMA_RC_RESP_##x
+
+struct rc_move_case {
+	const char *name;
+	unsigned int from;
+	unsigned int to;
+	bool ok;
+};
+
+static const struct rc_move_case rc_req_move_cases[] = {
+	/* started: RTR waits for RTS, RTS sends (IBA 10.3.1) */
+	{ "stopped_to_idle", REQ(STOPPED), REQ(IDLE), true },
+	{ "stopped_to_running", REQ(STOPPED), REQ(RUNNING), true },
+	{ "idle_to_running", REQ(IDLE), REQ(RUNNING), true },
+	{ "idle_never_pauses", REQ(IDLE), REQ(PAUSED), false },
+	{ "idle_never_rnr_waits", REQ(IDLE), REQ(RNR_WAIT), false },
+	{ "idle_never_fails", REQ(IDLE), REQ(FAILED), false },
+	{ "stopped_not_paused", REQ(STOPPED), REQ(PAUSED), false },
+	{ "stopped_not_failed", REQ(STOPPED), REQ(FAILED), false },
+	/* waiting and back */
+	{ "running_to_paused", REQ(RUNNING), REQ(PAUSED), true },
+	{ "paused_to_running", REQ(PAUSED), REQ(RUNNING), true },
+	{ "running_to_rnr_wait", REQ(RUNNING), REQ(RNR_WAIT), true },
+	{ "paused_to_rnr_wait", REQ(PAUSED), REQ(RNR_WAIT), true },
+	{ "rnr_wait_to_running", REQ(RNR_WAIT), REQ(RUNNING), true },
+	{ "rnr_wait_not_paused", REQ(RNR_WAIT), REQ(PAUSED), false },
+	{ "running_not_idle", REQ(RUNNING), REQ(IDLE), false },
+	/* failing: only from a requester that had a connection */
+	{ "running_to_failed", REQ(RUNNING), REQ(FAILED), true },
+	{ "paused_to_failed", REQ(PAUSED), REQ(FAILED), true },
+	{ "rnr_wait_to_failed", REQ(RNR_WAIT), REQ(FAILED), true },
+	{ "failed_not_restarted", REQ(FAILED), REQ(RUNNING), false },
+	{ "failed_not_idle", REQ(FAILED), REQ(IDLE), false },
+	{ "failed_not_paused", REQ(FAILED), REQ(PAUSED), false },
+	/* teardown */
+	{ "running_to_stopped", REQ(RUNNING), REQ(STOPPED), true },
+	{ "paused_to_stopped", REQ(PAUSED), REQ(STOPPED), true },
+	{ "rnr_wait_to_stopped", REQ(RNR_WAIT), REQ(STOPPED), true },
+	{ "failed_to_stopped", REQ(FAILED), REQ(STOPPED), true },
+	{ "idle_to_stopped", REQ(IDLE), REQ(STOPPED), true },
+	/* out of range */
+	{ "from_out_of_range", REQ(NR_STATES), REQ(STOPPED), false },
+	{ "to_out_of_range", REQ(RUNNING), REQ(NR_STATES), false },
+};
+
+static const struct rc_move_case rc_resp_move_cases[] = {
+	{ "stopped_to_running", RESP(STOPPED), RESP(RUNNING), true },
+	{ "stopped_not_reading", RESP(STOPPED), RESP(READING), false },
+	{ "stopped_not_failed", RESP(STOPPED), RESP(FAILED), false },
+	/* an RDMA READ answered (IBA 9.7.5.1.3) */
+	{ "running_to_reading", RESP(RUNNING), RESP(READING), true },
+	{ "reading_to_running", RESP(READING), RESP(RUNNING), true },
+	/* a class C error (IBA 9.9.3.1.3) */
+	{ "running_to_failed", RESP(RUNNING), RESP(FAILED), true },
+	{ "reading_to_failed", RESP(READING), RESP(FAILED), true },
+	{ "failed_not_running", RESP(FAILED), RESP(RUNNING), false },
+	{ "failed_not_reading", RESP(FAILED), RESP(READING), false },
+	/* teardown */
+	{ "running_to_stopped", RESP(RUNNING), RESP(STOPPED), true },
+	{ "reading_to_stopped", RESP(READING), RESP(STOPPED), true },
+	{ "failed_to_stopped", RESP(FAILED), RESP(STOPPED), true },
+	/* out of range */
+	{ "from_out_of_range", RESP(NR_STATES), RESP(STOPPED), false },
+	{ "to_out_of_range", RESP(RUNNING), RESP(NR_STATES), false },
+};
+
+static void rc_move_case_desc(const struct rc_move_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_req_move, rc_req_move_cases, rc_move_case_desc);
+KUNIT_ARRAY_PARAM(rc_resp_move, rc_resp_move_cases, rc_move_case_desc);
+
+static void softrdma_rc_req_move_table(struct kunit *test)
+{
+	const struct rc_move_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_req_may_move(c->from, c->to),
+			    c->ok, "%s -> %s",
+			    softrdma_rc_req_state_name(c->from),
+			    softrdma_rc_req_state_name(c->to));
+}
+
+static void softrdma_rc_resp_move_table(struct kunit *test)
+{
+	const struct rc_move_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_resp_may_move(c->from, c->to),
+			    c->ok, "%s -> %s",
+			    softrdma_rc_resp_state_name(c->from),
+			    softrdma_rc_resp_state_name(c->to));
+}
+
+/*
+ * What the table says of every state: each but STOPPED stops, none moves
+ * to itself (staying is not a move), each is reachable from STOPPED, and
+ * each has its own name.
+ */
+static void rc_machine_check(struct kunit *test, unsigned int n,
+			     bool (*may)(unsigned int, unsigned int),
+			     const char *(*name)(unsigned int))
+{
+	unsigned long seen = BIT(0), prev = 0;
+	unsigned int s, t;
+
+	for (s = 0; s < n; s++) {
+		KUNIT_EXPECT_EQ_MSG(test, may(s, 0), s != 0, "%s to %s",
+				    name(s), name(0));
+		KUNIT_EXPECT_FALSE_MSG(test, may(s, s), "%s", name(s));
+		KUNIT_EXPECT_STRNEQ(test, name(s), "?");
+		for (t = 0; t < s; t++)
+			KUNIT_EXPECT_STRNEQ(test, name(s), name(t));
+	}
+	KUNIT_EXPECT_STREQ(test, name(n), "?");
+	while (seen != prev) {
+		prev = seen;
+		for (s = 0; s < n; s++)
+			for (t = 0; t < n; t++)
+				if ((prev & BIT(s)) && may(s, t))
+					seen |= BIT(t);
+	}
+	KUNIT_EXPECT_EQ(test, seen, GENMASK(n - 1, 0));
+}
+
+static bool rc_req_may(unsigned int from, unsigned int to)
+{
+	return softrdma_rc_req_may_move(from, to);
+}
+
+static const char *rc_req_name(unsigned int state)
+{
+	return softrdma_rc_req_state_name(state);
+}
+
+static bool rc_resp_may(unsigned int from, unsigned int to)
+{
+	return softrdma_rc_resp_may_move(from, to);
+}
+
+static const char *rc_resp_name(unsigned int state)
+{
+	return softrdma_rc_resp_state_name(state);
+}
+
+static void softrdma_rc_req_machine(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, REQ(STOPPED), 0);
+	rc_machine_check(test, REQ(NR_STATES), rc_req_may, rc_req_name);
+	KUNIT_EXPECT_STREQ(test, rc_req_name(REQ(RNR_WAIT)), "RNR_WAIT");
+}
+
+static void softrdma_rc_resp_machine(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, RESP(STOPPED), 0);
+	rc_machine_check(test, RESP(NR_STATES), rc_resp_may, rc_resp_name);
+	KUNIT_EXPECT_STREQ(test, rc_resp_name(RESP(READING)), "READING");
+}
+
+/* Responses are taken and the ACK timer runs in these states only */
+static void softrdma_rc_req_active_states(struct kunit *test)
+{
+	static const bool active[] = {
+		[REQ(STOPPED)] = false,
+		[REQ(IDLE)] = false,
+		[REQ(RUNNING)] = true,
+		[REQ(PAUSED)] = true,
+		[REQ(RNR_WAIT)] = true,
+		[REQ(FAILED)] = false,
+	};
+	unsigned int s;
+
+	static_assert(ARRAY_SIZE(active) == REQ(NR_STATES));
+	for (s = 0; s < REQ(NR_STATES); s++)
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_req_active(s), active[s],
+				    "%s", rc_req_name(s));
+}
+
+/*
+ * The move helpers on a QP, through a life of each engine: every legal
+ * move is made, staying is no move.  (A refused move warns, which fails a
+ * case here: the tables above test those.)
+ */
+static void softrdma_rc_move_helpers(struct kunit *test)
+{
+	static const unsigned int req_walk[][2] = {
+		/* asked for, found after */
+		{ REQ(STOPPED), REQ(STOPPED) },
+		{ REQ(IDLE), REQ(IDLE) },
+		{ REQ(RUNNING), REQ(RUNNING) },
+		{ REQ(RUNNING), REQ(RUNNING) },
+		{ REQ(PAUSED), REQ(PAUSED) },
+		{ REQ(RNR_WAIT), REQ(RNR_WAIT) },
+		{ REQ(RUNNING), REQ(RUNNING) },
+		{ REQ(FAILED), REQ(FAILED) },
+		{ REQ(STOPPED), REQ(STOPPED) },
+	};
+	static const unsigned int resp_walk[][2] = {
+		{ RESP(RUNNING), RESP(RUNNING) },
+		{ RESP(READING), RESP(READING) },
+		{ RESP(RUNNING), RESP(RUNNING) },
+		{ RESP(READING), RESP(READING) },
+		{ RESP(FAILED), RESP(FAILED) },
+		{ RESP(STOPPED), RESP(STOPPED) },
+	};
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_qp *qp;
+	unsigned int i;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	KUNIT_EXPECT_EQ(test, rqp->rc.req_state, REQ(STOPPED));
+	KUNIT_EXPECT_EQ(test, rqp->rc.resp_state, RESP(STOPPED));
+
+	spin_lock_bh(&qp->sq.lock);
+	for (i = 0; i < ARRAY_SIZE(req_walk); i++) {
+		softrdma_rc_req_move(qp, req_walk[i][0]);
+		KUNIT_EXPECT_EQ_MSG(test, rqp->rc.req_state, req_walk[i][1],
+				    "step %u: to %s", i,
+				    rc_req_name(req_walk[i][0]));
+	}
+	spin_unlock_bh(&qp->sq.lock);
+
+	spin_lock_bh(&qp->rq.lock);
+	for (i = 0; i < ARRAY_SIZE(resp_walk); i++) {
+		softrdma_rc_resp_move(qp, resp_walk[i][0]);
+		KUNIT_EXPECT_EQ_MSG(test, rqp->rc.resp_state, resp_walk[i][1],
+				    "step %u: to %s", i,
+				    rc_resp_name(resp_walk[i][0]));
+	}
+	spin_unlock_bh(&qp->rq.lock);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -836,6 +1077,12 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_response_timer, rc_rd_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_gap, rc_rd_gap_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_req_move_table, rc_req_move_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_resp_move_table, rc_resp_move_gen_params),
+	KUNIT_CASE(softrdma_rc_req_machine),
+	KUNIT_CASE(softrdma_rc_resp_machine),
+	KUNIT_CASE(softrdma_rc_req_active_states),
+	KUNIT_CASE(softrdma_rc_move_helpers),
 	{}
 };
 

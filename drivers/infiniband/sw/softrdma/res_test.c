@@ -11,6 +11,7 @@
 #include "device.h"
 #include "param.h"
 #include "res.h"
+#include "transport.h"
 
 struct res_take_case {
 	const char *name;
@@ -83,7 +84,8 @@ static void softrdma_res_fill_to_advertised(struct kunit *test)
 		int *field = (void *)attr + res_attr_cases[i].attr;
 
 		kunit_info(test, "%s\n", res_attr_cases[i].name);
-		sdev->transport = i & 1 ? SOFTRDMA_IWARP : SOFTRDMA_ROCE;
+		sdev->tp = i & 1 ? &softrdma_iwarp_transport :
+				   &softrdma_roce_transport;
 		memset(attr, 0, sizeof(*attr));
 		softrdma_dev_fill_attr(sdev, attr);
 		max = *field;

@@ -51,6 +51,7 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "transport.h"
 
 /* IBA 10.9.3: a P_Key matches the port's 0xffff if its low 15 bits do */
 #define SOFTRDMA_PKEY_BASE_MASK		0x7fff
@@ -442,9 +443,10 @@ static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 {
 	struct softrdma_dev *sdev;
 
-	sdev = softrdma_dev_get(ndev, SOFTRDMA_ROCE);
+	sdev = softrdma_dev_get(ndev, &softrdma_roce_transport);
 	if (!sdev && is_vlan_dev(ndev))
-		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev), SOFTRDMA_ROCE);
+		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev),
+					&softrdma_roce_transport);
 	return sdev;
 }
 

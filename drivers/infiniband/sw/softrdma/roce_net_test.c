@@ -26,6 +26,7 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
 
 /* frame 30: RC Acknowledge, QP 0x11, PSN 0xf2c6de, AETH 0x1f000001 */
 static const u8 rc_ack[] = {
@@ -525,11 +526,13 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 					enum rdma_network_type path_type)
 {
 	struct softrdma_roce_path *path;
+	struct softrdma_roce_qp *rqp;
 	struct softrdma_av av = {};
 	struct softrdma_qp *qp;
 
-	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, qp);
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
 	qp->sdev = sdev;
 	qp->ibqp.qp_type = IB_QPT_RC;
 	qp->ibqp.qp_num = qpn;
@@ -537,11 +540,11 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 	init_completion(&qp->released);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
-	skb_queue_head_init(&qp->rc.req_txq);
-	skb_queue_head_init(&qp->rc.resp_txq);
-	skb_queue_head_init(&qp->rc.backlog);
-	qp->rc.req_stopped = true;
-	qp->rc.resp_stopped = true;
+	skb_queue_head_init(&rqp->rc.req_txq);
+	skb_queue_head_init(&rqp->rc.resp_txq);
+	skb_queue_head_init(&rqp->rc.backlog);
+	rqp->rc.req_state = SOFTRDMA_RC_REQ_STOPPED;
+	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	qp->state = IB_QPS_RTS;
 
 	if (path_type != RDMA_NETWORK_IB) {

@@ -13,6 +13,7 @@
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
 #include "srq.h"
+#include "transport.h"
 #include "verbs.h"
 
 /*
@@ -71,14 +72,12 @@ void softrdma_srq_detach(struct softrdma_srq *srq)
 
 static u32 softrdma_srq_dev_max_wr(const struct softrdma_dev *sdev)
 {
-	return sdev->transport == SOFTRDMA_ROCE ? SOFTRDMA_MAX_QP_WR :
-						  SOFTRDMA_IWARP_MAX_QP_WR;
+	return sdev->tp->lim.max_qp_wr;
 }
 
 static u32 softrdma_srq_dev_max_sge(const struct softrdma_dev *sdev)
 {
-	return sdev->transport == SOFTRDMA_ROCE ? SOFTRDMA_ROCE_MAX_SGE :
-						  SOFTRDMA_IWARP_MAX_SGE;
+	return sdev->tp->lim.max_sge;
 }
 
 /* libsiw's ring: power-of-two slots, all usable, six SGEs each */
@@ -155,7 +154,7 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 	    init->attr.srq_limit > init->attr.max_wr)
 		return -EINVAL;
 
-	siw_abi = udata && sdev->transport == SOFTRDMA_IWARP;
+	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
 	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
 	if (udata) {
 		if (udata->outlen < resp_len)

@@ -10,13 +10,14 @@
 #include <rdma/ib_pack.h>
 
 #include "qp.h"
+#include "roce_qp.h"
 #include "ud.h"
 #include "wqe.h"
 
 static void softrdma_ud_kick_work(struct work_struct *work)
 {
-	struct softrdma_qp *qp = container_of(work, struct softrdma_qp,
-					      ud.kick_work);
+	struct softrdma_qp *qp = &container_of(work, struct softrdma_roce_qp,
+					       ud.kick_work)->qp;
 
 	softrdma_ud_kick(qp);
 	softrdma_qp_put(qp);
@@ -30,7 +31,7 @@ static void softrdma_ud_kick_work(struct work_struct *work)
  */
 int softrdma_ud_init(struct softrdma_qp *qp)
 {
-	INIT_WORK(&qp->ud.kick_work, softrdma_ud_kick_work);
+	INIT_WORK(&softrdma_qp_ud(qp)->kick_work, softrdma_ud_kick_work);
 	return 0;
 }
 
@@ -46,9 +47,9 @@ void softrdma_ud_start(struct softrdma_qp *qp)
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!qp->ud.running && qp->state == IB_QPS_RTS) {
-		qp->ud.running = true;
-		qp->ud.psn = qp->attr.sq_psn;
+	if (!softrdma_qp_ud(qp)->running && qp->state == IB_QPS_RTS) {
+		softrdma_qp_ud(qp)->running = true;
+		softrdma_qp_ud(qp)->psn = qp->attr.sq_psn;
 	}
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_ud_kick(qp);
@@ -63,7 +64,7 @@ void softrdma_ud_stop(struct softrdma_qp *qp)
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
-	qp->ud.running = false;
+	softrdma_qp_ud(qp)->running = false;
 	spin_unlock_bh(&qp->sq.lock);
 }
 

@@ -26,11 +26,12 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "qp_state.h"
+
 struct softrdma_qp;
 struct softrdma_send_wqe;
 
-/* IBA 13.5.1: the GSI QP's number and its well-known Q_Key */
-#define SOFTRDMA_GSI_QPN		1
+/* IBA 13.5.1: the GSI QP's well-known Q_Key (its number: qp_state.h) */
 #define SOFTRDMA_GSI_QKEY		IB_QP1_QKEY
 /* IBA 10.2.5: a Q_Key with this bit set is privileged */
 #define SOFTRDMA_QKEY_PRIVILEGED	BIT(31)
@@ -46,11 +47,6 @@ struct softrdma_ud {
 	/* sends for a doorbell rung with IRQs off; holds a QP reference */
 	struct work_struct kick_work;
 };
-
-static inline bool softrdma_qp_type_is_ud(enum ib_qp_type type)
-{
-	return type == IB_QPT_UD || type == IB_QPT_GSI;
-}
 
 int softrdma_ud_init(struct softrdma_qp *qp);
 void softrdma_ud_start(struct softrdma_qp *qp);

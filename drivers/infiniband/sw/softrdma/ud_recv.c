@@ -18,6 +18,7 @@
 #include "roce_hdr.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "sge.h"
 #include "ud.h"
 
 struct softrdma_ud_scatter {
@@ -146,9 +147,9 @@ void softrdma_ud_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		/* IBA 10.7.2.1: a message too long for the WQE */
 		wc.status = IB_WC_LOC_LEN_ERR;
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe.sge, wqe.num_sge, 0, len,
-					   IB_ACCESS_LOCAL_WRITE,
-					   softrdma_ud_scatter_one, &sc);
+		err = softrdma_sge_walk(qp, wqe.sge, wqe.num_sge, 0, len,
+					IB_ACCESS_LOCAL_WRITE,
+					softrdma_ud_scatter_one, &sc);
 		if (!err)
 			wc.status = IB_WC_SUCCESS;
 		else if (err == -EMSGSIZE)

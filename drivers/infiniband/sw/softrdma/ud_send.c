@@ -17,6 +17,8 @@
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
+#include "roce_qp.h"
+#include "sge.h"
 #include "ud.h"
 
 /**
@@ -100,9 +102,9 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 		else
 			skb_put_data(skb, wqe->inline_data, wqe->length);
 	} else {
-		err = softrdma_rc_sge_walk(qp, wqe->sge, wqe->num_sge, 0,
-					   wqe->length, 0,
-					   softrdma_ud_gather_one, skb);
+		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, 0,
+					wqe->length, 0,
+					softrdma_ud_gather_one, skb);
 	}
 	if (err) {
 		kfree_skb(skb);
@@ -116,8 +118,8 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 	softrdma_bth_set_pad(bth, pad);
 	softrdma_bth_set_pkey(bth, SOFTRDMA_DEFAULT_PKEY);
 	softrdma_bth_set_qpn(bth, wqe->wr.ud.remote_qpn);
-	softrdma_bth_set_psn(bth, qp->ud.psn);
-	qp->ud.psn = psn_add(qp->ud.psn, 1);
+	softrdma_bth_set_psn(bth, softrdma_qp_ud(qp)->psn);
+	softrdma_qp_ud(qp)->psn = psn_add(softrdma_qp_ud(qp)->psn, 1);
 
 	qkey = softrdma_ud_send_qkey(softrdma_qpn(qp), qp->attr.qkey,
 				     wqe->wr.ud.remote_qkey);
@@ -150,16 +152,16 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 	struct sk_buff *skb;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (qp->ud.sending)
+	if (softrdma_qp_ud(qp)->sending)
 		goto out_unlock;
-	qp->ud.sending = true;
-	while (qp->ud.running && qp->state == IB_QPS_RTS) {
+	softrdma_qp_ud(qp)->sending = true;
+	while (softrdma_qp_ud(qp)->running && qp->state == IB_QPS_RTS) {
 		wqe = softrdma_sq_fetch(qp);
 		if (!wqe)
 			break;
 		if (IS_ERR(wqe)) {
 			/* a WQE user space made up: the QP fails */
-			qp->ud.running = false;
+			softrdma_qp_ud(qp)->running = false;
 			softrdma_qp_error(qp);
 			break;
 		}
@@ -174,7 +176,7 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 		softrdma_roce_xmit(qp->sdev, NULL, skb);
 		spin_lock_bh(&qp->sq.lock);
 	}
-	qp->ud.sending = false;
+	softrdma_qp_ud(qp)->sending = false;
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 }
@@ -194,7 +196,7 @@ void softrdma_ud_kick(struct softrdma_qp *qp)
 {
 	if (irqs_disabled()) {
 		refcount_inc(&qp->ref);
-		if (!queue_work(system_wq, &qp->ud.kick_work))
+		if (!queue_work(system_wq, &softrdma_qp_ud(qp)->kick_work))
 			softrdma_qp_put(qp);
 		return;
 	}

@@ -26,13 +26,13 @@ static int softrdma_alloc_ucontext(struct ib_ucontext *ibuc,
 	int err;
 
 	/* The siw ABI answers with a device id libsiw stores but never uses. */
-	if (sdev->transport == SOFTRDMA_IWARP &&
+	if (sdev->uabi == SOFTRDMA_UABI_SIW &&
 	    udata->outlen < sizeof(siw_resp))
 		return -EINVAL;
 	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_UCONTEXT);
 	if (err)
 		return err;
-	if (sdev->transport == SOFTRDMA_ROCE)
+	if (sdev->uabi == SOFTRDMA_UABI_RXE)
 		return 0;	/* the rxe ABI exchanges nothing here */
 
 	err = ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));

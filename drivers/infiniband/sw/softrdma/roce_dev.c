@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RoCEv2 transport of a softrdma device (link type "sroce"): what the
+ * device advertises, its port and its UDP sockets.  It speaks the rxe
+ * user ABI, so librxe drives it.
+ */
+#include <rdma/ib_mad.h>
+
+#include "counters.h"
+#include "device.h"
+#include "param.h"
+#include "port.h"
+#include "roce_net.h"
+#include "roce_qp.h"
+#include "transport.h"
+#include "uabi.h"
+
+/*
+ * The management side of a RoCE port: the CM is supported (the GSI QP),
+ * and the IBA 14.2.5.6 PortInfo violation counters are the receive drops
+ * of the same name, saturating at 16 bits.
+ */
+static void softrdma_roce_port_mgmt(const struct softrdma_dev *sdev,
+				    struct ib_port_attr *attr)
+{
+	attr->port_cap_flags = IB_PORT_CM_SUP;
+	attr->qkey_viol_cntr =
+		min_t(u64, U16_MAX,
+		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_QKEY));
+	attr->bad_pkey_cntr =
+		min_t(u64, U16_MAX,
+		      softrdma_counter_read(sdev, SOFTRDMA_CNT_RCV_BAD_PKEY));
+}
+
+static void softrdma_roce_query_port(const struct softrdma_dev *sdev,
+				     unsigned int mtu,
+				     struct ib_port_attr *attr)
+{
+	attr->active_mtu = softrdma_roce_path_mtu(mtu);
+	attr->ip_gids = true;
+	softrdma_roce_port_mgmt(sdev, attr);
+}
+
+static void softrdma_roce_init_dev(struct softrdma_dev *sdev)
+{
+	sdev->ibdev.uverbs_cmd_mask |=
+		BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+}
+
+/* The rxe user ABI: librxe binds on driver id and ABI version 2. */
+static const struct ib_device_ops softrdma_roce_ops = {
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = 2,
+
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_roce_qp, qp.ibqp),
+};
+
+/*
+ * RoCE ports are full RoCEv2 ports: the protocol, Ethernet address
+ * handles, and the MAD, IB CM and AF_IB capabilities, for which the MAD
+ * layer creates the GSI QP (QP1, ud.h) and rdma_cm runs on top.
+ */
+const struct softrdma_transport softrdma_roce_transport = {
+	.link_type = "sroce",
+	.driver_id = RDMA_DRIVER_RXE,
+	.uabi = SOFTRDMA_UABI_RXE,
+	.uabi_ops = &softrdma_rxe_uabi_ops,
+	.node_type = RDMA_NODE_IB_CA,
+	.node_desc = "softrdma RoCEv2",
+	.ops = &softrdma_roce_ops,
+	.lim = {
+		.max_qp_wr = SOFTRDMA_MAX_QP_WR,
+		.max_sge = SOFTRDMA_ROCE_MAX_SGE,
+		.max_sge_rd = SOFTRDMA_ROCE_MAX_SGE_RD,
+		.max_inline = SOFTRDMA_ROCE_MAX_INLINE,
+		.max_cqe = SOFTRDMA_MAX_CQE,
+		.max_msg_sz = SOFTRDMA_ROCE_MAX_MSG_SZ,
+		.max_ah = SOFTRDMA_MAX_AH,
+		.gid_tbl_len = SOFTRDMA_ROCE_GID_TBL_LEN,
+		/*
+		 * RoCE atomics are atomic against every softrdma responder on
+		 * the host (one lock), not against CPU accesses.
+		 */
+		.atomic_cap = IB_ATOMIC_HCA,
+		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN,
+	},
+	.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,
+	.max_mad_size = IB_MGMT_MAD_SIZE,
+	.init_dev = softrdma_roce_init_dev,
+	.query_port = softrdma_roce_query_port,
+	.attach = softrdma_roce_net_attach,
+	.detach = softrdma_roce_net_detach,
+	.qp_check_init = softrdma_roce_qp_check_init,
+	.qp_engine = softrdma_roce_qp_engine,
+	.qp_created = softrdma_roce_qp_created,
+	.qp_destroy = softrdma_roce_qp_destroy,
+	.modify_qp = softrdma_roce_modify_qp,
+	.send_wr_ok = softrdma_roce_send_wr_ok,
+};

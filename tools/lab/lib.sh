@@ -662,6 +662,49 @@ _lab_pair_verdict() {
 	cat "$f" 2>/dev/null
 }
 
+# lab_run CMD...: CMD under lab_timeout, for the pair's timeout (TMO, set
+# by lab_pair) or 120 s.
+lab_run() { lab_timeout "${TMO:-120}" "$@"; }
+
+# lab_pingpong CMD...: an ibv_*_pingpong -c (both sides check every byte)
+# under lab_run, which must also report its iterations and no data errors.
+lab_pingpong() {
+	local out rc
+	out=$(lab_run "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || return $rc
+	! grep -q 'invalid data' <<<"$out" || { echo "FAIL: invalid data"; return 1; }
+	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
+}
+
+# lab_rping_checked COUNT SIZE, under lab_pair (which appends -p PORT, and
+# the server's address on the client): rping -V, where the client reads
+# back and compares every ping and prints it (-v; live in
+# $LAB_OUT/$CUR.live); all COUNT must have run.
+lab_rping_checked() {
+	local count=$1 size=$2 p=$4 out rc n
+	shift 4
+	if [ "$LAB_ID" = 0 ]; then
+		out=$(lab_run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
+		rc=$?
+		echo "$out"
+		lab_rping_exit_race "$rc" <<<"$out" && rc=0
+		return $rc
+	fi
+	out=$(set -o pipefail
+		lab_run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1 |
+			tee "$LAB_OUT/$CUR.live")
+	rc=$?
+	echo "$out" | tail -n 5
+	lab_rping_exit_race "$rc" <<<"$out" && rc=0
+	[ $rc -eq 0 ] || return $rc
+	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
+		{ echo "FAIL: data errors"; return 1; }
+	n=$(grep -c '^ping data: ' <<<"$out")
+	[ "$n" = "$count" ] || { echo "FAIL: $n of $count pings"; return 1; }
+}
+
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
 # is guest0's); TIMEOUT is set as TMO for the scenario's own timeout

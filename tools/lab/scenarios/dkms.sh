@@ -55,7 +55,6 @@ if [ $installs = 1 ]; then
 	rm -f "/lib/modules/$KVER/updates/softrdma.ko"
 fi
 
-run() { lab_timeout "${TMO:-120}" "$@"; }
 
 if [ $installs = 1 ]; then
 	lab_check "before: no softrdma module for $KVER (modinfo fails)" \
@@ -104,44 +103,12 @@ gid=$(lab_gid_index "$LAB_ADDR" sr0) || gid=1
 # the other guest may still be building
 lab_barrier devices-up 1800 || exit 1
 
-# ibv_rc_pingpong -c: both sides check every byte
-pp() {
-	local out rc
-	out=$(run "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] || return $rc
-	! grep -q 'invalid data' <<<"$out" || { echo "FAIL: invalid data"; return 1; }
-	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
-}
 for size in 4096 65537; do
-	lab_pair "sroce pingpong-$size" 120 pp ibv_rc_pingpong -d sr0 -g "$gid" \
+	lab_pair "sroce pingpong-$size" 120 lab_pingpong ibv_rc_pingpong -d sr0 -g "$gid" \
 		-n 50 -s "$size" -c
 done
 
-# rping -V: the client reads back and compares every ping; lab_pair
-# appends "-p PORT" (and the server's address on the client)
-rping_run() {
-	local count=$1 size=$2 p=$4 out rc n
-	shift 4
-	if [ "$LAB_ID" = 0 ]; then
-		out=$(run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
-		rc=$?
-		echo "$out"
-		lab_rping_exit_race "$rc" <<<"$out" && rc=0
-		return $rc
-	fi
-	out=$(run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1)
-	rc=$?
-	echo "$out" | tail -n 5
-	lab_rping_exit_race "$rc" <<<"$out" && rc=0
-	[ $rc -eq 0 ] || return $rc
-	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
-		{ echo "FAIL: data errors"; return 1; }
-	n=$(grep -c '^ping data: ' <<<"$out")
-	[ "$n" = "$count" ] || { echo "FAIL: $n of $count pings"; return 1; }
-}
-lab_pair "siwarp rping-20x65535" 120 rping_run 20 65535
+lab_pair "siwarp rping-20x65535" 120 lab_rping_checked 20 65535
 
 lab_barrier traffic-done 300 || exit 1
 if [ $installs = 1 ]; then

@@ -32,7 +32,6 @@ done
 gid=$(lab_gid_index "$LAB_ADDR" 2>/dev/null) || gid=
 gid6=$(lab_gid_index "$LAB_ADDR6" 2>/dev/null) || gid6=
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid $gid gid6 $gid6"
-run() { lab_timeout "${TMO:-120}" "$@"; }
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
 
 [ -x "$BIN" ] || lab_fail "hostile_user built on the host ($BIN)"
@@ -55,7 +54,7 @@ fi
 hostile() {
 	local p=$2 addr=${3:-} rc args=()
 	if [ "$LAB_ID" = 0 ]; then
-		run "${NOBODY[@]}" "$BIN" -d "$LAB_IBDEV" -s -a "$LAB_ADDR" -p "$p" \
+		lab_run "${NOBODY[@]}" "$BIN" -d "$LAB_IBDEV" -s -a "$LAB_ADDR" -p "$p" \
 			>/tmp/hostile.out 2>&1
 		rc=$?
 	else
@@ -63,7 +62,7 @@ hostile() {
 		[ -n "$gid6" ] && args+=(-G "$gid6" -6 "$(lab_peer_addr6 0)")
 		[ -n "$skip" ] && args+=(-x "$skip")
 		[ -n "$only" ] && args+=(-o "$only")
-		run bash -c 'c=$1; shift
+		lab_run bash -c 'c=$1; shift
 			[ -z "$c" ] || echo $$ >"$c/cgroup.procs" || exit 3
 			ulimit -l 4096 || exit 3
 			exec "$@"' hostile "$cg" "${NOBODY[@]}" "$BIN" \
@@ -86,38 +85,10 @@ lab_barrier hostile-done 120
 
 # the device still carries checked data between the guests
 gid_arg=${gid:-1}
-pp() {
-	local out rc
-	out=$(run "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] || return $rc
-	! grep -q 'invalid data' <<<"$out" || { echo "FAIL: invalid data"; return 1; }
-	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
-}
-rping_run() {
-	local p=$2 out rc n
-	if [ "$LAB_ID" = 0 ]; then
-		out=$(run rping -s -a "$LAB_ADDR" -p "$p" -V -C 50 -S 4096 2>&1)
-		rc=$?
-		echo "$out"
-		lab_rping_exit_race "$rc" <<<"$out" && rc=0
-		return $rc
-	fi
-	out=$(run rping -c -v -V -C 50 -S 4096 -p "$p" -a "$3" 2>&1)
-	rc=$?
-	echo "$out" | tail -n 5
-	lab_rping_exit_race "$rc" <<<"$out" && rc=0
-	[ $rc -eq 0 ] || return $rc
-	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
-		{ echo "FAIL: data errors"; return 1; }
-	n=$(grep -c '^ping data: ' <<<"$out")
-	[ "$n" = 50 ] || { echo "FAIL: $n of 50 pings"; return 1; }
-}
 if [[ $LAB_STACK == siwarp ]]; then
-	lab_pair after-rping 120 rping_run
+	lab_pair after-rping 120 lab_rping_checked 50 4096
 else
-	lab_pair after-pingpong 120 pp ibv_rc_pingpong \
+	lab_pair after-pingpong 120 lab_pingpong ibv_rc_pingpong \
 		-d "$LAB_IBDEV" -g "$gid_arg" -n 100 -s 4096 -c
 fi
 lab_barrier hostile-end 120

@@ -78,8 +78,6 @@ if [[ " $LAB_SCENARIO_ARGS " == *" debug "* ]] && [ "$LAB_STACK" = siwarp ]; the
 	done) >"$LAB_OUT/counters-live.txt" 2>&1 &
 fi
 
-# a stall leaves the stacks, QPs and link state (lab_timeout)
-run() { lab_timeout "${TMO:-120}" "$@"; }
 
 # perf SIZE ITERS CMD...: perftest at one size, its exit status and this
 # side's result table checked by lab_perftest (lib.sh); the client's
@@ -105,31 +103,10 @@ perf() {
 	lab_note "$CUR: $hdr| $res"
 }
 
-# rping: the client validates (-V) and prints every ping (-v); all of
-# them must have run.  lab_pair appends -p PORT and the server's address.
+# rping, every ping validated (lab_rping_checked), and a note of it
 rping_run() {
-	local count=$1 size=$2 p=$4
-	shift 4
-	local out rc n
-	if [ "$LAB_ID" = 0 ]; then
-		out=$(run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
-		rc=$?
-		echo "$out"
-		lab_rping_exit_race "$rc" <<<"$out" && rc=0
-		return $rc
-	fi
-	out=$(set -o pipefail
-		run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1 |
-			tee "$LAB_OUT/$CUR.live")
-	rc=$?
-	echo "$out" | tail -n 5
-	lab_rping_exit_race "$rc" <<<"$out" && rc=0
-	[ $rc -eq 0 ] || return $rc
-	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
-		{ echo "FAIL: data errors"; return 1; }
-	n=$(grep -c '^ping data: ' <<<"$out")
-	[ "$n" = "$count" ] || { echo "FAIL: $n of $count pings"; return 1; }
-	lab_note "$CUR: $n validated pings of $size B"
+	lab_rping_checked "$@" || return
+	[ "$LAB_ID" = 0 ] || lab_note "$CUR: $1 validated pings of $2 B"
 }
 
 if want rping; then
@@ -212,9 +189,9 @@ fi
 REUSE_BIN=${IW_REUSE_BIN:-/var/tmp/softrdma-lab/iw_reuse}
 reuse_run() {
 	if [ "$LAB_ID" = 0 ]; then
-		run "$REUSE_BIN" -s -a "$LAB_ADDR" -n 200 -S 65536 "$@"
+		lab_run "$REUSE_BIN" -s -a "$LAB_ADDR" -n 200 -S 65536 "$@"
 	else
-		run "$REUSE_BIN" -n 200 -S 65536 "$@"
+		lab_run "$REUSE_BIN" -n 200 -S 65536 "$@"
 	fi
 }
 

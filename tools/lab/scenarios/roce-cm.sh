@@ -23,8 +23,6 @@ gid=$(lab_gid_index "$LAB_ADDR") || gid=1
 gid6=$(lab_gid_index "$LAB_ADDR6") || gid6=
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid (IPv6: ${gid6:-none})"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
-# a stall leaves the stacks, QPs and link state (lab_timeout)
-run() { lab_timeout "${TMO:-120}" "$@"; }
 
 # ready PORT: a TCP listener, or an rdma_cm listener (per device cm_id)
 ready() {
@@ -80,7 +78,7 @@ pair() {
 # udpp: ibv_ud_pingpong; the iteration line and no data error
 udpp() {
 	local out rc
-	out=$(run "$@" 2>&1)
+	out=$(lab_run "$@" 2>&1)
 	rc=$?
 	echo "$out"
 	[ $rc -eq 0 ] || return $rc
@@ -92,7 +90,7 @@ udpp() {
 rp() {
 	local count=$1 size=$2 out rc n
 	shift 2
-	out=$(run rping "$@" -v -V -C "$count" -S "$size" 2>&1)
+	out=$(lab_run rping "$@" -v -V -C "$count" -S "$size" 2>&1)
 	rc=$?
 	echo "$out" | tail -n 5
 	lab_rping_exit_race "$rc" <<<"$out" && rc=0
@@ -106,7 +104,7 @@ rp() {
 # ok_run ARGS...: exit status 0 and no "error"/"fail" line
 ok_run() {
 	local out rc
-	out=$(run "$@" 2>&1)
+	out=$(lab_run "$@" 2>&1)
 	rc=$?
 	echo "$out" | tail -n 30
 	[ $rc -eq 0 ] || return $rc
@@ -116,7 +114,7 @@ ok_run() {
 # perf ARGS...: perftest with its result line as a note
 perf() {
 	local out rc res
-	out=$(run "$@" 2>&1)
+	out=$(lab_run "$@" 2>&1)
 	rc=$?
 	echo "$out"
 	[ $rc -eq 0 ] || return $rc

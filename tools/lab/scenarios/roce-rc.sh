@@ -26,24 +26,12 @@ gid=$(lab_gid_index "$LAB_ADDR") || gid=1
 lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
 
-# a stall leaves the stacks, QPs and link state (lab_timeout)
-run() { lab_timeout "${TMO:-120}" "$@"; }
 
-# pingpong: also require the iteration count and no data errors
-pp() {
-	local out rc
-	out=$(run "$@" 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] || return $rc
-	! grep -q 'invalid data' <<<"$out" || { echo "FAIL: invalid data"; return 1; }
-	grep -q "iters in" <<<"$out" || { echo "FAIL: no 'iters in' line"; return 1; }
-}
 
 # perftest, and its result line as a note
 perf() {
 	local out rc
-	out=$(run "$@" 2>&1)
+	out=$(lab_run "$@" 2>&1)
 	rc=$?
 	echo "$out"
 	[ $rc -eq 0 ] || return $rc
@@ -76,7 +64,7 @@ if want pp; then
 		iters=$PP_ITERS
 		[ "$size" -ge 65536 ] && iters=50
 		[ "$size" -ge 1048576 ] && iters=10
-		lab_pair "pingpong-$size" 120 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+		lab_pair "pingpong-$size" 120 lab_pingpong ibv_rc_pingpong -d "$LAB_IBDEV" \
 			-g "$gid" -n "$iters" -s "$size" -c
 	done
 	if [ "$LAB_STACK" = sroce ]; then
@@ -112,7 +100,7 @@ fi
 
 if want access; then
 	if [ -x "$ACCESS_BIN" ]; then
-		lab_pair rc_access 60 run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
+		lab_pair rc_access 60 lab_run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
 	else
 		lab_check "rc_access built on the host ($ACCESS_BIN)" false
 	fi
@@ -169,7 +157,7 @@ if want loss; then
 	if [ "$LAB_ID" = 0 ]; then
 		lab_check "netem loss 2%, RoCE ACKs exempt" loss_no_acks
 	fi
-	lab_pair loss-pingpong-65537 240 pp ibv_rc_pingpong -d "$LAB_IBDEV" \
+	lab_pair loss-pingpong-65537 240 lab_pingpong ibv_rc_pingpong -d "$LAB_IBDEV" \
 		-g "$gid" -n 50 -s 65537 -c
 	if [ "$LAB_ID" = 0 ]; then
 		tc -s class show dev eth0 >"$LAB_OUT/loss-classes.txt"

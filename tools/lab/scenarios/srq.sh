@@ -24,8 +24,6 @@ port=18900
 gid=$(lab_gid_index "$LAB_ADDR" 2>/dev/null) || gid=
 lab_note "stack $LAB_STACK dev $LAB_IBDEV, peer ${LAB_STACKS[$((1 - LAB_ID))]}"
 want() { [ -z "$LAB_SCENARIO_ARGS" ] || [[ " $LAB_SCENARIO_ARGS " == *" $1 "* ]]; }
-# a stall leaves the stacks, QPs and link state (lab_timeout)
-run() { lab_timeout "${TMO:-120}" "$@"; }
 # siw caps a registration at RLIMIT_MEMLOCK, even for root (lab-notes)
 ulimit -l unlimited
 iwarp=0
@@ -50,7 +48,7 @@ perf() {
 # ibv_srq_pingpong: both sides print their iteration line, no data error
 srqpp() {
 	local out rc
-	out=$(run "$@" 2>&1)
+	out=$(lab_run "$@" 2>&1)
 	rc=$?
 	echo "$out"
 	[ $rc -eq 0 ] || return $rc
@@ -100,7 +98,7 @@ if want verbs && [[ $LAB_STACK == sroce || $LAB_STACK == siwarp ]]; then
 		# own RoCEv2 GID, with the limit event
 		garg=()
 		[ "$LAB_STACK" = sroce ] && garg=(-g "$gid")
-		run "$SRQ_VERBS_BIN" -d "$LAB_IBDEV" "${garg[@]}" >/tmp/srq_verbs.out 2>&1
+		lab_run "$SRQ_VERBS_BIN" -d "$LAB_IBDEV" "${garg[@]}" >/tmp/srq_verbs.out 2>&1
 		echo "exit $?" >>/tmp/srq_verbs.out
 		cp /tmp/srq_verbs.out "$LAB_OUT/checks/srq_verbs.out" 2>/dev/null
 		while IFS= read -r line; do

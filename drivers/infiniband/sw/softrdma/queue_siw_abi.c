@@ -39,6 +39,9 @@ static_assert(offsetof(struct siw_sge, length) ==
 	      offsetof(struct softrdma_sge, length));
 static_assert(offsetof(struct siw_sge, lkey) ==
 	      offsetof(struct softrdma_sge, lkey));
+/* no ring is ever mapped at libsiw's "no mapping" key (mmap.h) */
+static_assert(SOFTRDMA_MMAP_MIN_PGOFF ==
+	      (SIW_INVAL_UOBJ_KEY >> PAGE_SHIFT) + 1);
 /* the notify word follows 32-byte slots: naturally aligned for cmpxchg */
 static_assert(sizeof(struct siw_cqe) % sizeof(u32) == 0);
 

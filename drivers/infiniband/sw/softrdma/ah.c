@@ -4,12 +4,12 @@
  */
 #include <linux/slab.h>
 #include <linux/xarray.h>
-#include <rdma/rdma_user_rxe.h>
 
 #include "ah.h"
 #include "device.h"
 #include "param.h"
 #include "transport.h"
+#include "uabi.h"
 
 static int softrdma_create_ah(struct ib_ah *ibah,
 			      struct rdma_ah_init_attr *init,
@@ -19,7 +19,6 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 	struct softrdma_dev *sdev = to_sdev(ibah->device);
 	gfp_t gfp = (init->flags & RDMA_CREATE_AH_SLEEPABLE) ? GFP_KERNEL :
 							       GFP_ATOMIC;
-	struct rxe_create_ah_resp resp = {};
 	struct softrdma_ah_entry *entry;
 	int err;
 
@@ -43,13 +42,8 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 	}
 	ah->entry = entry;
 
-	/*
-	 * librxe reads ah_num only if the response has room for it, and
-	 * computes an address vector itself when it is 0; ours never is.
-	 */
-	if (udata && udata->outlen >= sizeof(resp)) {
-		resp.ah_num = ah->ah_num;
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (udata && sdev->uabi_ops->create_ah_resp) {
+		err = sdev->uabi_ops->create_ah_resp(udata, ah->ah_num);
 		if (err)
 			goto out_erase;
 	}

@@ -7,20 +7,10 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <rdma/siw-abi.h>
 
 #include "compat.h"
 #include "mmap.h"
 #include "res.h"
-
-/*
- * Lowest page offset handed out.  libsiw reads the mmap key
- * SIW_INVAL_UOBJ_KEY (0x90000) as "no mapping" and fails the create, so
- * no buffer of either device type may ever sit there: start above it.
- * librxe takes any offset.
- */
-#define SOFTRDMA_MMAP_MIN_PGOFF	\
-	((SIW_INVAL_UOBJ_KEY >> PAGE_SHIFT) + 1)
 
 static struct softrdma_mmap_entry *
 to_softrdma_mmap_entry(struct rdma_user_mmap_entry *rdma_entry)

@@ -19,6 +19,14 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+/*
+ * Lowest page offset handed out.  libsiw reads the mmap key
+ * SIW_INVAL_UOBJ_KEY (0x90000) as "no mapping" and fails the create, so
+ * no buffer of either device type may ever sit there: start above it
+ * (queue_siw_abi.c asserts the value).  librxe takes any offset.
+ */
+#define SOFTRDMA_MMAP_MIN_PGOFF	((0x90000 >> PAGE_SHIFT) + 1)
+
 struct softrdma_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
 	void *buf;		/* vmalloc'ed, page aligned, zeroed, charged */

@@ -29,11 +29,11 @@
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 #include <rdma/ib_umem.h>
-#include <rdma/siw-abi.h>
 
 #include "device.h"
 #include "mr.h"
 #include "param.h"
+#include "uabi.h"
 
 /* MRs in use leave most indices free: a random one stays hard to guess */
 static_assert(SOFTRDMA_MAX_MR <= (SOFTRDMA_MR_INDEX_MAX + 1) / 64);
@@ -488,8 +488,8 @@ static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
  * softrdma_mr_install() - key, report and publish a fully built MR
  * @sdev: the device
  * @mr: the MR, everything but its key filled in
- * @siw_udata: where a libsiw caller expects the STag (siw_uresp_reg_mr),
- *	or NULL
+ * @udata: reg_user_mr's, for the device's user ABI to answer with the
+ *	key; NULL for a kernel MR
  *
  * The key reaches user space before the MR can be found by it.
  *
@@ -498,17 +498,15 @@ static int mr_fill_pages(struct softrdma_mr *mr, struct ib_umem *umem)
  */
 static int softrdma_mr_install(struct softrdma_dev *sdev,
 			       struct softrdma_mr *mr,
-			       struct ib_udata *siw_udata)
+			       struct ib_udata *udata)
 {
-	struct siw_uresp_reg_mr siw_resp = {};
 	int err;
 
 	err = softrdma_mr_add(sdev, mr);
 	if (err)
 		return err;
-	if (siw_udata) {
-		siw_resp.stag = mr->key;
-		err = ib_copy_to_udata(siw_udata, &siw_resp, sizeof(siw_resp));
+	if (udata && sdev->uabi_ops->reg_mr_resp) {
+		err = sdev->uabi_ops->reg_mr_resp(udata, mr->key);
 		if (err)
 			goto out_remove_mr;
 	}
@@ -757,8 +755,8 @@ int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
  * @length: bytes
  * @iova: the address the MR is accessed with (ibv_reg_mr_iova)
  * @access: IB_ACCESS_* rights
- * @udata: rxe devices: nothing; siw devices: siw_ureq_reg_mr in,
- *	siw_uresp_reg_mr out
+ * @udata: as the device's user ABI has it (uabi.h): nothing for librxe;
+ *	libsiw sends a request and takes the key back
  *
  * libsiw's stag_key is ignored: the key byte is always random, and libsiw
  * takes the key from the core's response anyway.
@@ -772,12 +770,8 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	struct softrdma_dev *sdev = to_sdev(ibpd->device);
 	struct softrdma_mr *mr;
 	struct ib_umem *umem;
-	bool siw_abi;
 	u64 end;
 	int err;
-
-	/* librxe sends and expects nothing; libsiw exchanges the STag */
-	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
 
 	err = softrdma_mr_check_access_flags(access);
 	if (err)
@@ -785,9 +779,11 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	if (!length || check_add_overflow(start, length, &end) ||
 	    check_add_overflow(iova, length, &end))
 		return ERR_PTR(-EINVAL);
-	if (siw_abi && (udata->inlen < sizeof(struct siw_ureq_reg_mr) ||
-			udata->outlen < sizeof(struct siw_uresp_reg_mr)))
-		return ERR_PTR(-EINVAL);
+	if (udata && sdev->uabi_ops->reg_mr_check) {
+		err = sdev->uabi_ops->reg_mr_check(udata);
+		if (err)
+			return ERR_PTR(err);
+	}
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
@@ -812,7 +808,7 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->ibmr.length = length;
 	mr->ibmr.page_size = PAGE_SIZE;
 
-	err = softrdma_mr_install(sdev, mr, siw_abi ? udata : NULL);
+	err = softrdma_mr_install(sdev, mr, udata);
 	if (err)
 		goto out_free_pages;
 	return &mr->ibmr;

@@ -853,6 +853,54 @@ int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 	return 0;
 }
 
+/**
+ * softrdma_post_recv_wrs() - a kernel receive WR chain into a kernel ring
+ * @ring: a kernel RQ's or SRQ's ring (struct softrdma_recv_wqe slots)
+ * @lim: the queue's limits (max_sge)
+ * @post_lock: the ring's producer lock, taken here
+ * @wr: the chain, posted in order
+ * @bad_wr: the first WR not posted, on error
+ *
+ * Return: 0, -EINVAL for a WR with a bad scatter list (it and the rest
+ * are not posted), or -ENOMEM when the ring is full.
+ */
+int softrdma_post_recv_wrs(struct softrdma_ring *ring,
+			   const struct softrdma_wqe_limits *lim,
+			   spinlock_t *post_lock, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	struct softrdma_recv_wqe *wqe;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(post_lock, flags);
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge < 0 || wr->num_sge > lim->max_sge) {
+			err = -EINVAL;
+			break;
+		}
+		if (softrdma_ring_full(ring)) {
+			err = -ENOMEM;
+			break;
+		}
+		wqe = softrdma_ring_producer_slot(ring);
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		wqe->length = 0;
+		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
+				      wr->num_sge)) {
+			err = -EINVAL;
+			break;
+		}
+		softrdma_ring_advance_producer(ring);
+	}
+	spin_unlock_irqrestore(post_lock, flags);
+
+	if (err)
+		*bad_wr = wr;
+	return err;
+}
+
 /* One kernel send WR into the SQ ring; the post lock is held. */
 static int softrdma_post_one_send(struct softrdma_qp *qp,
 				  const struct ib_send_wr *wr)
@@ -996,40 +1044,15 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	struct softrdma_rq *rq = &qp->rq;
-	struct softrdma_recv_wqe *wqe;
-	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (qp->user || !rq->ring || READ_ONCE(qp->state) == IB_QPS_RESET) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
 
-	spin_lock_irqsave(&rq->post_lock, flags);
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge < 0 || wr->num_sge > rq->lim.max_sge) {
-			err = -EINVAL;
-			break;
-		}
-		if (softrdma_ring_full(rq->ring)) {
-			err = -ENOMEM;
-			break;
-		}
-		wqe = softrdma_ring_producer_slot(rq->ring);
-		wqe->wr_id = wr->wr_id;
-		wqe->num_sge = wr->num_sge;
-		wqe->length = 0;
-		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
-				      wr->num_sge)) {
-			err = -EINVAL;
-			break;
-		}
-		softrdma_ring_advance_producer(rq->ring);
-	}
-	spin_unlock_irqrestore(&rq->post_lock, flags);
-
-	if (err)
-		*bad_wr = wr;
+	err = softrdma_post_recv_wrs(rq->ring, &rq->lim, &rq->post_lock, wr,
+				     bad_wr);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR)
 		softrdma_qp_error(qp);
 	return err;

@@ -167,6 +167,10 @@ void softrdma_qp_error(struct softrdma_qp *qp);
 int softrdma_qp_fill_res_sq(struct sk_buff *msg, struct softrdma_qp *qp);
 int softrdma_copy_sgl(struct softrdma_sge *sge, u32 *length,
 		      const struct ib_sge *sg_list, int num_sge);
+int softrdma_post_recv_wrs(struct softrdma_ring *ring,
+			   const struct softrdma_wqe_limits *lim,
+			   spinlock_t *post_lock, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr);
 
 /*
  * REG_MR and LOCAL_INV: no packet, executed when the SQ reaches them

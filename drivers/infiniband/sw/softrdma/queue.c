@@ -25,3 +25,33 @@ void softrdma_ring_set_locks(struct softrdma_ring *ring,
 	ring->producer_lock = producer_lock;
 	ring->consumer_lock = consumer_lock;
 }
+
+bool softrdma_ring_posted(const struct softrdma_ring *ring, u32 offset)
+{
+	if (softrdma_ring_is_siw(ring))
+		return softrdma_siw_ring_posted(ring, offset);
+	return offset < softrdma_ring_count(ring);
+}
+
+void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
+{
+	if (softrdma_ring_is_siw(ring))
+		softrdma_siw_ring_advance_consumer(ring);
+	else
+		softrdma_rxe_ring_advance_consumer(ring);
+}
+
+bool softrdma_ring_full(const struct softrdma_ring *ring)
+{
+	if (softrdma_ring_is_siw(ring))
+		return softrdma_siw_ring_full(ring);
+	return softrdma_rxe_ring_full(ring);
+}
+
+void softrdma_ring_advance_producer(struct softrdma_ring *ring)
+{
+	if (softrdma_ring_is_siw(ring))
+		softrdma_siw_ring_advance_producer(ring);
+	else
+		softrdma_rxe_ring_advance_producer(ring);
+}

@@ -2,8 +2,8 @@
 /*
  * Rings: the queues (SQ, RQ, SRQ, CQ) the kernel shares with a producer
  * or consumer on the other side, whatever the layout.  Two layouts, one
- * API; each layout's slot formats are in its own file, its index or flag
- * protocol inline below:
+ * API; each layout's slot formats and its index or flag protocol are in
+ * its own file, queue.c dispatches to them:
  *
  *	SOFTRDMA_RING_ABI_RXE	librxe's struct rxe_queue_buf header with
  *				producer/consumer indices, one slot always
@@ -30,9 +30,9 @@
 #include <linux/lockdep.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <rdma/rdma_user_rxe.h>
-#include <rdma/siw-abi.h>
 
+struct rxe_queue_buf;
+struct siw_cq_ctrl;
 struct softrdma_mmap_entry;
 
 enum softrdma_ring_abi {
@@ -135,132 +135,6 @@ static inline void softrdma_ring_assert_consumer(const struct softrdma_ring *rin
 }
 
 /*
- * The layouts' index and flag protocols.  Every WQE and every completion
- * goes through them, so they are inline here; each layout's slot formats
- * and conversions are in its own file.
- *
- * RXE: the user's (or the other kernel side's) index is read with
- * acquire, then masked.  The acquire pairs with the other side's release
- * after it finished the slots, so they are read (consumer) or
- * overwritten (producer) only after.
- */
-static inline u32 softrdma_ring_load_producer(const struct softrdma_ring *ring)
-{
-	/* pairs with the producer's release in advance_producer */
-	return smp_load_acquire(&ring->hdr->producer_index) & ring->index_mask;
-}
-
-static inline u32 softrdma_ring_load_consumer(const struct softrdma_ring *ring)
-{
-	/* pairs with the consumer's release in advance_consumer */
-	return smp_load_acquire(&ring->hdr->consumer_index) & ring->index_mask;
-}
-
-/* Posted entries of an RXE ring. */
-static inline u32 softrdma_ring_count(const struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	return (softrdma_ring_load_producer(ring) - ring->cons) &
-	       ring->index_mask;
-}
-
-/* Release the consumed slot to the producer; the slot is done with. */
-static inline void
-softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	ring->cons = (ring->cons + 1) & ring->index_mask;
-	/* all reads of the slot before the producer may reuse it */
-	smp_store_release(&ring->hdr->consumer_index, ring->cons);
-}
-
-static inline bool softrdma_rxe_ring_full(const struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_producer(ring);
-
-	return ((ring->prod + 1) & ring->index_mask) ==
-	       softrdma_ring_load_consumer(ring);
-}
-
-/* Publish the filled slot: everything written to it is visible first. */
-static inline void
-softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_producer(ring);
-
-	ring->prod = (ring->prod + 1) & ring->index_mask;
-	/* all writes to the slot before the consumer may see it */
-	smp_store_release(&ring->hdr->producer_index, ring->prod);
-}
-
-/*
- * SIW: a slot's owner is its VALID flag.  SQ and RQ slots keep their
- * flags at the same place (static_asserts in queue_siw_abi.c).
- */
-static inline u16 *softrdma_siw_wqe_flags(const struct softrdma_ring *ring,
-					  u32 index)
-{
-	struct siw_sqe *sqe = softrdma_ring_slot(ring, index);
-
-	return &sqe->flags;
-}
-
-static inline bool softrdma_siw_ring_posted(const struct softrdma_ring *ring,
-					    u32 offset)
-{
-	u16 flags;
-
-	softrdma_ring_assert_consumer(ring);
-
-	if (offset > ring->index_mask)
-		return false;
-	/* pairs with libsiw's seq_cst store of flags after the slot */
-	flags = smp_load_acquire(softrdma_siw_wqe_flags(ring,
-							ring->cons + offset));
-	return flags & SIW_WQE_VALID;
-}
-
-static inline void
-softrdma_siw_ring_advance_consumer(struct softrdma_ring *ring)
-{
-	softrdma_ring_assert_consumer(ring);
-
-	/*
-	 * All reads of the slot happened (the snapshot) before libsiw may
-	 * reuse it; the full barrier orders this store before any later
-	 * check of the next slot (libsiw's doorbell rule, below).
-	 */
-	smp_store_mb(*softrdma_siw_wqe_flags(ring, ring->cons), 0);
-	ring->cons = (ring->cons + 1) & ring->index_mask;
-}
-
-static inline bool softrdma_siw_ring_full(const struct softrdma_ring *ring)
-{
-	struct siw_cqe *cqe;
-
-	softrdma_ring_assert_producer(ring);
-
-	cqe = softrdma_ring_slot(ring, ring->prod);
-	/* pairs with libsiw clearing flags after it copied the CQE out */
-	return smp_load_acquire(&cqe->flags) != 0;
-}
-
-static inline void
-softrdma_siw_ring_advance_producer(struct softrdma_ring *ring)
-{
-	struct siw_cqe *cqe;
-
-	softrdma_ring_assert_producer(ring);
-
-	cqe = softrdma_ring_slot(ring, ring->prod);
-	/* everything written to the CQE before libsiw may see it */
-	smp_store_release(&cqe->flags, SIW_WQE_VALID);
-	ring->prod = (ring->prod + 1) & ring->index_mask;
-}
-
-/*
  * Consumer side (kernel consumes SQ/RQ/SRQ; either side of kernel rings).
  *
  * softrdma_ring_posted(): is the entry @offset places after the consumer
@@ -272,13 +146,7 @@ softrdma_siw_ring_advance_producer(struct softrdma_ring *ring)
  * later slot afterwards cannot miss a producer that saw the slot still
  * busy; this is what libsiw's doorbell suppression relies on).
  */
-static inline bool softrdma_ring_posted(const struct softrdma_ring *ring,
-					u32 offset)
-{
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_ring_posted(ring, offset);
-	return offset < softrdma_ring_count(ring);
-}
+bool softrdma_ring_posted(const struct softrdma_ring *ring, u32 offset);
 
 static inline bool softrdma_ring_empty(const struct softrdma_ring *ring)
 {
@@ -306,13 +174,7 @@ softrdma_ring_consumer_slot_at(const struct softrdma_ring *ring, u32 offset)
 	return softrdma_ring_slot(ring, ring->cons + offset);
 }
 
-static inline void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
-{
-	if (softrdma_ring_is_siw(ring))
-		softrdma_siw_ring_advance_consumer(ring);
-	else
-		softrdma_rxe_ring_advance_consumer(ring);
-}
+void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
 
 /*
  * Producer side (kernel produces CQEs; either side of kernel rings).
@@ -320,12 +182,7 @@ static inline void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
  * softrdma_ring_advance_producer() publishes the filled slot with release
  * (RXE: producer index; SIW: the slot's VALID flag).
  */
-static inline bool softrdma_ring_full(const struct softrdma_ring *ring)
-{
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_ring_full(ring);
-	return softrdma_rxe_ring_full(ring);
-}
+bool softrdma_ring_full(const struct softrdma_ring *ring);
 
 /* The slot at the producer index; only meaningful when not full. */
 static inline void *
@@ -336,12 +193,6 @@ softrdma_ring_producer_slot(const struct softrdma_ring *ring)
 	return softrdma_ring_slot(ring, ring->prod);
 }
 
-static inline void softrdma_ring_advance_producer(struct softrdma_ring *ring)
-{
-	if (softrdma_ring_is_siw(ring))
-		softrdma_siw_ring_advance_producer(ring);
-	else
-		softrdma_rxe_ring_advance_producer(ring);
-}
+void softrdma_ring_advance_producer(struct softrdma_ring *ring);
 
 #endif /* SOFTRDMA_QUEUE_H */

@@ -630,6 +630,24 @@ const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
 	.resize = softrdma_rxe_cq_resize,
 };
 
+/* ---------------------------------------------------------- responses */
+
+/*
+ * librxe reads ah_num only if the response has room for it, and computes
+ * an address vector itself when it is 0; ours never is.
+ */
+static int softrdma_rxe_create_ah_resp(struct ib_udata *udata, u32 ah_num)
+{
+	struct rxe_create_ah_resp resp = {};
+
+	if (udata->outlen < sizeof(resp))
+		return 0;
+	resp.ah_num = ah_num;
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+/* librxe exchanges nothing at alloc_ucontext and reg_user_mr */
 const struct softrdma_uabi_ops softrdma_rxe_uabi_ops = {
 	.cq = &softrdma_rxe_cq_abi,
+	.create_ah_resp = softrdma_rxe_create_ah_resp,
 };

@@ -51,6 +51,66 @@
 
 struct softrdma_mmap_entry;
 
+/*
+ * The ring's index protocol (queue.h dispatches to it), inline for
+ * queue.c and this ABI's files.
+ *
+ * The user's (or the other kernel side's) index is read with
+ * acquire, then masked.  The acquire pairs with the other side's release
+ * after it finished the slots, so they are read (consumer) or
+ * overwritten (producer) only after.
+ */
+static inline u32 softrdma_ring_load_producer(const struct softrdma_ring *ring)
+{
+	/* pairs with the producer's release in advance_producer */
+	return smp_load_acquire(&ring->hdr->producer_index) & ring->index_mask;
+}
+
+static inline u32 softrdma_ring_load_consumer(const struct softrdma_ring *ring)
+{
+	/* pairs with the consumer's release in advance_consumer */
+	return smp_load_acquire(&ring->hdr->consumer_index) & ring->index_mask;
+}
+
+/* Posted entries of an RXE ring. */
+static inline u32 softrdma_ring_count(const struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	return (softrdma_ring_load_producer(ring) - ring->cons) &
+	       ring->index_mask;
+}
+
+/* Release the consumed slot to the producer; the slot is done with. */
+static inline void
+softrdma_rxe_ring_advance_consumer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	ring->cons = (ring->cons + 1) & ring->index_mask;
+	/* all reads of the slot before the producer may reuse it */
+	smp_store_release(&ring->hdr->consumer_index, ring->cons);
+}
+
+static inline bool softrdma_rxe_ring_full(const struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_producer(ring);
+
+	return ((ring->prod + 1) & ring->index_mask) ==
+	       softrdma_ring_load_consumer(ring);
+}
+
+/* Publish the filled slot: everything written to it is visible first. */
+static inline void
+softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_producer(ring);
+
+	ring->prod = (ring->prod + 1) & ring->index_mask;
+	/* all writes to the slot before the consumer may see it */
+	smp_store_release(&ring->hdr->producer_index, ring->prod);
+}
+
 /* Largest request any ring accepts; callers enforce their own caps too. */
 #define SOFTRDMA_RING_MAX_ELEM		(SZ_64K - 1)
 /* Largest slot: the biggest send WQE rounds up to 1 KiB. */

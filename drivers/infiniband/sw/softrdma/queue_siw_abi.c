@@ -39,6 +39,9 @@ static_assert(offsetof(struct siw_sge, length) ==
 	      offsetof(struct softrdma_sge, length));
 static_assert(offsetof(struct siw_sge, lkey) ==
 	      offsetof(struct softrdma_sge, lkey));
+/* no ring is ever mapped at libsiw's "no mapping" key (mmap.h) */
+static_assert(SOFTRDMA_MMAP_MIN_PGOFF ==
+	      (SIW_INVAL_UOBJ_KEY >> PAGE_SHIFT) + 1);
 /* the notify word follows 32-byte slots: naturally aligned for cmpxchg */
 static_assert(sizeof(struct siw_cqe) % sizeof(u32) == 0);
 
@@ -321,6 +324,42 @@ const struct softrdma_cq_abi softrdma_siw_cq_abi = {
 	.notify = softrdma_siw_cq_fires,
 };
 
+/* ---------------------------------------------------------- responses */
+
+/* The siw ABI answers with a device id libsiw stores but never uses. */
+static int softrdma_siw_ucontext_check(const struct ib_udata *udata)
+{
+	return udata->outlen < sizeof(struct siw_uresp_alloc_ctx) ? -EINVAL : 0;
+}
+
+static int softrdma_siw_ucontext_resp(struct ib_udata *udata)
+{
+	struct siw_uresp_alloc_ctx resp = {};
+
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+/* libsiw sends a key byte (ignored: ours is random) and takes the STag */
+static int softrdma_siw_reg_mr_check(const struct ib_udata *udata)
+{
+	if (udata->inlen < sizeof(struct siw_ureq_reg_mr) ||
+	    udata->outlen < sizeof(struct siw_uresp_reg_mr))
+		return -EINVAL;
+	return 0;
+}
+
+static int softrdma_siw_reg_mr_resp(struct ib_udata *udata, u32 key)
+{
+	struct siw_uresp_reg_mr resp = { .stag = key };
+
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+/* iWARP devices have no address handles: no create_ah answer */
 const struct softrdma_uabi_ops softrdma_siw_uabi_ops = {
 	.cq = &softrdma_siw_cq_abi,
+	.ucontext_check = softrdma_siw_ucontext_check,
+	.ucontext_resp = softrdma_siw_ucontext_resp,
+	.reg_mr_check = softrdma_siw_reg_mr_check,
+	.reg_mr_resp = softrdma_siw_reg_mr_resp,
 };

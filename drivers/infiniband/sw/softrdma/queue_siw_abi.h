@@ -44,6 +44,72 @@
 #include "queue.h"
 #include "wqe.h"
 
+/*
+ * The ring's flag protocol (queue.h dispatches to it), inline for
+ * queue.c and this ABI's files: a slot's owner is its VALID flag.  SQ and RQ slots keep their
+ * flags at the same place (static_asserts in queue_siw_abi.c).
+ */
+static inline u16 *softrdma_siw_wqe_flags(const struct softrdma_ring *ring,
+					  u32 index)
+{
+	struct siw_sqe *sqe = softrdma_ring_slot(ring, index);
+
+	return &sqe->flags;
+}
+
+static inline bool softrdma_siw_ring_posted(const struct softrdma_ring *ring,
+					    u32 offset)
+{
+	u16 flags;
+
+	softrdma_ring_assert_consumer(ring);
+
+	if (offset > ring->index_mask)
+		return false;
+	/* pairs with libsiw's seq_cst store of flags after the slot */
+	flags = smp_load_acquire(softrdma_siw_wqe_flags(ring,
+							ring->cons + offset));
+	return flags & SIW_WQE_VALID;
+}
+
+static inline void
+softrdma_siw_ring_advance_consumer(struct softrdma_ring *ring)
+{
+	softrdma_ring_assert_consumer(ring);
+
+	/*
+	 * All reads of the slot happened (the snapshot) before libsiw may
+	 * reuse it; the full barrier orders this store before any later
+	 * check of the next slot (libsiw's doorbell rule, below).
+	 */
+	smp_store_mb(*softrdma_siw_wqe_flags(ring, ring->cons), 0);
+	ring->cons = (ring->cons + 1) & ring->index_mask;
+}
+
+static inline bool softrdma_siw_ring_full(const struct softrdma_ring *ring)
+{
+	struct siw_cqe *cqe;
+
+	softrdma_ring_assert_producer(ring);
+
+	cqe = softrdma_ring_slot(ring, ring->prod);
+	/* pairs with libsiw clearing flags after it copied the CQE out */
+	return smp_load_acquire(&cqe->flags) != 0;
+}
+
+static inline void
+softrdma_siw_ring_advance_producer(struct softrdma_ring *ring)
+{
+	struct siw_cqe *cqe;
+
+	softrdma_ring_assert_producer(ring);
+
+	cqe = softrdma_ring_slot(ring, ring->prod);
+	/* everything written to the CQE before libsiw may see it */
+	smp_store_release(&cqe->flags, SIW_WQE_VALID);
+	ring->prod = (ring->prod + 1) & ring->index_mask;
+}
+
 /* Largest ring; the verbs hold to SOFTRDMA_IWARP_MAX_QP_WR and _CQE. */
 #define SOFTRDMA_SIW_RING_MAX_SLOTS	SZ_64K
 

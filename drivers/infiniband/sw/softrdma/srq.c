@@ -348,41 +348,13 @@ static int softrdma_post_srq_recv(struct ib_srq *ibsrq,
 				  const struct ib_recv_wr **bad_wr)
 {
 	struct softrdma_srq *srq = to_ssrq(ibsrq);
-	struct softrdma_recv_wqe *wqe;
-	unsigned long flags;
-	int err = 0;
 
 	if (softrdma_ring_is_user(srq->ring)) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-
-	spin_lock_irqsave(&srq->post_lock, flags);
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge < 0 || wr->num_sge > srq->lim.max_sge) {
-			err = -EINVAL;
-			break;
-		}
-		if (softrdma_ring_full(srq->ring)) {
-			err = -ENOMEM;
-			break;
-		}
-		wqe = softrdma_ring_producer_slot(srq->ring);
-		wqe->wr_id = wr->wr_id;
-		wqe->num_sge = wr->num_sge;
-		wqe->length = 0;
-		if (softrdma_copy_sgl(wqe->sge, &wqe->length, wr->sg_list,
-				      wr->num_sge)) {
-			err = -EINVAL;
-			break;
-		}
-		softrdma_ring_advance_producer(srq->ring);
-	}
-	spin_unlock_irqrestore(&srq->post_lock, flags);
-
-	if (err)
-		*bad_wr = wr;
-	return err;
+	return softrdma_post_recv_wrs(srq->ring, &srq->lim, &srq->post_lock,
+				      wr, bad_wr);
 }
 
 const struct ib_device_ops softrdma_srq_ops = {

@@ -7,10 +7,27 @@
 #ifndef SOFTRDMA_UABI_H
 #define SOFTRDMA_UABI_H
 
+#include <linux/types.h>
+
+struct ib_udata;
 struct softrdma_cq_abi;
 
+/*
+ * Besides its CQ rings, an ABI answers some verbs in udata.  A *_check
+ * refuses a buffer too short for the ABI before the verb counts or builds
+ * anything; a *_resp writes the answer.  NULL: the ABI exchanges nothing
+ * there.
+ */
 struct softrdma_uabi_ops {
 	const struct softrdma_cq_abi *cq;	/* user CQs */
+	/* alloc_ucontext */
+	int (*ucontext_check)(const struct ib_udata *udata);
+	int (*ucontext_resp)(struct ib_udata *udata);
+	/* reg_user_mr: the new MR's @key, before the MR is published */
+	int (*reg_mr_check)(const struct ib_udata *udata);
+	int (*reg_mr_resp)(struct ib_udata *udata, u32 key);
+	/* create_user_ah: the new AH's @ah_num */
+	int (*create_ah_resp)(struct ib_udata *udata, u32 ah_num);
 };
 
 extern const struct softrdma_uabi_ops softrdma_rxe_uabi_ops;

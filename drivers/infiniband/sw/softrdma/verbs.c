@@ -6,8 +6,6 @@
  * its own file and ops table (cq.c, mmap.c, mr.c, qp.c), gathered onto a
  * device by softrdma_set_verbs_ops().
  */
-#include <rdma/siw-abi.h>
-
 #include "ah.h"
 #include "cq.h"
 #include "device.h"
@@ -16,26 +14,26 @@
 #include "qp.h"
 #include "res.h"
 #include "srq.h"
+#include "uabi.h"
 #include "verbs.h"
 
 static int softrdma_alloc_ucontext(struct ib_ucontext *ibuc,
 				   struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibuc->device);
-	struct siw_uresp_alloc_ctx siw_resp = {};
+	const struct softrdma_uabi_ops *uabi = sdev->uabi_ops;
 	int err;
 
-	/* The siw ABI answers with a device id libsiw stores but never uses. */
-	if (sdev->uabi == SOFTRDMA_UABI_SIW &&
-	    udata->outlen < sizeof(siw_resp))
-		return -EINVAL;
+	if (uabi->ucontext_check) {
+		err = uabi->ucontext_check(udata);
+		if (err)
+			return err;
+	}
 	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_UCONTEXT);
-	if (err)
+	if (err || !uabi->ucontext_resp)
 		return err;
-	if (sdev->uabi == SOFTRDMA_UABI_RXE)
-		return 0;	/* the rxe ABI exchanges nothing here */
 
-	err = ib_copy_to_udata(udata, &siw_resp, sizeof(siw_resp));
+	err = uabi->ucontext_resp(udata);
 	if (err)
 		softrdma_res_put(&sdev->res, SOFTRDMA_RES_UCONTEXT);
 	return err;

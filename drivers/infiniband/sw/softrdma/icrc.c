@@ -144,23 +144,30 @@ bool softrdma_icrc_check_buf(const void *pkt, unsigned int len)
 	       softrdma_icrc_get(pkt + len - ROCE_ICRC_SIZE);
 }
 
-static __wsum softrdma_icrc_update(const void *mem, int len, __wsum crc)
+/*
+ * crc32_le() over @len bytes at @off in @skb, wherever they lie (linear
+ * part, page fragments, frag list), without a copy.
+ */
+static u32 softrdma_icrc_skb_crc(const struct sk_buff *skb, unsigned int off,
+				 unsigned int len, u32 crc)
 {
-	return (__force __wsum)crc32_le((__force u32)crc, mem, len);
-}
+	struct skb_seq_state st;
+	unsigned int done = 0;
+	const u8 *data;
+	unsigned int n;
 
-/* the CRC of A || B from the CRC of A and B's CRC started at 0 */
-static __wsum softrdma_icrc_combine(__wsum crc, __wsum crc2, int offset,
-				    int len)
-{
-	return (__force __wsum)crc32_le_combine((__force u32)crc,
-						(__force u32)crc2, len);
+	/* the walk only reads: the skb is not changed */
+	skb_prepare_seq_read((struct sk_buff *)skb, off, off + len, &st);
+	while (done < len && (n = skb_seq_read(done, &data, &st))) {
+		/* a block may run past off + len: the ICRC field follows */
+		n = min(n, len - done);
+		crc = crc32_le(crc, data, n);
+		done += n;
+	}
+	/* unmaps the last page when the walk stopped inside it */
+	skb_abort_seq_read(&st);
+	return crc;
 }
-
-static const struct skb_checksum_ops softrdma_icrc_ops = {
-	.update = softrdma_icrc_update,
-	.combine = softrdma_icrc_combine,
-};
 
 /*
  * Where the IB packet starts, relative to skb->data, for an skb whose
@@ -210,10 +217,8 @@ u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
 	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
 	crc = softrdma_icrc_hdrs(skb_network_header(skb), ip_len, udp_hdr(skb),
 				 bth);
-	crc = (__force u32)__skb_checksum(skb, ib_off + sizeof(*bth),
-					  ib_len - sizeof(*bth),
-					  (__force __wsum)crc,
-					  &softrdma_icrc_ops);
+	crc = softrdma_icrc_skb_crc(skb, ib_off + sizeof(*bth),
+				    ib_len - sizeof(*bth), crc);
 	return ~crc;
 }
 

@@ -57,7 +57,9 @@ if [ ! -f "$src/.softrdma-prepared" ]; then
 fi
 
 log=$root/$ver/build.log
-if SOFTRDMA_BUILD_ROOT=$root/$ver/build "$top/tools/build-kernel.sh" "$ver" "$src" \
+# A modules_prepare'd tree has no Module.symvers: modpost cannot resolve
+# the kernel's symbols there, and says so (in capitals) without failing.
+if KBUILD_MODPOST_WARN=1 SOFTRDMA_BUILD_ROOT=$root/$ver/build "$top/tools/build-kernel.sh" "$ver" "$src" \
 	>/dev/null 2>"$log"; then
 	echo "ok - mainline: softrdma.ko builds against Debian's $pkg"
 else

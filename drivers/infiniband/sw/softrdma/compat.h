@@ -93,4 +93,135 @@ static inline int softrdma_tcp_send_page_locked(struct sock *sk,
 }
 #endif
 
+/* 6.15 renamed __crc32c_le(), the library's CRC32c, to crc32c() */
+#include <linux/crc32.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define softrdma_crc32c_lib(crc, p, len)	crc32c(crc, p, len)
+#else
+#define softrdma_crc32c_lib(crc, p, len)	__crc32c_le(crc, p, len)
+#endif
+
+/* 6.16 renamed from_timer() to timer_container_of() */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define timer_container_of(var, timer, field)	from_timer(var, timer, field)
+#endif
+
+/* 6.17: reg_user_mr gained the DMA handle (struct ib_dmah) argument */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define SOFTRDMA_REG_USER_MR_DMAH	struct ib_dmah *dmah,
+#else
+#define SOFTRDMA_REG_USER_MR_DMAH
+#endif
+
+/* 6.18 removed nth_page(): a compound page's pages are contiguous */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define softrdma_nth_page(page, n)	((page) + (n))
+#else
+#define softrdma_nth_page(page, n)	nth_page(page, n)
+#endif
+
+/*
+ * 6.19: kernel_bind() and kernel_connect() take a struct sockaddr_unsized.
+ * softrdma_sockaddr() casts a sockaddr of any family for them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#define softrdma_sockaddr(addr)	((struct sockaddr_unsized *)(addr))
+#else
+#define softrdma_sockaddr(addr)	((struct sockaddr *)(addr))
+#endif
+
+/*
+ * The interfaces below changed in a 7.x release that is not pinned here:
+ * the Makefile probes the kernel's headers for them and defines
+ * SOFTRDMA_HAVE_<feature>.
+ *
+ * RESIZE_USER_CQ: ib_device_ops.resize_cq became resize_user_cq, with an
+ * unsigned entry count.  SOFTRDMA_RESIZE_CQ_OP names the member and
+ * softrdma_resize_cqe_t the count's type.
+ */
+#ifdef SOFTRDMA_HAVE_RESIZE_USER_CQ
+#define SOFTRDMA_RESIZE_CQ_OP	resize_user_cq
+#define softrdma_resize_cqe_t	unsigned int
+#else
+#define SOFTRDMA_RESIZE_CQ_OP	resize_cq
+#define softrdma_resize_cqe_t	int
+#endif
+
+/* UMEM_GET_VA: ib_umem_get() became ib_umem_get_va() */
+#ifdef SOFTRDMA_HAVE_UMEM_GET_VA
+#define softrdma_umem_get(dev, addr, size, access) \
+	ib_umem_get_va(dev, addr, size, access)
+#else
+#define softrdma_umem_get(dev, addr, size, access) \
+	ib_umem_get(dev, addr, size, access)
+#endif
+
+/*
+ * DEVICE_GET_BY_NAME: ib_device_get_by_name() is no longer exported;
+ * without it a taken name shows as ib_register_device()'s error.
+ */
+#ifdef SOFTRDMA_HAVE_DEVICE_GET_BY_NAME
+#include <rdma/ib_verbs.h>
+static inline bool softrdma_ib_name_taken(const char *name)
+{
+	struct ib_device *named = ib_device_get_by_name(name,
+							 RDMA_DRIVER_UNKNOWN);
+
+	if (!named)
+		return false;
+	ib_device_put(named);
+	return true;
+}
+#else
+static inline bool softrdma_ib_name_taken(const char *name)
+{
+	return false;
+}
+#endif
+
+/*
+ * IPV6_STUBS: IPv6 became built-in only and the ipv6_stub indirection
+ * went away; its functions are called directly.
+ */
+#ifdef SOFTRDMA_HAVE_IPV6_STUBS
+#include <net/ipv6_stubs.h>
+#define softrdma_ip6_dst_lookup_flow(net, fl6) \
+	ipv6_stub->ipv6_dst_lookup_flow(net, NULL, fl6, NULL)
+#define softrdma_ipv6_dev_find(net, addr) \
+	ipv6_stub->ipv6_dev_find(net, addr, NULL)
+#else
+#include <net/addrconf.h>
+#include <net/ipv6.h>
+#define softrdma_ip6_dst_lookup_flow(net, fl6) \
+	ip6_dst_lookup_flow(net, NULL, fl6, NULL)
+#define softrdma_ipv6_dev_find(net, addr)	ipv6_dev_find(net, addr, NULL)
+#endif
+
+/*
+ * FLOWI4_DSCP: the IPv4 flow key carries the DSCP (flowi4_dscp) instead
+ * of the TOS byte.  SOFTRDMA_FLOWI4_TCLASS() initialises it from an IBA
+ * traffic class (the IP TOS byte).
+ */
+#ifdef SOFTRDMA_HAVE_FLOWI4_DSCP
+#include <net/inet_dscp.h>
+#define SOFTRDMA_FLOWI4_TCLASS(tc)	.flowi4_dscp = inet_dsfield_to_dscp(tc)
+#else
+#define SOFTRDMA_FLOWI4_TCLASS(tc)	.flowi4_tos = RT_TOS(tc)
+#endif
+
+/*
+ * UDP_TUNNEL_SK: setup_udp_tunnel_sock() and udp_tunnel_sock_release()
+ * take the struct sock instead of the struct socket.
+ */
+#ifdef SOFTRDMA_HAVE_UDP_TUNNEL_SK
+#define softrdma_setup_udp_tunnel_sock(net, sock, cfg) \
+	setup_udp_tunnel_sock(net, (sock)->sk, cfg)
+#define softrdma_udp_tunnel_sock_release(sock) \
+	udp_tunnel_sock_release((sock)->sk)
+#else
+#define softrdma_setup_udp_tunnel_sock(net, sock, cfg) \
+	setup_udp_tunnel_sock(net, sock, cfg)
+#define softrdma_udp_tunnel_sock_release(sock)	udp_tunnel_sock_release(sock)
+#endif
+
 #endif /* SOFTRDMA_COMPAT_H */

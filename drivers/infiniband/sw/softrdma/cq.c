@@ -19,9 +19,11 @@
 #include "uabi.h"
 
 /* What query_device advertises as max_cqe, for every CQ of the device. */
-static int softrdma_cq_check_size(const struct softrdma_dev *sdev, int cqe)
+/* a negative count from an int caller arrives huge and is refused */
+static int softrdma_cq_check_size(const struct softrdma_dev *sdev,
+				  unsigned int cqe)
 {
-	return cqe < 1 || cqe > sdev->tp->lim.max_cqe ? -EINVAL : 0;
+	return !cqe || cqe > sdev->tp->lim.max_cqe ? -EINVAL : 0;
 }
 
 static int softrdma_create_cq(struct ib_cq *ibcq,
@@ -60,7 +62,7 @@ static int softrdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-static int softrdma_resize_cq(struct ib_cq *ibcq, int cqe,
+static int softrdma_resize_cq(struct ib_cq *ibcq, softrdma_resize_cqe_t cqe,
 			      struct ib_udata *udata)
 {
 	struct softrdma_cq *cq = to_scq(ibcq);
@@ -191,7 +193,7 @@ const struct ib_device_ops softrdma_cq_ops = {
 	.destroy_cq = softrdma_destroy_cq,
 	.poll_cq = softrdma_poll_cq,
 	.req_notify_cq = softrdma_req_notify_cq,
-	.resize_cq = softrdma_resize_cq,
+	.SOFTRDMA_RESIZE_CQ_OP = softrdma_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, softrdma_cq, ibcq),
 };

@@ -52,6 +52,7 @@
 #include <rdma/iw_cm.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "device.h"
 #include "iw_cm.h"
 #include "iw_cm_cep.h"
@@ -859,7 +860,8 @@ static int softrdma_iw_dial(struct softrdma_iw_cep *cep)
 	struct sockaddr *addr = (struct sockaddr *)&cep->dial_addr;
 	int err;
 
-	err = kernel_connect(cep->sock, addr, softrdma_iw_addr_len(addr),
+	err = kernel_connect(cep->sock, softrdma_sockaddr(addr),
+			     softrdma_iw_addr_len(addr),
 			     O_NONBLOCK);
 	return err == -EINPROGRESS ? 0 : err;
 }
@@ -1268,7 +1270,7 @@ static int softrdma_iw_listen_one(struct softrdma_iw_listen *listen,
 	sock_set_reuseaddr(sock->sk);
 	if (addr->sa_family == AF_INET6)
 		ip6_sock_set_v6only(sock->sk);
-	err = kernel_bind(sock, (struct sockaddr *)addr,
+	err = kernel_bind(sock, softrdma_sockaddr(addr),
 			  softrdma_iw_addr_len(addr));
 	if (err)
 		goto out_release;
@@ -1546,7 +1548,7 @@ static int softrdma_iw_connect(struct iw_cm_id *cm_id,
 		goto out_put_qp;
 	sock_set_reuseaddr(sock->sk);
 	tcp_sock_set_nodelay(sock->sk);
-	err = kernel_bind(sock, laddr, addrlen);
+	err = kernel_bind(sock, softrdma_sockaddr(laddr), addrlen);
 	if (err)
 		goto out_release;
 

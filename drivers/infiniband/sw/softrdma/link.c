@@ -13,6 +13,7 @@
 #include <kunit/visibility.h>
 #include <rdma/rdma_netlink.h>
 
+#include "compat.h"
 #include "device.h"
 #include "link.h"
 #include "transport.h"
@@ -51,7 +52,6 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 {
 	const char *type = tp->link_type;
 	struct softrdma_dev *existing;
-	struct ib_device *named;
 	const char *why;
 	int err;
 
@@ -64,9 +64,7 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 
 	mutex_lock(&link_add_lock);
 
-	named = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
-	if (named) {
-		ib_device_put(named);
+	if (softrdma_ib_name_taken(name)) {
 		pr_err("softrdma: cannot add %s device %s: the name is taken\n",
 		       type, name);
 		err = -EEXIST;

@@ -376,7 +376,7 @@ static u32 softrdma_mpa_crc_page(u32 state, struct page *page,
 	offset %= PAGE_SIZE;
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - offset);
-		void *va = kmap_local_page(nth_page(page, idx));
+		void *va = kmap_local_page(softrdma_nth_page(page, idx));
 
 		state = softrdma_mpa_crc32c(state, va + offset, n);
 		kunmap_local(va);

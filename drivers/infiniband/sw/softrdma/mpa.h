@@ -249,7 +249,7 @@ static inline u32 softrdma_mpa_crc_final(u32 state)
  * API: a descriptor and an indirect call per use, which on the few bytes
  * of a header, a pad or a 2-byte payload (several per FPDU) cost more
  * than the sum itself.  Below this length the CRC library's table-driven
- * __crc32c_le(), the same function with the same state, is called
+ * CRC32c (softrdma_crc32c_lib()), the same function with the same state, is called
  * directly (inline: the small case is most calls).
  */
 #define SOFTRDMA_MPA_CRC_SMALL	64
@@ -258,7 +258,7 @@ static inline u32 softrdma_mpa_crc32c(u32 state, const void *p,
 				      unsigned int n)
 {
 	if (n < SOFTRDMA_MPA_CRC_SMALL)
-		return n ? __crc32c_le(state, p, n) : state;
+		return n ? softrdma_crc32c_lib(state, p, n) : state;
 	return crc32c(state, p, n);
 }
 

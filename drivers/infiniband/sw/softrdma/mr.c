@@ -30,6 +30,7 @@
 #include <kunit/visibility.h>
 #include <rdma/ib_umem.h>
 
+#include "compat.h"
 #include "device.h"
 #include "mr.h"
 #include "param.h"
@@ -765,6 +766,7 @@ int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
  */
 struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   u64 iova, int access,
+				   SOFTRDMA_REG_USER_MR_DMAH
 				   struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibpd->device);
@@ -789,7 +791,7 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 
-	umem = ib_umem_get(ibpd->device, start, length, access);
+	umem = softrdma_umem_get(ibpd->device, start, length, access);
 	if (IS_ERR(umem)) {
 		err = PTR_ERR(umem);
 		goto out_free_mr;

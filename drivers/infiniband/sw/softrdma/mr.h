@@ -13,6 +13,8 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+#include "compat.h"
+
 struct ib_umem;
 struct softrdma_dev;
 
@@ -119,6 +121,7 @@ int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
 			   u32 key, bool remote);
 struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   u64 iova, int access,
+				   SOFTRDMA_REG_USER_MR_DMAH
 				   struct ib_udata *udata);
 int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 

@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <trace/events/softrdma.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "mr.h"
@@ -47,7 +48,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 	}
 	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
-	del_timer(&rc->retry_timer);
+	timer_delete(&rc->retry_timer);
 	softrdma_qp_error(qp);
 }
 
@@ -65,7 +66,7 @@ static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 
 	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT)
 		return;
-	del_timer(&rc->retry_timer);
+	timer_delete(&rc->retry_timer);
 	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
 }
@@ -574,7 +575,7 @@ out_unlock:
  */
 void softrdma_rc_retry_timer(struct timer_list *t)
 {
-	struct softrdma_rc *rc = from_timer(rc, t, retry_timer);
+	struct softrdma_rc *rc = timer_container_of(rc, t, retry_timer);
 	struct softrdma_qp *qp = softrdma_rc_qp(rc);
 	struct softrdma_rc_wqe *st;
 

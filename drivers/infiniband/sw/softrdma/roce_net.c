@@ -33,7 +33,6 @@
 #include <net/ip6_checksum.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 #include <net/neighbour.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -44,6 +43,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "av.h"
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
@@ -112,7 +112,7 @@ static struct socket *softrdma_roce_sock_create(struct net *net, bool ipv6)
 	if (err)
 		return ERR_PTR(err);
 
-	setup_udp_tunnel_sock(net, sock, &tnl_cfg);
+	softrdma_setup_udp_tunnel_sock(net, sock, &tnl_cfg);
 	return sock;
 }
 
@@ -121,9 +121,9 @@ static void softrdma_roce_socks_release(struct softrdma_roce_socks *socks)
 	lockdep_assert_held(&softrdma_roce_net_lock);
 
 	if (socks->sock6)
-		udp_tunnel_sock_release(socks->sock6);
+		softrdma_udp_tunnel_sock_release(socks->sock6);
 	if (socks->sock4)
-		udp_tunnel_sock_release(socks->sock4);
+		softrdma_udp_tunnel_sock_release(socks->sock4);
 	socks->sock6 = NULL;
 	socks->sock4 = NULL;
 }
@@ -658,7 +658,7 @@ static struct dst_entry *softrdma_roce_route4(struct net *net,
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = oif,
-		.flowi4_tos = RT_TOS(tx->traffic_class),
+		SOFTRDMA_FLOWI4_TCLASS(tx->traffic_class),
 		.flowi4_proto = IPPROTO_UDP,
 		.saddr = tx->saddr.v4.s_addr,
 		.daddr = tx->daddr.v4.s_addr,
@@ -688,7 +688,7 @@ static struct dst_entry *softrdma_roce_route6(struct net *net,
 	};
 	struct dst_entry *dst;
 
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	dst = softrdma_ip6_dst_lookup_flow(net, &fl6);
 	if (IS_ERR(dst))
 		return dst;
 	if (dst->error) {
@@ -854,8 +854,7 @@ static int softrdma_roce_deliver_local(struct net *net, struct sk_buff *skb)
 		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
 #if IS_ENABLED(CONFIG_IPV6)
 	else
-		ndev = ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
-						NULL);
+		ndev = softrdma_ipv6_dev_find(net, &ipv6_hdr(skb)->daddr);
 #endif
 	target = ndev ? softrdma_roce_dev_of(ndev) : NULL;
 	rcu_read_unlock();

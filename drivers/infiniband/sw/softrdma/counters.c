@@ -53,6 +53,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_STALE_RESPONSE] = { .name = "rcv_stale_response" },
 	[SOFTRDMA_CNT_RCV_BACKLOG_DROP] = { .name = "rcv_backlog_drop" },
 	[SOFTRDMA_CNT_ACKS_COALESCED] = { .name = "acks_coalesced" },
+	[SOFTRDMA_CNT_UC_DROPPED] = { .name = "uc_dropped" },
 	/* iWARP: traffic, FPDUs and their bytes (MPA length to CRC) */
 	[SOFTRDMA_CNT_IW_XMIT_FPDUS] = { .name = "iw_xmit_fpdus" },
 	[SOFTRDMA_CNT_IW_XMIT_BYTES] = { .name = "iw_xmit_bytes" },

@@ -57,6 +57,7 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_RCV_STALE_RESPONSE,
 	SOFTRDMA_CNT_RCV_BACKLOG_DROP,
 	SOFTRDMA_CNT_ACKS_COALESCED,	/* AckReqs a later ACK answered */
+	SOFTRDMA_CNT_UC_DROPPED,	/* UC request packets dropped */
 	/* iWARP: traffic, FPDUs and their bytes (MPA length to CRC) */
 	SOFTRDMA_CNT_IW_XMIT_FPDUS,
 	SOFTRDMA_CNT_IW_XMIT_BYTES,

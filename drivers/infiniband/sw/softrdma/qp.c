@@ -428,12 +428,12 @@ void softrdma_qp_error(struct softrdma_qp *qp)
 
 /*
  * What every device checks of a new QP; the transport checks the rest
- * (its capacities, its QP types).
+ * (its capacities, its QP types: UC is RoCE's only).
  */
 static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 				  const struct ib_qp_init_attr *init, bool user)
 {
-	if (init->qp_type != IB_QPT_RC &&
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
 	    !softrdma_qp_type_is_ud(init->qp_type))
 		return -EOPNOTSUPP;
 	if (init->create_flags)
@@ -912,6 +912,8 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
 		return -EINVAL;
 	if (!qp->sdev->tp->send_wr_ok(wr))
+		return -EINVAL;
+	if (!sq->lim.rc && softrdma_wr_is_rc_only(wr->opcode))
 		return -EINVAL;
 	if (softrdma_ring_full(sq->ring))
 		return -ENOMEM;

@@ -183,6 +183,26 @@ static inline bool softrdma_wqe_signalled(const struct softrdma_qp *qp,
 	return qp->sq_sig_all || (wqe->send_flags & IB_SEND_SIGNALED);
 }
 
+/*
+ * IBA 9.8 (operations per service): READ, atomics and invalidation by the
+ * peer need a reliable connection; UC and UD QPs carry none of them.
+ */
+static inline bool softrdma_wr_is_rc_only(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_MASKED_ATOMIC_CMP_AND_SWP:
+	case IB_WR_MASKED_ATOMIC_FETCH_AND_ADD:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static inline bool softrdma_wr_is_local(u32 opcode)
 {
 	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;

@@ -409,6 +409,17 @@ int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb)
 }
 
 /**
+ * softrdma_rc_reliable() - does the QP run RC (IBA 9.7) or UC (9.8)?
+ * @qp: a QP of the RoCE transport, connected
+ *
+ * Return: true for RC; false for UC, which has no acknowledgments.
+ */
+bool softrdma_rc_reliable(const struct softrdma_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC;
+}
+
+/**
  * softrdma_rc_rcv() - a packet for this QP
  * @qp: the QP, referenced by the caller
  * @skb: as roce_pkt.h describes; consumed
@@ -419,8 +430,13 @@ void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	const struct softrdma_roce_opcode *op;
 
-	op = softrdma_roce_opcode(softrdma_roce_pkt(skb)->opcode);
-	if (!op || !softrdma_roce_opcode_is_rc(softrdma_roce_pkt(skb)->opcode)) {
+	u8 opcode = softrdma_roce_pkt(skb)->opcode;
+
+	/* IBA 9.6.1.2: the opcode's transport is the QP's */
+	op = softrdma_roce_opcode(opcode);
+	if (!op || (softrdma_rc_reliable(qp) ?
+		    !softrdma_roce_opcode_is_rc(opcode) :
+		    !softrdma_roce_opcode_is_uc(opcode))) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BAD_OPCODE);
 		kfree_skb(skb);
 		return;
@@ -565,6 +581,23 @@ bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_segment);
 
 /**
+ * softrdma_rc_req_opcode() - a request opcode in the QP's transport
+ * @rc_opcode: an RC SEND or RDMA WRITE opcode, from softrdma_rc_segment()
+ * @reliable: RC; else UC
+ *
+ * IBA 9.2: UC's SEND and RDMA WRITE opcodes are RC's five low bits under
+ * the UC transport's three.  READ, atomics and SEND with Invalidate have
+ * no UC opcode; the requester is never given them on a UC QP.
+ */
+u8 softrdma_rc_req_opcode(u8 rc_opcode, bool reliable)
+{
+	if (reliable)
+		return rc_opcode;
+	return IB_OPCODE_UC | (rc_opcode & SOFTRDMA_OPCODE_OP_MASK);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_opcode);
+
+/**
  * softrdma_rc_cwnd_next() - the requester's window after an event
  * @cwnd: the window now, in PSNs
  * @ev: what happened
@@ -633,6 +666,8 @@ static bool softrdma_rc_opcode_in_sequence(enum softrdma_rc_resp_msg msg,
 		return (op->flags & SOFTRDMA_OPF_SEND) && (op->flags & cont);
 	case SOFTRDMA_RC_MSG_WRITE:
 		return (op->flags & SOFTRDMA_OPF_WRITE) && (op->flags & cont);
+	case SOFTRDMA_RC_MSG_NONE:
+	case SOFTRDMA_RC_MSG_DROP:
 	default:
 		return !(op->flags & cont);
 	}
@@ -676,6 +711,42 @@ softrdma_rc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode)
 	return SOFTRDMA_RC_RESP_EXECUTE;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_step);
+
+/**
+ * softrdma_uc_resp_step() - judge a UC request packet (IBA 9.8)
+ * @seq: the responder's place in the request stream
+ * @psn: the packet's PSN
+ * @opcode: its BTH OpCode
+ *
+ * UC has no duplicates and no NAKs: a packet at the expected PSN that
+ * continues the message in progress, or a First or Only between
+ * messages, is executed.  Anything else is a lost packet or a broken
+ * sequence: the message in progress is dropped (its receive WQE
+ * is kept for the next message).  A First or Only then begins a new
+ * message at its own PSN (SOFTRDMA_RC_RESP_RESYNC); a Middle or Last is
+ * dropped, and so is every packet after it until a First or Only comes
+ * (@seq->msg is SOFTRDMA_RC_MSG_DROP).  Not a request opcode of UC:
+ * SOFTRDMA_RC_RESP_INVALID, dropped too.
+ */
+enum softrdma_rc_resp_verdict
+softrdma_uc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode)
+{
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(opcode);
+
+	if (!op || !(op->flags & SOFTRDMA_OPF_REQ) ||
+	    !softrdma_roce_opcode_is_uc(opcode))
+		return SOFTRDMA_RC_RESP_INVALID;
+	if (psn == seq->psn && softrdma_rc_opcode_in_sequence(seq->msg, op))
+		return SOFTRDMA_RC_RESP_EXECUTE;
+	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY)) {
+		seq->psn = psn;
+		seq->msg = SOFTRDMA_RC_MSG_NONE;
+		return SOFTRDMA_RC_RESP_RESYNC;
+	}
+	seq->msg = SOFTRDMA_RC_MSG_DROP;
+	return SOFTRDMA_RC_RESP_SEQ_DROP;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_uc_resp_step);
 
 /**
  * softrdma_rc_resp_done() - an executed request moves the responder on

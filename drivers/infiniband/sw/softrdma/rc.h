@@ -5,6 +5,13 @@
  * ACKs, responses and timeouts, the responder executes what the peer
  * sends.  qp.c drives them through the calls below.
  *
+ * UC queue pairs (IBA 9.8) run the same engines without reliability
+ * (softrdma_rc_reliable()): SENDs and RDMA WRITEs only, in UC opcodes,
+ * no AckReq, ACK, NAK, retry timer or duplicate; the requester retires a
+ * WQE once its packets are handed to the host, and the responder drops a
+ * message it cannot take whole and waits for the next First or Only
+ * (softrdma_uc_resp_step()).
+ *
  * Where they run: the responder and the completer in the receive path
  * itself (UDP encap_rcv softirq), the requester in the poster's context
  * on the doorbell and from the completer when the window opens.  Only a
@@ -96,6 +103,9 @@ enum softrdma_rc_resp_msg {
 	SOFTRDMA_RC_MSG_NONE,	/* expecting a First or Only packet */
 	SOFTRDMA_RC_MSG_SEND,	/* inside a SEND: Middle or Last */
 	SOFTRDMA_RC_MSG_WRITE,	/* inside an RDMA WRITE: Middle or Last */
+	SOFTRDMA_RC_MSG_DROP,	/* UC: a message was dropped; the next
+				 * First or Only, at any PSN, begins anew
+				 */
 };
 
 /*
@@ -250,6 +260,7 @@ struct softrdma_rc {
 	struct timer_list retry_timer;
 };
 
+bool softrdma_rc_reliable(const struct softrdma_qp *qp);
 int softrdma_rc_init(struct softrdma_qp *qp);
 void softrdma_rc_destroy(struct softrdma_qp *qp);
 void softrdma_rc_reset(struct softrdma_qp *qp);
@@ -343,12 +354,19 @@ enum softrdma_rc_resp_verdict {
 	SOFTRDMA_RC_RESP_SEQ_NAK,	/* the first past a gap: NAK it */
 	SOFTRDMA_RC_RESP_SEQ_DROP,	/* past a gap already NAKed: drop */
 	SOFTRDMA_RC_RESP_INVALID,	/* in order, an illegal opcode */
+	SOFTRDMA_RC_RESP_RESYNC,	/* UC: a First or Only out of sequence:
+					 * the message in progress is dropped,
+					 * this one begins at its PSN
+					 */
 };
 
 enum softrdma_rc_resp_verdict
 softrdma_rc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode);
 void softrdma_rc_resp_done(struct softrdma_rc_resp_seq *seq, u32 psn,
 			   u8 opcode, u32 npsn);
+enum softrdma_rc_resp_verdict
+softrdma_uc_resp_step(struct softrdma_rc_resp_seq *seq, u32 psn, u8 opcode);
+u8 softrdma_rc_req_opcode(u8 rc_opcode, bool reliable);
 
 bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left);
 u8 softrdma_rc_read_resp_opcode(u32 idx, u32 npsn);

@@ -31,8 +31,15 @@ static bool softrdma_rc_is_rd_atomic(u32 opcode)
 	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-static bool softrdma_rc_wr_supported(u32 opcode)
+/*
+ * What the engines send: on RC all of these; on UC (IBA 9.8) what is not
+ * RC's alone.  The post verbs refuse the rest already; a WQE that passed
+ * them anyway fails here.
+ */
+static bool softrdma_rc_wr_supported(u32 opcode, bool reliable)
 {
+	if (!reliable && softrdma_wr_is_rc_only(opcode))
+		return false;
 	switch (opcode) {
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
@@ -75,8 +82,9 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	/* stopped: nothing is armed; an RNR wait has the timer */
-	if (!us || rc->req_state == SOFTRDMA_RC_REQ_STOPPED ||
+	/* stopped: nothing is armed; an RNR wait has the timer; UC: none */
+	if (!us || !softrdma_rc_reliable(qp) ||
+	    rc->req_state == SOFTRDMA_RC_REQ_STOPPED ||
 	    rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT ||
 	    timer_pending(&rc->retry_timer))
 		return;
@@ -122,8 +130,11 @@ static int softrdma_rc_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
 /*
  * The payload of one packet: [@offset, @offset + @len) of the WQE's data,
  * copied for inline data and small or unaligned pieces, else attached as
- * the MR's pinned pages.  Returns the skb or an ERR_PTR: -EMSGSIZE (a
- * length error), -EACCES (a protection error), -ENOMEM.
+ * the MR's pinned pages.  UC copies all: its WQE completes once the
+ * packet is handed to the host, which may still hold it in a queue, and
+ * the consumer may then write the buffer again.  Returns the skb or an
+ * ERR_PTR: -EMSGSIZE (a length error), -EACCES (a protection error),
+ * -ENOMEM.
  */
 static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 					   const struct softrdma_send_wqe *wqe,
@@ -135,7 +146,7 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 	int err = 0;
 
 	if (!(wqe->send_flags & IB_SEND_INLINE) && len > SOFTRDMA_RC_COPY_MAX &&
-	    !pad) {
+	    !pad && softrdma_rc_reliable(qp)) {
 		g.skb = softrdma_rc_alloc_skb(qp, hdr_len, 0);
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
@@ -187,6 +198,8 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 					       const struct softrdma_rc_wqe *st,
 					       u32 pkt, u32 n)
 {
+	bool reliable = softrdma_rc_reliable(qp);
+	const struct softrdma_roce_opcode *op;
 	struct softrdma_rc_seg seg;
 	struct softrdma_bth *bth;
 	struct sk_buff *skb;
@@ -200,6 +213,10 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 	    seg.opcode != IB_OPCODE_RC_COMPARE_SWAP &&
 	    seg.opcode != IB_OPCODE_RC_FETCH_ADD)
 		plen = seg.len;
+	seg.opcode = softrdma_rc_req_opcode(seg.opcode, reliable);
+	op = softrdma_roce_opcode(seg.opcode);
+	if (!op)
+		return ERR_PTR(-EINVAL);
 
 	skb = softrdma_rc_req_skb(qp, wqe, softrdma_roce_hdr_len(seg.opcode),
 				  seg.offset, plen);
@@ -214,22 +231,22 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 	/*
 	 * IBA 9.7.2: AckReq where the message asks for it, and also on the
 	 * packet that fills the congestion window: the requester sends no
-	 * more until an ACK comes, and without AckReq none would.
+	 * more until an ACK comes, and without AckReq none would.  UC
+	 * (9.8) asks for nothing.
 	 */
-	softrdma_bth_set_ackreq(bth, seg.ackreq ||
-				psn_diff(psn_add(st->first_psn, pkt + 1),
-					 softrdma_qp_rc(qp)->una_psn) >= softrdma_qp_rc(qp)->cwnd);
+	softrdma_bth_set_ackreq(bth, reliable &&
+				(seg.ackreq ||
+				 psn_diff(psn_add(st->first_psn, pkt + 1),
+					  softrdma_qp_rc(qp)->una_psn) >=
+					softrdma_qp_rc(qp)->cwnd));
 	softrdma_bth_set_psn(bth, psn_add(st->first_psn, pkt));
-	/* IBA 9.2: SE on the last packet of a solicited SEND or WRITE+imm */
+	/*
+	 * IBA 9.2: SE on the last packet of a solicited message that
+	 * consumes a receive WQE: a SEND, a WRITE with immediate
+	 */
 	if ((wqe->send_flags & IB_SEND_SOLICITED) &&
-	    (seg.opcode == IB_OPCODE_RC_SEND_LAST ||
-	     seg.opcode == IB_OPCODE_RC_SEND_ONLY ||
-	     seg.opcode == IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE ||
-	     seg.opcode == IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE ||
-	     seg.opcode == IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE ||
-	     seg.opcode == IB_OPCODE_RC_SEND_ONLY_WITH_INVALIDATE ||
-	     seg.opcode == IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE ||
-	     seg.opcode == IB_OPCODE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE))
+	    (op->flags & SOFTRDMA_OPF_RECV) &&
+	    (op->flags & (SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY)))
 		softrdma_bth_set_se(bth, true);
 
 	if (wqe->opcode == IB_WR_RDMA_READ) {
@@ -338,7 +355,7 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 		.npsn = softrdma_wr_is_local(wqe->opcode) ? 0 :
 			softrdma_rc_wqe_npsn(wqe->opcode, wqe->length, qp->mtu),
 	};
-	if (!softrdma_rc_wr_supported(wqe->opcode)) {
+	if (!softrdma_rc_wr_supported(wqe->opcode, softrdma_rc_reliable(qp))) {
 		st->npsn = 0;
 		softrdma_rc_req_fail(qp, st, IB_WC_LOC_QP_OP_ERR);
 	} else if (!softrdma_rc_msg_fits(wqe->opcode, wqe->length, qp->mtu) ||
@@ -546,6 +563,21 @@ static void softrdma_rc_req_backoff(struct softrdma_qp *qp, u32 psn)
 			   usecs_to_jiffies(rc->req_backoff_us));
 }
 
+/*
+ * UC (IBA 9.8): nothing acknowledges a packet.  The packets up to @psn
+ * are handed to the host: the WQEs they end retire as RC's would on an
+ * ACK, and the window moves on with them.
+ */
+static void softrdma_uc_req_sent(struct softrdma_qp *qp, u32 psn)
+{
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!softrdma_rc_req_active(softrdma_qp_rc(qp)->req_state))
+		return;
+	softrdma_rc_retire(qp, psn);
+	softrdma_rc_req_run(qp);
+}
+
 /**
  * softrdma_rc_req_flush() - send the queued request packets
  * @qp: the QP; sq.lock not held
@@ -570,16 +602,19 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 		spin_unlock_bh(&qp->sq.lock);
 		err = softrdma_rc_xmit(qp, skb);
 		spin_lock_bh(&qp->sq.lock);
-		if (!err) {
-			rc->req_backoff_us = 0;
-			continue;
-		}
 		if (err == -EAGAIN &&
 		    rc->req_state != SOFTRDMA_RC_REQ_STOPPED) {
 			softrdma_rc_req_backoff(qp, psn);
 			break;
 		}
-		/* lost for good: the ACK timer retransmits it */
+		if (!err)
+			rc->req_backoff_us = 0;
+		/*
+		 * Else lost for good: RC's ACK timer retransmits it; a UC
+		 * message is lost as on the link.
+		 */
+		if (!softrdma_rc_reliable(qp))
+			softrdma_uc_req_sent(qp, psn);
 	}
 	rc->req_draining = false;
 out_unlock:

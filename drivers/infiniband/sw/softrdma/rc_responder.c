@@ -233,8 +233,21 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 }
 
 /*
+ * UC (IBA 9.8): a request packet is dropped, and with it the message it
+ * belongs to.  Nothing is completed: a receive WQE partly written stays
+ * the responder's, for the next message (softrdma_rc_do_send()).  What
+ * follows is dropped up to the next First or Only.
+ */
+static void softrdma_uc_resp_drop(struct softrdma_qp *qp)
+{
+	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_UC_DROPPED);
+	softrdma_qp_rc(qp)->seq.msg = SOFTRDMA_RC_MSG_DROP;
+}
+
+/*
  * A class C error (IBA 9.9.3.1.3): NAK it, then the QP goes to Error and
- * takes nothing more.
+ * takes nothing more.  On UC, where no NAK exists, the same checks drop
+ * the message silently and the QP goes on (rxe's class D1).
  */
 static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 				   enum softrdma_aeth_nak_code code)
@@ -242,6 +255,10 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 	softrdma_counter_inc(qp->sdev, code == SOFTRDMA_NAK_REM_ACCESS_ERR ?
 				       SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR :
 				       SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+	if (!softrdma_rc_reliable(qp)) {
+		softrdma_uc_resp_drop(qp);
+		return;
+	}
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
 	/* a read being answered ends with it */
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
@@ -561,6 +578,11 @@ static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, u32 psn)
 		rc->rcv_len = 0;
 		return true;
 	}
+	if (err == -ENOENT && !softrdma_rc_reliable(qp)) {
+		/* UC: the message is lost, nobody asks again */
+		softrdma_uc_resp_drop(qp);
+		return false;
+	}
 	if (err == -ENOENT) {
 		/* IBA 9.7.5.2.8: no receive WQE, try again later */
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_SENT);
@@ -569,7 +591,10 @@ static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, u32 psn)
 				     psn);
 		return false;
 	}
+	/* a malformed WQE (class A): UC's QP fails too */
 	softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_OP_ERR);
+	if (!softrdma_rc_reliable(qp))
+		softrdma_qp_error(qp);
 	return false;
 }
 
@@ -641,15 +666,23 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 
 	if (!softrdma_rc_take_rwqe(qp, pkt->psn))
 		return false;
+	/* a UC message dropped part-way left its WQE: it starts over */
+	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY))
+		rc->rcv_len = 0;
 	err = softrdma_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
 				rc->rcv_len, pkt->payload_len,
 				IB_ACCESS_LOCAL_WRITE,
 				softrdma_rc_scatter_one, &sc);
 	if (err) {
-		/* IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection */
-		softrdma_rc_complete_rwqe(qp, skb, op, err == -EMSGSIZE ?
-					  IB_WC_LOC_LEN_ERR :
-					  IB_WC_LOC_PROT_ERR);
+		/*
+		 * IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection.  A
+		 * UC message dropped completes nothing.
+		 */
+		if (softrdma_rc_reliable(qp))
+			softrdma_rc_complete_rwqe(qp, skb, op,
+						  err == -EMSGSIZE ?
+						  IB_WC_LOC_LEN_ERR :
+						  IB_WC_LOC_PROT_ERR);
 		softrdma_rc_resp_fatal(qp, pkt->psn, err == -EMSGSIZE ?
 				       SOFTRDMA_NAK_INVALID_REQ :
 				       SOFTRDMA_NAK_REM_OP_ERR);
@@ -833,12 +866,45 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 	return true;
 }
 
+/*
+ * A UC request packet's place (softrdma_uc_resp_step()): true if it is
+ * to be executed, false if it was dropped (counted).  A PSN gap shows
+ * once per lost run, as for RC: on the packet that finds it.
+ */
+static bool softrdma_uc_resp_judge(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	enum softrdma_rc_resp_msg was = rc->seq.msg;
+
+	switch (softrdma_uc_resp_step(&rc->seq, pkt->psn, pkt->opcode)) {
+	case SOFTRDMA_RC_RESP_EXECUTE:
+		return true;
+	case SOFTRDMA_RC_RESP_RESYNC:
+		if (was != SOFTRDMA_RC_MSG_DROP)
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_OUT_OF_SEQUENCE);
+		return true;
+	case SOFTRDMA_RC_RESP_SEQ_DROP:
+		if (was != SOFTRDMA_RC_MSG_DROP)
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_OUT_OF_SEQUENCE);
+		softrdma_uc_resp_drop(qp);
+		return false;
+	default:
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_INVALID_REQUEST);
+		softrdma_uc_resp_drop(qp);
+		return false;
+	}
+}
+
 /* One request packet, in order; rq.lock held; consumes @skb */
 static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 				    struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
+	bool reliable = softrdma_rc_reliable(qp);
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	bool ok;
 
@@ -848,8 +914,14 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_free;
 	}
+	if (!reliable) {
+		if (!softrdma_uc_resp_judge(qp, skb))
+			goto out_free;
+		goto execute;
+	}
 	switch (softrdma_rc_resp_step(&rc->seq, pkt->psn, pkt->opcode)) {
 	case SOFTRDMA_RC_RESP_EXECUTE:
+	case SOFTRDMA_RC_RESP_RESYNC:
 		break;
 	case SOFTRDMA_RC_RESP_DUPLICATE:
 		softrdma_rc_resp_duplicate(qp, skb, op);
@@ -870,6 +942,7 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 		goto out_free;
 	}
 
+execute:
 	/* IBA 9.4 segmentation: invalid request */
 	if (!softrdma_roce_payload_valid(pkt->opcode, pkt->payload_len,
 					 qp->mtu) ||
@@ -897,6 +970,8 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 
 	if (op->flags & (SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE)) {
 		softrdma_rc_resp_done(&rc->seq, pkt->psn, pkt->opcode, 1);
+		if (!reliable)
+			goto out_free;
 		/*
 		 * IBA 9.7.2: ACK what asks for it, coalesced per batch.  An
 		 * ACK already waiting covers the newer packet too, so that

@@ -442,29 +442,178 @@ static void rc_resp_case_desc(const struct rc_resp_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(rc_resp, rc_resp_cases, rc_resp_case_desc);
 
-static void softrdma_rc_resp_stream(struct kunit *test)
+/* a case's packets through @step; what it executes moves the stream on */
+static void rc_resp_run(struct kunit *test,
+			enum softrdma_rc_resp_verdict
+			(*step)(struct softrdma_rc_resp_seq *seq, u32 psn,
+				u8 opcode))
 {
 	const struct rc_resp_case *c = test->param_value;
 	struct softrdma_rc_resp_seq seq = {
 		.psn = c->start,
 		.msg = SOFTRDMA_RC_MSG_NONE,
 	};
+	enum softrdma_rc_resp_verdict v;
 	unsigned int i;
 
 	for (i = 0; i < RC_RESP_MAX_PKTS && c->pkt[i].set; i++) {
 		const struct rc_resp_pkt *p = &c->pkt[i];
 		u32 psn = psn_add(c->start, p->off);
 
-		KUNIT_EXPECT_EQ_MSG(test, softrdma_rc_resp_step(&seq, psn,
-								p->opcode),
-				    p->verdict, "packet %u (PSN +%u opcode 0x%02x)",
+		v = step(&seq, psn, p->opcode);
+		KUNIT_EXPECT_EQ_MSG(test, v, p->verdict,
+				    "packet %u (PSN +%u opcode 0x%02x)",
 				    i, p->off, p->opcode);
-		if (p->verdict == RC_EXEC && !p->rnr)
+		if ((v == SOFTRDMA_RC_RESP_EXECUTE ||
+		     v == SOFTRDMA_RC_RESP_RESYNC) && !p->rnr)
 			softrdma_rc_resp_done(&seq, psn, p->opcode,
 					      p->npsn ?: 1);
 	}
 	KUNIT_EXPECT_EQ(test, seq.psn, psn_add(c->start, c->end_off));
 	KUNIT_EXPECT_EQ(test, seq.msg, c->end_msg);
+}
+
+static void softrdma_rc_resp_stream(struct kunit *test)
+{
+	rc_resp_run(test, softrdma_rc_resp_step);
+}
+
+/*
+ * UC (IBA 9.8): no duplicates, no NAKs.  A gap or a broken sequence drops
+ * the message in progress and everything up to the next First or Only,
+ * which begins anew at its own PSN (RESYNC).
+ */
+#define UC_RQ(op)		IB_OPCODE_UC_##op
+#define UC_RESYNC		SOFTRDMA_RC_RESP_RESYNC
+
+static const struct rc_resp_case uc_resp_cases[] = {
+	{ "send_first_middle_last_in_order", 100, {
+		{ true, 0, UC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 2, UC_RQ(SEND_LAST_WITH_IMMEDIATE), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	{ "write_first_middle_last_in_order", 100, {
+		{ true, 0, UC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(RDMA_WRITE_MIDDLE), RC_EXEC },
+		{ true, 2, UC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), RC_EXEC },
+		{ true, 3, UC_RQ(RDMA_WRITE_ONLY), RC_EXEC },
+	  }, 4, SOFTRDMA_RC_MSG_NONE },
+	{ "only_packets_in_order", 7, {
+		{ true, 0, UC_RQ(SEND_ONLY), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_ONLY_WITH_IMMEDIATE), RC_EXEC },
+		{ true, 2, UC_RQ(RDMA_WRITE_ONLY_WITH_IMMEDIATE), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	/* a Middle lost: the rest of the message goes, the next First is in */
+	{ "gap_mid_message_drops_to_next_first", 100, {
+		{ true, 0, UC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 3, UC_RQ(SEND_MIDDLE), RC_DROP },
+		{ true, 4, UC_RQ(SEND_LAST), RC_DROP },
+		{ true, 5, UC_RQ(SEND_FIRST), UC_RESYNC },
+		{ true, 6, UC_RQ(SEND_LAST), RC_EXEC },
+	  }, 7, SOFTRDMA_RC_MSG_NONE },
+	{ "gap_mid_message_drops_to_next_only", 100, {
+		{ true, 0, UC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 2, UC_RQ(RDMA_WRITE_LAST), RC_DROP },
+		{ true, 3, UC_RQ(RDMA_WRITE_ONLY), UC_RESYNC },
+		{ true, 4, UC_RQ(SEND_ONLY), RC_EXEC },
+	  }, 5, SOFTRDMA_RC_MSG_NONE },
+	/* the Last lost: the next message's First ends the one in progress */
+	{ "last_lost_next_first_resyncs", 100, {
+		{ true, 0, UC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 3, UC_RQ(SEND_FIRST), UC_RESYNC },
+		{ true, 4, UC_RQ(SEND_MIDDLE), RC_EXEC },
+	  }, 5, SOFTRDMA_RC_MSG_SEND },
+	{ "middle_without_first_dropped", 100, {
+		{ true, 0, UC_RQ(SEND_MIDDLE), RC_DROP },
+		{ true, 1, UC_RQ(SEND_LAST), RC_DROP },
+		{ true, 2, UC_RQ(RDMA_WRITE_LAST_WITH_IMMEDIATE), RC_DROP },
+	  }, 0, SOFTRDMA_RC_MSG_DROP },
+	/* once dropping, even the expected PSN does not continue the message */
+	{ "late_middle_after_drop_stays_dropped", 100, {
+		{ true, 0, UC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 2, UC_RQ(SEND_MIDDLE), RC_DROP },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_DROP },
+		{ true, 3, UC_RQ(SEND_LAST), RC_DROP },
+		{ true, 4, UC_RQ(SEND_ONLY), UC_RESYNC },
+	  }, 5, SOFTRDMA_RC_MSG_NONE },
+	/* in order, out of sequence: a First before the Last begins anew */
+	{ "first_inside_message_resyncs", 100, {
+		{ true, 0, UC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_FIRST), UC_RESYNC },
+		{ true, 2, UC_RQ(SEND_LAST), RC_EXEC },
+	  }, 3, SOFTRDMA_RC_MSG_NONE },
+	{ "send_middle_inside_write_dropped", 100, {
+		{ true, 0, UC_RQ(RDMA_WRITE_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_DROP },
+		{ true, 2, UC_RQ(RDMA_WRITE_LAST), RC_DROP },
+	  }, 1, SOFTRDMA_RC_MSG_DROP },
+	/* no duplicates on UC: an old PSN's Only is a new message */
+	{ "old_psn_only_is_new_message", 100, {
+		{ true, 0, UC_RQ(SEND_ONLY), RC_EXEC },
+		{ true, 0, UC_RQ(SEND_ONLY), UC_RESYNC },
+		{ true, 1, UC_RQ(SEND_ONLY), RC_EXEC },
+	  }, 2, SOFTRDMA_RC_MSG_NONE },
+	{ "gap_across_psn_wrap", 0xfffffe, {
+		{ true, 0, UC_RQ(SEND_FIRST), RC_EXEC },
+		{ true, 1, UC_RQ(SEND_MIDDLE), RC_EXEC },
+		{ true, 3, UC_RQ(SEND_LAST), RC_DROP },
+		{ true, 4, UC_RQ(RDMA_WRITE_FIRST), UC_RESYNC },
+		{ true, 5, UC_RQ(RDMA_WRITE_LAST), RC_EXEC },
+	  }, 6, SOFTRDMA_RC_MSG_NONE },
+	/* no READ or atomic on UC (0x2c: reserved), no RC opcode either */
+	{ "read_atomic_and_rc_opcodes_invalid", 100, {
+		{ true, 0, IB_OPCODE_UC + 0x0c, RC_INVAL },
+		{ true, 0, IB_OPCODE_UC + 0x13, RC_INVAL },
+		{ true, 0, RC_RQ(SEND_ONLY), RC_INVAL },
+		{ true, 0, RC_RQ(RDMA_READ_REQUEST), RC_INVAL },
+		{ true, 0, UC_RQ(SEND_ONLY), RC_EXEC },
+	  }, 1, SOFTRDMA_RC_MSG_NONE },
+};
+
+KUNIT_ARRAY_PARAM(uc_resp, uc_resp_cases, rc_resp_case_desc);
+
+static void softrdma_uc_resp_stream(struct kunit *test)
+{
+	rc_resp_run(test, softrdma_uc_resp_step);
+}
+
+/*
+ * The requester's opcodes: RC's as segmented; UC's the same operation
+ * and place in the message, in the UC transport, without the flags of
+ * an acknowledged request.
+ */
+static void softrdma_uc_req_opcodes(struct kunit *test)
+{
+	static const u32 wrs[] = {
+		IB_WR_SEND, IB_WR_SEND_WITH_IMM, IB_WR_RDMA_WRITE,
+		IB_WR_RDMA_WRITE_WITH_IMM,
+	};
+	const struct softrdma_roce_opcode *rc, *uc;
+	struct softrdma_rc_seg seg;
+	unsigned int i, pkt;
+	u8 opcode;
+
+	for (i = 0; i < ARRAY_SIZE(wrs); i++) {
+		for (pkt = 0; pkt < 3; pkt++) {
+			KUNIT_ASSERT_TRUE(test, softrdma_rc_segment(wrs[i], 3000,
+								    1024, pkt,
+								    0, &seg));
+			KUNIT_EXPECT_EQ(test,
+					softrdma_rc_req_opcode(seg.opcode, true),
+					seg.opcode);
+			opcode = softrdma_rc_req_opcode(seg.opcode, false);
+			rc = softrdma_roce_opcode(seg.opcode);
+			uc = softrdma_roce_opcode(opcode);
+			KUNIT_ASSERT_NOT_NULL(test, uc);
+			KUNIT_EXPECT_TRUE(test,
+					  softrdma_roce_opcode_is_uc(opcode));
+			KUNIT_EXPECT_EQ(test, uc->flags,
+					rc->flags & ~SOFTRDMA_OPF_ACKED);
+			KUNIT_EXPECT_EQ(test, uc->ext, rc->ext);
+		}
+	}
 }
 
 struct rc_write_fits_case {
@@ -1069,6 +1218,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_msg_psn_span, rc_msg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_psn_classification, rc_psn_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_resp_stream, rc_resp_gen_params),
+	KUNIT_CASE_PARAM(softrdma_uc_resp_stream, uc_resp_gen_params),
+	KUNIT_CASE(softrdma_uc_req_opcodes),
 	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_response_opcode,
 			 rc_read_opcode_gen_params),

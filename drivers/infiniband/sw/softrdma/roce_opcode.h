@@ -77,6 +77,9 @@ unsigned int softrdma_roce_hdr_len(u8 opcode);
 int softrdma_roce_ext_offset(u8 opcode, enum softrdma_roce_ext ext);
 bool softrdma_roce_payload_valid(u8 opcode, u32 len, u32 pmtu);
 
+/* IBA 9.2: the low five bits of the opcode name the operation */
+#define SOFTRDMA_OPCODE_OP_MASK		0x1f
+
 /* IBA 9.2: the top three bits of the opcode name the transport */
 static inline bool softrdma_roce_opcode_is_rc(u8 opcode)
 {

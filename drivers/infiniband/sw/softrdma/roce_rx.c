@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * RoCEv2 receive dispatch: a validated packet (roce_pkt.h) goes to its
- * destination QP's RC engines (rc.h) or, for a UD or GSI QP (QP1 is
+ * destination QP's RC engines (rc.h, for RC and UC QPs) or, for a UD or GSI QP (QP1 is
  * looked up by its number like any other), to the UD receiver (ud.h).
  * A packet for no QP is counted as rcv_no_qp and dropped; one whose
  * opcode class does not match the QP's type as rcv_bad_opcode (IBA
@@ -70,8 +70,10 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb)
 		softrdma_dev_put(sdev);
 		return;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_RC &&
-	    softrdma_roce_opcode_is_rc(pkt->opcode)) {
+	if ((qp->ibqp.qp_type == IB_QPT_RC &&
+	     softrdma_roce_opcode_is_rc(pkt->opcode)) ||
+	    (qp->ibqp.qp_type == IB_QPT_UC &&
+	     softrdma_roce_opcode_is_uc(pkt->opcode))) {
 		if (softrdma_roce_rcv_from_peer(qp, skb)) {
 			softrdma_rc_rcv(qp, skb);
 		} else {

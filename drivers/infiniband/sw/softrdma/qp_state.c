@@ -275,10 +275,12 @@ int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
  * IBA vol 1 §11.6.3.1 defines the affiliated errors and the iWARP verbs
  * (RDMAC verbs §8.3.3) map onto the same three: a local catastrophic
  * error (QP_FATAL), an invalid inbound request (QP_REQ_ERR) and an
- * inbound access violation (QP_ACCESS_ERR).  The end of an iWARP stream
- * in order (FIN, the peer's TERMINATE or reset, rdma_disconnect()) is no
- * QP error: the connection manager reports it, and the QP only moves to
- * ERR and flushes.  Neither is a flush of work posted in ERR.
+ * inbound access violation (QP_ACCESS_ERR).  A requester's error that
+ * a completion in error reports (a NAK, retries exhausted: IBA 10.8.3.1)
+ * raises none, as stock rxe.  The end of an iWARP stream in order (FIN,
+ * the peer's TERMINATE or reset, rdma_disconnect()) is no QP error: the
+ * connection manager reports it, and the QP only moves to ERR and
+ * flushes.  Neither is a flush of work posted in ERR.
  *
  * Return: true and @event set when @cause raises an event.
  */

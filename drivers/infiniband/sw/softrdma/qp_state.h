@@ -84,12 +84,14 @@ int softrdma_qp_send_verdict(enum ib_qp_state state, bool connected);
 /*
  * Why a QP enters ERR by itself (not by modify_qp), which decides the
  * affiliated asynchronous event it raises (softrdma_qp_err_event()).
+ * In order of gravity: when several are asked at once the first counts.
  */
 enum softrdma_qp_err_cause {
 	SOFTRDMA_QP_ERR_NONE,		/* no transition asked */
 	SOFTRDMA_QP_ERR_LOCAL,		/* local or transmit failure */
 	SOFTRDMA_QP_ERR_REQ,		/* an inbound request is invalid */
 	SOFTRDMA_QP_ERR_ACCESS,		/* an inbound request breaks access */
+	SOFTRDMA_QP_ERR_WC,		/* a completion in error reports it */
 	SOFTRDMA_QP_ERR_CLOSED,		/* the iWARP stream ended in order */
 	SOFTRDMA_QP_ERR_FLUSH,		/* work posted in ERR: flush it */
 	SOFTRDMA_QP_ERR_MAX,

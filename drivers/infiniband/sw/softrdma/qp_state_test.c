@@ -421,6 +421,7 @@ static const struct err_event_case err_event_cases[] = {
 	{ "invalid_request", SOFTRDMA_QP_ERR_REQ, true, IB_EVENT_QP_REQ_ERR },
 	{ "access_violation", SOFTRDMA_QP_ERR_ACCESS, true,
 	  IB_EVENT_QP_ACCESS_ERR },
+	{ "completion_reports_it", SOFTRDMA_QP_ERR_WC, false, 0 },
 	{ "orderly_close_no_event", SOFTRDMA_QP_ERR_CLOSED, false, 0 },
 	{ "flush_no_event", SOFTRDMA_QP_ERR_FLUSH, false, 0 },
 	{ "none_no_event", SOFTRDMA_QP_ERR_NONE, false, 0 },

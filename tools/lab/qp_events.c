@@ -368,6 +368,9 @@ static void events(int server, const char *addr, const char *port)
 		lv_check(ok, "server: the client's SEND arrived intact");
 		lv_check(wait_disconnected(id, 10000),
 			 "server: the client's rdma_disconnect() arrives as DISCONNECTED");
+		/* RoCE: the QP enters ERR by the application's disconnect */
+		if (id->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
+			rdma_disconnect(id);
 	} else {
 		if (rdma_connect(id, NULL))
 			lv_die("rdma_connect");

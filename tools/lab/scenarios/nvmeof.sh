@@ -143,7 +143,14 @@ st_server_data() {
 
 st_server_down() {
 	lab_check "nvmeof: target removed" target_down
+	# an orderly disconnect is no QP error: nvmet_rdma logs every
+	# affiliated QP event it does not handle (IBA 11.6.3)
+	[ -n "$REMOVE" ] ||
+		lab_check "nvmeof: the host's disconnect raised no QP event on the target" \
+			no_qp_event
 }
+
+no_qp_event() { ! dmesg | grep 'received IB QP event'; }
 
 st_client_up() {
 	lab_check "nvmeof: host on $LAB_STACK connects to the $PEER_STACK target (nvme-rdma)" \

@@ -156,6 +156,38 @@ softrdma_iwarp_err_info(enum softrdma_iwarp_err err)
 	return &softrdma_iwarp_errs[err];
 }
 
+/**
+ * softrdma_iwarp_err_cause() - what an error we found in the stream is
+ * to the QP
+ * @err: the validation failure we answer with a TERMINATE
+ *
+ * The iWARP verbs' affiliated errors (RDMAC verbs §8.3.3), as stock siw
+ * raises them: a protection error (a tagged buffer's STag, bounds or
+ * stream, a Read Request's source) is an access violation; any other
+ * inbound RDMAP or DDP error is an invalid request; an MPA (LLP) error or
+ * a catastrophic one is a local failure.
+ *
+ * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
+ */
+enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err)
+{
+	const struct softrdma_iwarp_err_info *info = softrdma_iwarp_err_info(err);
+
+	if (!info || info->layer == IWARP_TERM_LAYER_LLP)
+		return SOFTRDMA_QP_ERR_LOCAL;
+	if (info->layer == IWARP_TERM_LAYER_RDMAP) {
+		if (info->etype == IWARP_RDMAP_ETYPE_CATASTROPHIC)
+			return SOFTRDMA_QP_ERR_LOCAL;
+		if (info->etype == IWARP_RDMAP_ETYPE_PROTECTION)
+			return SOFTRDMA_QP_ERR_ACCESS;
+		return SOFTRDMA_QP_ERR_REQ;
+	}
+	if (info->etype == IWARP_DDP_ETYPE_TAGGED &&
+	    info->ecode != IWARP_DDP_T_ECODE_VERSION)
+		return SOFTRDMA_QP_ERR_ACCESS;
+	return SOFTRDMA_QP_ERR_REQ;
+}
+
 int softrdma_iwarp_build_tagged(struct iwarp_tagged_hdr *hdr, u8 opcode,
 				bool last, u32 stag, u64 to,
 				unsigned int payload_len)

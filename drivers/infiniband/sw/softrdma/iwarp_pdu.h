@@ -17,6 +17,7 @@
 #include <linux/types.h>
 
 #include "iwarp_hdr.h"
+#include "qp_state.h"
 
 /*
  * Per opcode (RFC 5040 4.2, 5.1): name, buffer model, queue number (for
@@ -101,6 +102,8 @@ struct softrdma_iwarp_err_info {
 /* NULL for SOFTRDMA_IWERR_NONE, _INCOMPLETE and out-of-range values */
 const struct softrdma_iwarp_err_info *
 softrdma_iwarp_err_info(enum softrdma_iwarp_err err);
+
+enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err);
 
 /* --- building headers --------------------------------------------------- */
 

@@ -686,6 +686,57 @@ static void softrdma_iwarp_pdu_err_table(struct kunit *test)
 					  "err %u", i);
 }
 
+/* Each error we find in the stream, as the QP's affiliated error */
+static const struct {
+	enum softrdma_iwarp_err err;
+	enum softrdma_qp_err_cause cause;
+} cause_rows[] = {
+	{ SOFTRDMA_IWERR_DDP_VERSION_T, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_DDP_VERSION_U, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_RDMAP_VERSION, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_OPCODE, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_SHORT, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_QN, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_MO, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_NOT_LAST, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_TO_WRAP, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_RREQ_PAYLOAD, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_RREQ_TO_WRAP, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_TERM_LEN, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_T_INV_STAG, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_T_BOUNDS, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_T_STAG_STREAM, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_U_MSN_NOBUF, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_U_MSN_RANGE, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_U_TOO_LONG, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_RREQ_INV_STAG, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_RREQ_BOUNDS, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_RREQ_ACCESS, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_RREQ_STAG_STREAM, SOFTRDMA_QP_ERR_ACCESS },
+	{ SOFTRDMA_IWERR_INV_STAG, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_IRD, SOFTRDMA_QP_ERR_REQ },
+	{ SOFTRDMA_IWERR_CRC, SOFTRDMA_QP_ERR_LOCAL },
+	{ SOFTRDMA_IWERR_ULPDU_LEN, SOFTRDMA_QP_ERR_LOCAL },
+	{ SOFTRDMA_IWERR_CATASTROPHIC, SOFTRDMA_QP_ERR_LOCAL },
+	/* no TERMINATE to build: the QP still fails */
+	{ SOFTRDMA_IWERR_NONE, SOFTRDMA_QP_ERR_LOCAL },
+	{ SOFTRDMA_IWERR_MAX, SOFTRDMA_QP_ERR_LOCAL },
+};
+
+static void softrdma_iwarp_pdu_err_cause(struct kunit *test)
+{
+	unsigned int i;
+
+	/* every error has a row, NONE and MAX besides */
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(cause_rows),
+			SOFTRDMA_IWERR_MAX - SOFTRDMA_IWERR_INCOMPLETE - 1 + 2);
+	for (i = 0; i < ARRAY_SIZE(cause_rows); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    softrdma_iwarp_err_cause(cause_rows[i].err),
+				    cause_rows[i].cause, "err %d",
+				    cause_rows[i].err);
+}
+
 /* --- TERMINATE build and parse ------------------------------------------ */
 
 /* offending FPDUs: a Send on queue 1, a Write, a wrapping Read Request */
@@ -917,6 +968,7 @@ static struct kunit_case softrdma_iwarp_pdu_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_pdu_parse_table, parse_gen_params),
 	KUNIT_CASE(softrdma_iwarp_pdu_build_parse_round_trip),
 	KUNIT_CASE(softrdma_iwarp_pdu_err_table),
+	KUNIT_CASE(softrdma_iwarp_pdu_err_cause),
 	KUNIT_CASE_PARAM(softrdma_iwarp_pdu_terminate_round_trip,
 			 term_gen_params),
 	KUNIT_CASE(softrdma_iwarp_pdu_terminate_invalid),

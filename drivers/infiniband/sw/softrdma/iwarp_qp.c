@@ -43,10 +43,12 @@
  * softrdma_iwarp_qp_fatal() - the connection must end; the QP goes to ERR
  * @qp: an iWARP QP; sq.lock held
  * @err: 0 for an orderly end, -ECONNRESET for a reset or protocol error
+ * @cause: why, for the affiliated event (SOFTRDMA_QP_ERR_CLOSED: none)
  *
  * Only the first call counts.  Context: any.
  */
-void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
+void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err,
+			     enum softrdma_qp_err_cause cause)
 {
 	struct softrdma_iwarp_qp *iw = qp->iw;
 
@@ -58,9 +60,9 @@ void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err)
 		return;
 	iw->closing = true;
 	iw->close_err = err;
-	ibdev_dbg(&qp->sdev->ibdev, "QP %u: connection ends (%d)\n",
-		  softrdma_qpn(qp), err);
-	softrdma_qp_error(qp);
+	ibdev_dbg(&qp->sdev->ibdev, "QP %u: connection ends (%d, cause %d)\n",
+		  softrdma_qpn(qp), err, cause);
+	softrdma_qp_fail(qp, cause);
 }
 
 /* sk_data_ready: bytes arrived, read them now (softirq, socket locked) */
@@ -123,7 +125,9 @@ static void softrdma_iw_sk_state_change(struct sock *sk)
 	spin_lock_bh(&qp->sq.lock);
 	/* what the segment that ended it acknowledged completes first */
 	softrdma_iw_tx_retire(qp);
-	softrdma_iwarp_qp_fatal(qp, reset ? -ECONNRESET : 0);
+	/* the CM reports the end of the stream: no QP event */
+	softrdma_iwarp_qp_fatal(qp, reset ? -ECONNRESET : 0,
+				SOFTRDMA_QP_ERR_CLOSED);
 	spin_unlock_bh(&qp->sq.lock);
 out_unlock:
 	read_unlock_bh(&sk->sk_callback_lock);
@@ -348,7 +352,7 @@ void softrdma_iwarp_qp_drain(struct softrdma_qp *qp)
 		return;
 	spin_lock_bh(&qp->sq.lock);
 	if (qp->iw->sock)
-		softrdma_iwarp_qp_fatal(qp, 0);
+		softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_CLOSED);
 	spin_unlock_bh(&qp->sq.lock);
 }
 

@@ -321,7 +321,8 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     struct softrdma_iw_cep *cep);
 
 /* Between the stages (iwarp_tx.c, iwarp_rx.c) */
-void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err);
+void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err,
+			     enum softrdma_qp_err_cause cause);
 
 /* The transmit engine's state machine (iwarp_tx.c; KUnit-tested) */
 const char *softrdma_iw_tx_state_name(enum softrdma_iw_tx_state state);

@@ -709,7 +709,8 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 			held = tx->msg == SOFTRDMA_IW_TX_WQE;
 			/* a local error ends the QP (IBA 10.8.3.1) */
 			if (status != IB_WC_SUCCESS)
-				softrdma_iwarp_qp_fatal(qp, 0);
+				softrdma_iwarp_qp_fatal(qp, 0,
+							SOFTRDMA_QP_ERR_LOCAL);
 		}
 	}
 	spin_unlock(&qp->sq.lock);
@@ -758,7 +759,8 @@ static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
 	rx->state = SOFTRDMA_IW_RX_DEAD;
 	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
 	spin_lock(&qp->sq.lock);
-	softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+	/* the peer's error, not ours: the stream ends, the CM reports it */
+	softrdma_iwarp_qp_fatal(qp, -ECONNRESET, SOFTRDMA_QP_ERR_CLOSED);
 	spin_unlock(&qp->sq.lock);
 }
 

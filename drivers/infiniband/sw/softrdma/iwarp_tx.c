@@ -425,7 +425,7 @@ static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 	tx->msg = SOFTRDMA_IW_TX_IDLE;
 	softrdma_iw_tx_retire(qp);
 	/* a local error ends the QP (IBA 10.8.3.1), not the stream */
-	softrdma_iwarp_qp_fatal(qp, 0);
+	softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_LOCAL);
 }
 
 static enum ib_wc_status softrdma_iw_local_status(int err)
@@ -603,7 +603,7 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 	if (IS_ERR(wqe)) {
 		/* a WQE that must not run: the QP fails (qp.c flushes) */
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
-		softrdma_iwarp_qp_fatal(qp, 0);
+		softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_LOCAL);
 		return false;
 	}
 	tx->slot = wqe - qp->sq.wqe;
@@ -993,7 +993,12 @@ static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 			ibdev_dbg(&qp->sdev->ibdev, "QP %u: send failed (%d)\n",
 				  softrdma_qpn(qp), err);
 			softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DEAD);
-			softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+			/* a stream the peer ended is no local error */
+			softrdma_iwarp_qp_fatal(qp, -ECONNRESET,
+						err == -EPIPE ||
+						err == -ECONNRESET ?
+						SOFTRDMA_QP_ERR_CLOSED :
+						SOFTRDMA_QP_ERR_LOCAL);
 			break;
 		}
 		softrdma_iw_tx_sent(qp, sock);
@@ -1121,7 +1126,7 @@ static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_UNSENT);
 	}
 out_fatal:
-	softrdma_iwarp_qp_fatal(qp, -ECONNRESET);
+	softrdma_iwarp_qp_fatal(qp, -ECONNRESET, softrdma_iwarp_err_cause(err));
 }
 
 /**

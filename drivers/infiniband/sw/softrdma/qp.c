@@ -394,16 +394,24 @@ static void softrdma_qp_error_work(struct work_struct *work)
 	struct ib_event event = {
 		.device = qp->ibqp.device,
 		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_QP_FATAL,
 	};
+	enum softrdma_qp_err_cause cause = SOFTRDMA_QP_ERR_NONE;
+	unsigned long causes;
+
+	/* the gravest cause asked since the last run: the lowest bit */
+	causes = xchg(&qp->err_causes, 0);
+	if (causes)
+		cause = __ffs(causes);
 
 	mutex_lock(&qp->state_mutex);
 	if (qp->state == IB_QPS_ERR) {
 		/* work posted in ERR completes in error */
 		softrdma_qp_flush(qp);
-	} else if (qp->state != IB_QPS_RESET) {
+	} else if (qp->state != IB_QPS_RESET && cause != SOFTRDMA_QP_ERR_NONE) {
+		/* an error, or a flush asked of an iWARP QP closing in SQD */
 		softrdma_qp_enter_error(qp);
-		if (qp->ibqp.event_handler)
+		if (softrdma_qp_err_event(cause, &event.event) &&
+		    qp->ibqp.event_handler)
 			qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
 	}
 	mutex_unlock(&qp->state_mutex);
@@ -411,19 +419,27 @@ static void softrdma_qp_error_work(struct work_struct *work)
 }
 
 /**
- * softrdma_qp_error() - move the QP to ERR from any context
+ * softrdma_qp_fail() - move the QP to ERR from any context
  * @qp: the QP
+ * @cause: why, which decides the affiliated event (qp_state.c)
  *
- * For the engines: a fatal protocol error (retries exhausted, a bad WQE,
- * a remote access error) ends the QP; for the post verbs: work posted in
- * ERR is flushed.  The transition and the flush, which may sleep, run
- * from a work item.
+ * For the engines: a protocol error or the end of the connection ends
+ * the QP; for the post verbs (SOFTRDMA_QP_ERR_FLUSH): work posted in ERR
+ * is flushed.  The transition and the flush, which may sleep, run from a
+ * work item.
  */
-void softrdma_qp_error(struct softrdma_qp *qp)
+void softrdma_qp_fail(struct softrdma_qp *qp, enum softrdma_qp_err_cause cause)
 {
+	set_bit(cause, &qp->err_causes);
 	refcount_inc(&qp->ref);
 	if (!queue_work(system_wq, &qp->error_work))
 		softrdma_qp_put(qp);
+}
+
+/* A local error that leaves the QP unusable (IBA 11.6.3.1: QP_FATAL) */
+void softrdma_qp_error(struct softrdma_qp *qp)
+{
+	softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_LOCAL);
 }
 
 /*
@@ -1035,7 +1051,7 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 
 	if (verdict == SOFTRDMA_POST_FLUSH)
-		softrdma_qp_error(qp);
+		softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_FLUSH);
 	else
 		softrdma_qp_transport_kick(qp);
 	return err;
@@ -1056,7 +1072,7 @@ static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	err = softrdma_post_recv_wrs(rq->ring, &rq->lim, &rq->post_lock, wr,
 				     bad_wr);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR)
-		softrdma_qp_error(qp);
+		softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_FLUSH);
 	return err;
 }
 

@@ -36,6 +36,7 @@
 #include "mr.h"
 #include "queue.h"
 #include "queue_rxe_abi.h"
+#include "qp_state.h"
 #include "queue_siw_abi.h"
 #include "srq.h"
 #include "wqe.h"
@@ -93,6 +94,8 @@ struct softrdma_qp {
 	enum ib_qp_state state;
 	/* moves the QP to ERR, or flushes it there, in process context */
 	struct work_struct error_work;
+	/* BIT(enum softrdma_qp_err_cause)s asked of error_work, atomic */
+	unsigned long err_causes;
 
 	/* attributes as set, for query_qp; written under state_mutex */
 	struct ib_qp_attr attr;
@@ -134,6 +137,8 @@ static inline u32 softrdma_qpn(const struct softrdma_qp *qp)
 struct softrdma_qp *softrdma_qp_get(struct softrdma_dev *sdev, u32 qpn);
 void softrdma_qp_put(struct softrdma_qp *qp);
 
+void softrdma_qp_fail(struct softrdma_qp *qp,
+		      enum softrdma_qp_err_cause cause);
 void softrdma_qp_error(struct softrdma_qp *qp);
 
 /*

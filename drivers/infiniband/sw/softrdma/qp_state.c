@@ -267,6 +267,42 @@ int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
 }
 
 /**
+ * softrdma_qp_err_event() - the affiliated event a QP's own move to ERR
+ * raises
+ * @cause: why the QP enters ERR
+ * @event: set to the event when there is one
+ *
+ * IBA vol 1 §11.6.3.1 defines the affiliated errors and the iWARP verbs
+ * (RDMAC verbs §8.3.3) map onto the same three: a local catastrophic
+ * error (QP_FATAL), an invalid inbound request (QP_REQ_ERR) and an
+ * inbound access violation (QP_ACCESS_ERR).  A requester's error that
+ * a completion in error reports (a NAK, retries exhausted: IBA 10.8.3.1)
+ * raises none, as stock rxe.  The end of an iWARP stream in order (FIN,
+ * the peer's TERMINATE or reset, rdma_disconnect()) is no QP error: the
+ * connection manager reports it, and the QP only moves to ERR and
+ * flushes.  Neither is a flush of work posted in ERR.
+ *
+ * Return: true and @event set when @cause raises an event.
+ */
+bool softrdma_qp_err_event(enum softrdma_qp_err_cause cause,
+			   enum ib_event_type *event)
+{
+	static const struct {
+		bool raise;
+		enum ib_event_type event;
+	} map[SOFTRDMA_QP_ERR_MAX] = {
+		[SOFTRDMA_QP_ERR_LOCAL] = { true, IB_EVENT_QP_FATAL },
+		[SOFTRDMA_QP_ERR_REQ] = { true, IB_EVENT_QP_REQ_ERR },
+		[SOFTRDMA_QP_ERR_ACCESS] = { true, IB_EVENT_QP_ACCESS_ERR },
+	};
+
+	if (cause >= SOFTRDMA_QP_ERR_MAX || !map[cause].raise)
+		return false;
+	*event = map[cause].event;
+	return true;
+}
+
+/**
  * softrdma_qp_timeout_us() - the local ACK timeout for an encoded value
  * @timeout: the QP attribute, 0..31
  *

@@ -45,14 +45,24 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 
 /*
  * modify_qp attributes an iWARP QP takes: the state, what the iw_cm and
- * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD).
- * The rest is IB path and reliability state that iWARP leaves to TCP.
+ * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD);
+ * and, as stock siw takes them, the IB values an IB-style caller passes
+ * along (P_Key index, path MTU, PSNs, timers, retry counts, destination
+ * QPN), kept for query_qp and otherwise unused: iWARP leaves reliability
+ * to TCP.  An address vector, a Q_Key or an alternate path is refused:
+ * an iWARP QP's path is its connection.
  */
 #define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
 				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
 				 IB_QP_MAX_QP_RD_ATOMIC | \
 				 IB_QP_MAX_DEST_RD_ATOMIC | \
-				 IB_QP_EN_SQD_ASYNC_NOTIFY)
+				 IB_QP_EN_SQD_ASYNC_NOTIFY | \
+				 SOFTRDMA_IWARP_QP_IB_ATTRS)
+#define SOFTRDMA_IWARP_QP_IB_ATTRS (IB_QP_PKEY_INDEX | IB_QP_PATH_MTU | \
+				    IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
+				    IB_QP_SQ_PSN | IB_QP_TIMEOUT | \
+				    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
+				    IB_QP_MIN_RNR_TIMER)
 
 struct softrdma_qp_limits {
 	enum ib_mtu max_path_mtu;	/* the port's active MTU */
@@ -70,6 +80,25 @@ enum softrdma_post_verdict {
 };
 
 int softrdma_qp_send_verdict(enum ib_qp_state state, bool connected);
+
+/*
+ * Why a QP enters ERR by itself (not by modify_qp), which decides the
+ * affiliated asynchronous event it raises (softrdma_qp_err_event()).
+ * In order of gravity: when several are asked at once the first counts.
+ */
+enum softrdma_qp_err_cause {
+	SOFTRDMA_QP_ERR_NONE,		/* no transition asked */
+	SOFTRDMA_QP_ERR_LOCAL,		/* local or transmit failure */
+	SOFTRDMA_QP_ERR_REQ,		/* an inbound request is invalid */
+	SOFTRDMA_QP_ERR_ACCESS,		/* an inbound request breaks access */
+	SOFTRDMA_QP_ERR_WC,		/* a completion in error reports it */
+	SOFTRDMA_QP_ERR_CLOSED,		/* the iWARP stream ended in order */
+	SOFTRDMA_QP_ERR_FLUSH,		/* work posted in ERR: flush it */
+	SOFTRDMA_QP_ERR_MAX,
+};
+
+bool softrdma_qp_err_event(enum softrdma_qp_err_cause cause,
+			   enum ib_event_type *event);
 
 u64 softrdma_qp_timeout_us(u8 timeout);
 u32 softrdma_rnr_timer_us(u8 code);

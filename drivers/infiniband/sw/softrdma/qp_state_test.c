@@ -278,17 +278,25 @@ static const struct iw_case iw_cases[] = {
 	{ "rtr_to_init_back", IB_QPS_RTR, IB_QPS_INIT, IB_QP_STATE, -EINVAL,
 	  0 },
 	{ "to_sqe_refused", IB_QPS_RTS, IB_QPS_SQE, IB_QP_STATE, -EINVAL, 0 },
-	/* IB-only attributes */
-	{ "ib_rc_init_mask_pkey", IB_QPS_RESET, IB_QPS_INIT, RC_INIT_MASK,
-	  -EINVAL, 0 },
+	/* what an IB-style caller passes along: kept, as stock siw takes it */
+	{ "ib_rc_init_mask_pkey", IB_QPS_RESET, IB_QPS_INIT, RC_INIT_MASK, 0,
+	  0 },
+	{ "ib_path_mtu", IB_QPS_INIT, IB_QPS_RTR,
+	  IW_INIT_MASK | IB_QP_PATH_MTU, 0, SOFTRDMA_QP_ACT_RECV },
+	{ "ib_rtr_values", IB_QPS_INIT, IB_QPS_RTR,
+	  IB_QP_STATE | IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+	  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER, 0,
+	  SOFTRDMA_QP_ACT_RECV },
+	{ "ib_psn", IB_QPS_RTS, IB_QPS_RTS, IB_QP_SQ_PSN, 0, 0 },
+	{ "ib_timeout", IB_QPS_RTS, IB_QPS_RTS,
+	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY, 0, 0 },
+	{ "ib_dest_qpn", IB_QPS_INIT, IB_QPS_RTR,
+	  IW_INIT_MASK | IB_QP_DEST_QPN, 0, SOFTRDMA_QP_ACT_RECV },
+	/* an iWARP QP's path is its connection; no Q_Key (UD) */
 	{ "ib_rtr_av", IB_QPS_INIT, IB_QPS_RTR, IW_INIT_MASK | IB_QP_AV,
 	  -EINVAL, 0 },
-	{ "ib_path_mtu", IB_QPS_INIT, IB_QPS_RTR,
-	  IW_INIT_MASK | IB_QP_PATH_MTU, -EINVAL, 0 },
-	{ "ib_psn", IB_QPS_RTS, IB_QPS_RTS, IB_QP_SQ_PSN, -EINVAL, 0 },
-	{ "ib_timeout", IB_QPS_RTS, IB_QPS_RTS, IB_QP_TIMEOUT, -EINVAL, 0 },
-	{ "ib_dest_qpn", IB_QPS_INIT, IB_QPS_RTR,
-	  IW_INIT_MASK | IB_QP_DEST_QPN, -EINVAL, 0 },
+	{ "ib_alt_path", IB_QPS_RTS, IB_QPS_RTS, IB_QP_ALT_PATH, -EINVAL,
+	  0 },
 	{ "ib_qkey", IB_QPS_RESET, IB_QPS_INIT, IW_INIT_MASK | IB_QP_QKEY,
 	  -EINVAL, 0 },
 	{ "bad_state_value", IB_QPS_INIT, 42, IB_QP_STATE, -EINVAL, 0 },
@@ -399,6 +407,46 @@ static void softrdma_qp_state_send_verdict(struct kunit *test)
 			c->verdict);
 }
 
+/* Why a QP fails -> the affiliated event (IBA vol 1 11.6.3.1) */
+struct err_event_case {
+	const char *name;
+	enum softrdma_qp_err_cause cause;
+	bool raise;
+	enum ib_event_type event;
+};
+
+static const struct err_event_case err_event_cases[] = {
+	{ "local_error_is_fatal", SOFTRDMA_QP_ERR_LOCAL, true,
+	  IB_EVENT_QP_FATAL },
+	{ "invalid_request", SOFTRDMA_QP_ERR_REQ, true, IB_EVENT_QP_REQ_ERR },
+	{ "access_violation", SOFTRDMA_QP_ERR_ACCESS, true,
+	  IB_EVENT_QP_ACCESS_ERR },
+	{ "completion_reports_it", SOFTRDMA_QP_ERR_WC, false, 0 },
+	{ "orderly_close_no_event", SOFTRDMA_QP_ERR_CLOSED, false, 0 },
+	{ "flush_no_event", SOFTRDMA_QP_ERR_FLUSH, false, 0 },
+	{ "none_no_event", SOFTRDMA_QP_ERR_NONE, false, 0 },
+	{ "out_of_range_no_event", SOFTRDMA_QP_ERR_MAX, false, 0 },
+};
+
+static void err_event_case_desc(const struct err_event_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(err_event, err_event_cases, err_event_case_desc);
+
+static void softrdma_qp_state_err_event(struct kunit *test)
+{
+	const struct err_event_case *c = test->param_value;
+	enum ib_event_type event = IB_EVENT_DEVICE_FATAL;
+
+	KUNIT_EXPECT_EQ(test, softrdma_qp_err_event(c->cause, &event),
+			c->raise);
+	/* untouched when there is no event */
+	KUNIT_EXPECT_EQ(test, event,
+			c->raise ? c->event : IB_EVENT_DEVICE_FATAL);
+}
+
 static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
 			 transition_gen_params),
@@ -411,6 +459,7 @@ static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_claimed_current_state,
 			 cur_state_gen_params),
 	KUNIT_CASE_PARAM(softrdma_qp_state_send_verdict, verdict_gen_params),
+	KUNIT_CASE_PARAM(softrdma_qp_state_err_event, err_event_gen_params),
 	{}
 };
 

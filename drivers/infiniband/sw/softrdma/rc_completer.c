@@ -35,11 +35,14 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 				  enum ib_wc_status status)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	enum softrdma_qp_err_cause cause;
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 
 	lockdep_assert_held(&qp->sq.lock);
 
+	/* the completion reports the error; without one, the event does */
+	cause = qp->sq.fetched ? SOFTRDMA_QP_ERR_WC : SOFTRDMA_QP_ERR_LOCAL;
 	if (qp->sq.fetched) {
 		wqe = softrdma_rc_wqe_at(qp, 0, &st);
 		softrdma_qp_complete_send(qp, wqe, status);
@@ -49,7 +52,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
 	timer_delete(&rc->retry_timer);
-	softrdma_qp_error(qp);
+	softrdma_qp_fail(qp, cause);
 }
 
 /* The PSNs sent so far, from una_psn: what an ACK may cover */

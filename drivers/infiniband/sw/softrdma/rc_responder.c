@@ -232,6 +232,20 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 				   usecs_to_jiffies(us));
 }
 
+/* IBA 11.6.3.1: the responder's affiliated error for the NAK it sent */
+static enum softrdma_qp_err_cause
+softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code)
+{
+	switch (code) {
+	case SOFTRDMA_NAK_REM_ACCESS_ERR:
+		return SOFTRDMA_QP_ERR_ACCESS;
+	case SOFTRDMA_NAK_REM_OP_ERR:
+		return SOFTRDMA_QP_ERR_LOCAL;
+	default:
+		return SOFTRDMA_QP_ERR_REQ;
+	}
+}
+
 /*
  * UC (IBA 9.8): a request packet is dropped, and with it the message it
  * belongs to.  Nothing is completed: a receive WQE partly written stays
@@ -262,7 +276,7 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
 	/* a read being answered ends with it */
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
-	softrdma_qp_error(qp);
+	softrdma_qp_fail(qp, softrdma_rc_nak_cause(code));
 }
 
 /*

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qp_events: QP attributes as rdma-core callers set them, and the
+ * affiliated asynchronous events (IBA vol 1 11.6.3), through the stock
+ * provider (librxe on sroce, libsiw on siwarp).
+ *
+ *   qp_events -d DEV [-g GIDX]                 attributes, on one device
+ *   qp_events -s -a ADDR -p PORT               events, server
+ *   qp_events -p PORT SERVER                   events, client
+ *
+ * Attributes (-d): an RC QP taken RESET -> INIT with what an IB-style
+ * caller passes (state, P_Key index, port, access flags), INIT -> RTR
+ * (path MTU, destination QPN, receive PSN, responder depth, RNR timer;
+ * the address vector with -g, RoCE only), then RTS (send PSN, timeout,
+ * retry counts, requester depth; an iWARP QP reaches RTS only through its
+ * connection manager, so there the same values go in without the state)
+ * and ERR: ibv_query_qp reads every value back right after creation and
+ * after each step.  A QP on an SRQ that enters ERR raises
+ * IBV_EVENT_QP_LAST_WQE_REACHED; the modify to ERR raises nothing else.
+ *
+ * Events (-s / client), over the RDMA CM: a first connection carries one
+ * SEND (data checked) and is closed in order with rdma_disconnect(): no
+ * QP event on either side, the QPs in ERR.  On a second one the client
+ * WRITEs with a wrong rkey: the server's QP raises
+ * IBV_EVENT_QP_ACCESS_ERR; the client's raises no QP_FATAL.
+ *
+ * Prints "ok - ..." / "not ok - ..." lines; exit status 0 iff all held.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+#include <rdma/rdma_verbs.h>
+
+#include "labverbs.h"
+
+#define ALL_ATTRS	(IBV_QP_STATE | IBV_QP_CUR_STATE | \
+			 IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | \
+			 IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | \
+			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | \
+			 IBV_QP_RNR_RETRY | IBV_QP_RQ_PSN | \
+			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | \
+			 IBV_QP_SQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | \
+			 IBV_QP_DEST_QPN | IBV_QP_CAP)
+
+/* the next QP event of @ctx within @ms: its type, or -1 */
+static int next_event(struct ibv_context *ctx, int ms, struct ibv_qp **qp)
+{
+	struct pollfd p = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	int type;
+
+	fcntl(ctx->async_fd, F_SETFL,
+	      fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK);
+	if (poll(&p, 1, ms) <= 0 || ibv_get_async_event(ctx, &ev))
+		return -1;
+	type = ev.event_type;
+	if (qp)
+		*qp = ev.element.qp;
+	ibv_ack_async_event(&ev);
+	return type;
+}
+
+/* every event within @ms; a QP event counts, as its name, in @seen */
+static int qp_events_within(struct ibv_context *ctx, int ms, char *seen,
+			    size_t len)
+{
+	int n = 0, type;
+
+	seen[0] = 0;
+	while ((type = next_event(ctx, ms, NULL)) >= 0) {
+		if (type == IBV_EVENT_PORT_ACTIVE || type == IBV_EVENT_PORT_ERR ||
+		    type == IBV_EVENT_GID_CHANGE)
+			continue;
+		n++;
+		snprintf(seen + strlen(seen), len - strlen(seen), " %s",
+			 ibv_event_type_str(type));
+	}
+	return n;
+}
+
+/* what was set, read back: @want's values under @mask, and the state */
+static void expect_attrs(struct ibv_qp *qp, const char *step,
+			 enum ibv_qp_state state, const struct ibv_qp_attr *want,
+			 int mask, const struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr got;
+	char bad[256] = "";
+	int err;
+
+#define CMP(bit, field)							\
+	do {								\
+		if ((mask & (bit)) && got.field != want->field)		\
+			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), \
+				 " " #field " %u (set %u)",		\
+				 (unsigned int)got.field,		\
+				 (unsigned int)want->field);		\
+	} while (0)
+
+	memset(&got, 0xa5, sizeof(got));
+	err = ibv_query_qp(qp, &got, ALL_ATTRS, &init);
+	if (err) {
+		lv_check(0, "%s: ibv_query_qp: %s", step, strerror(err));
+		return;
+	}
+	if (got.qp_state != state)
+		snprintf(bad, sizeof(bad), " state %u", got.qp_state);
+	CMP(IBV_QP_ACCESS_FLAGS, qp_access_flags);
+	CMP(IBV_QP_PKEY_INDEX, pkey_index);
+	CMP(IBV_QP_PORT, port_num);
+	CMP(IBV_QP_PATH_MTU, path_mtu);
+	CMP(IBV_QP_DEST_QPN, dest_qp_num);
+	CMP(IBV_QP_RQ_PSN, rq_psn);
+	CMP(IBV_QP_SQ_PSN, sq_psn);
+	CMP(IBV_QP_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic);
+	CMP(IBV_QP_MAX_QP_RD_ATOMIC, max_rd_atomic);
+	CMP(IBV_QP_MIN_RNR_TIMER, min_rnr_timer);
+	CMP(IBV_QP_TIMEOUT, timeout);
+	CMP(IBV_QP_RETRY_CNT, retry_cnt);
+	CMP(IBV_QP_RNR_RETRY, rnr_retry);
+	if ((mask & IBV_QP_AV) &&
+	    memcmp(&got.ah_attr.grh.dgid, &want->ah_attr.grh.dgid, 16))
+		snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+			 " dgid");
+	if (got.cap.max_send_wr != cap->max_send_wr ||
+	    got.cap.max_recv_wr != cap->max_recv_wr ||
+	    got.cap.max_send_sge != cap->max_send_sge ||
+	    got.cap.max_recv_sge != cap->max_recv_sge ||
+	    init.cap.max_send_wr != cap->max_send_wr)
+		snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+			 " cap %u/%u/%u/%u (created %u/%u/%u/%u)",
+			 got.cap.max_send_wr, got.cap.max_recv_wr,
+			 got.cap.max_send_sge, got.cap.max_recv_sge,
+			 cap->max_send_wr, cap->max_recv_wr,
+			 cap->max_send_sge, cap->max_recv_sge);
+	lv_check(!bad[0], "%s: ibv_query_qp returns what was set%s", step,
+		 bad);
+#undef CMP
+}
+
+static void attrs(const char *dev, int gidx)
+{
+	struct ibv_context *ctx = lv_open_device(dev);
+	struct ibv_qp_attr a = { 0 };
+	struct ibv_qp_init_attr ia;
+	struct ibv_port_attr port;
+	struct ibv_qp *qp, *sqp, *evqp;
+	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 16,
+						   .max_sge = 1 } };
+	struct ibv_qp_cap cap;
+	struct ibv_srq *srq;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	int iwarp, mask, err, set = 0, type;
+	char seen[256];
+
+	iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP;
+	pd = ibv_alloc_pd(ctx);
+	cq = pd ? ibv_create_cq(ctx, 64, NULL, NULL, 0) : NULL;
+	if (!cq || ibv_query_port(ctx, 1, &port))
+		lv_die("pd/cq/port");
+	qp = lv_create_rc_qp(pd, cq, 16, 0, &cap);
+	expect_attrs(qp, "created", IBV_QPS_RESET, &a, 0, &cap);
+
+	/* RESET -> INIT as ibv_rc_pingpong and rdma-core's examples do */
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			    IBV_ACCESS_REMOTE_READ;
+	mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+	       IBV_QP_ACCESS_FLAGS;
+	err = ibv_modify_qp(qp, &a, mask);
+	lv_check(!err, "RESET -> INIT with state, P_Key index, port, access flags: %s",
+		 strerror(err));
+	set |= mask;
+	expect_attrs(qp, "INIT", IBV_QPS_INIT, &a, err ? 0 : set, &cap);
+
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = port.active_mtu < IBV_MTU_1024 ? port.active_mtu :
+						      IBV_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.rq_psn = 0x123456;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	mask = IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+	       IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	if (!iwarp) {
+		if (gidx < 0 || ibv_query_gid(ctx, 1, gidx, &a.ah_attr.grh.dgid))
+			lv_die("a RoCE device needs -g GIDX");
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.sgid_index = gidx;
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.port_num = 1;
+		mask |= IBV_QP_AV;
+	}
+	err = ibv_modify_qp(qp, &a, mask);
+	lv_check(!err, "INIT -> RTR with path MTU, dest QPN, RQ PSN, responder depth, RNR timer%s: %s",
+		 iwarp ? "" : ", AV", strerror(err));
+	set |= mask;
+	expect_attrs(qp, "RTR", IBV_QPS_RTR, &a, err ? 0 : set, &cap);
+
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0x654321;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 6;
+	a.max_rd_atomic = 1;
+	mask = IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+	       IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+	/* iWARP: RTS only through the CM (stock siw alike); values only */
+	err = ibv_modify_qp(qp, &a, iwarp ? mask : mask | IBV_QP_STATE);
+	lv_check(!err, "%s with send PSN, timeout, retry counts, requester depth: %s",
+		 iwarp ? "RTR (attributes only)" : "RTR -> RTS", strerror(err));
+	set |= mask;
+	expect_attrs(qp, iwarp ? "RTR, attributes" : "RTS",
+		     iwarp ? IBV_QPS_RTR : IBV_QPS_RTS, &a, err ? 0 : set, &cap);
+
+	a.qp_state = IBV_QPS_ERR;
+	err = ibv_modify_qp(qp, &a, IBV_QP_STATE);
+	lv_check(!err, "-> ERR: %s", strerror(err));
+	expect_attrs(qp, "ERR", IBV_QPS_ERR, &a, set & ~IBV_QP_STATE, &cap);
+	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
+		 "a QP without an SRQ moved to ERR raises no event%s", seen);
+	ibv_destroy_qp(qp);
+
+	/* IBA 11.6.3.1: Last WQE Reached, for the QP on an SRQ */
+	srq = ibv_create_srq(pd, &sia);
+	if (!srq)
+		lv_die("ibv_create_srq");
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.srq = srq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_send_sge = 1;
+	sqp = ibv_create_qp(pd, &ia);
+	if (!sqp)
+		lv_die("ibv_create_qp on an SRQ");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	err = ibv_modify_qp(sqp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	a.qp_state = IBV_QPS_ERR;
+	err = err ?: ibv_modify_qp(sqp, &a, IBV_QP_STATE);
+	evqp = NULL;
+	type = err ? -1 : next_event(ctx, 2000, &evqp);
+	lv_check(type == IBV_EVENT_QP_LAST_WQE_REACHED && evqp == sqp,
+		 "a QP on an SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
+		 "and nothing else%s", seen);
+	ibv_destroy_qp(sqp);
+	ibv_destroy_srq(srq);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+}
+
+/* --- events over the RDMA CM ------------------------------------------- */
+
+struct peer_buf {
+	uint64_t addr;
+	uint32_t rkey;
+	char text[52];
+};
+
+static struct peer_buf msg;
+static char target[4096];
+
+static struct rdma_cm_id *listen_id;
+
+static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
+				   int server)
+{
+	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
+	struct ibv_qp_init_attr attr = {
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 1,
+	};
+	struct rdma_addrinfo *res;
+	struct rdma_cm_id *id;
+	int err;
+
+	if (server)
+		hints.ai_flags = RAI_PASSIVE;
+	err = rdma_getaddrinfo(addr, port, &hints, &res);
+	if (err)
+		lv_die("rdma_getaddrinfo");
+	if (server && !listen_id) {
+		if (rdma_create_ep(&listen_id, res, NULL, NULL) ||
+		    rdma_listen(listen_id, 1))
+			lv_die("rdma_create_ep/listen");
+	}
+	if (!server && rdma_create_ep(&id, res, NULL, &attr))
+		lv_die("rdma_create_ep");
+	rdma_freeaddrinfo(res);
+	if (server) {
+		if (rdma_get_request(listen_id, &id))
+			lv_die("rdma_get_request");
+		if (rdma_create_qp(id, NULL, &attr))
+			lv_die("rdma_create_qp");
+	}
+	return id;
+}
+
+static enum ibv_qp_state qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
+		return (enum ibv_qp_state)-1;
+	return a.qp_state;
+}
+
+/*
+ * The end of the connection seen by the CM within @ms.  Ids made by
+ * rdma_create_ep() are synchronous: rdma_disconnect() itself waits for
+ * this event, so only the side that did not call it waits here.
+ */
+static int wait_disconnected(struct rdma_cm_id *id, int ms)
+{
+	struct pollfd p = { .fd = id->channel->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int type;
+
+	if (poll(&p, 1, ms) <= 0 || rdma_get_cm_event(id->channel, &ev))
+		return 0;
+	type = ev->event;
+	rdma_ack_cm_event(ev);
+	return type == RDMA_CM_EVENT_DISCONNECTED;
+}
+
+static void events(int server, const char *addr, const char *port)
+{
+	struct rdma_cm_id *id;
+	struct ibv_mr *mr, *tmr;
+	struct ibv_wc wc;
+	char seen[256];
+	int ok, type;
+
+	/* 1: a SEND, then an orderly close */
+	id = cm_setup(addr, port, server);
+	mr = rdma_reg_msgs(id, &msg, sizeof(msg));
+	tmr = ibv_reg_mr(id->pd, target, sizeof(target),
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!mr || !tmr)
+		lv_die("register");
+	if (server) {
+		if (rdma_post_recv(id, NULL, &msg, sizeof(msg), mr) ||
+		    rdma_accept(id, NULL))
+			lv_die("rdma_accept");
+		ok = rdma_get_recv_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS &&
+		     !strcmp(msg.text, "qp_events: one SEND");
+		lv_check(ok, "server: the client's SEND arrived intact");
+		lv_check(wait_disconnected(id, 10000),
+			 "server: the client's rdma_disconnect() arrives as DISCONNECTED");
+		/* RoCE: the QP enters ERR by the application's disconnect */
+		if (id->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
+			rdma_disconnect(id);
+	} else {
+		if (rdma_connect(id, NULL))
+			lv_die("rdma_connect");
+		snprintf(msg.text, sizeof(msg.text), "qp_events: one SEND");
+		if (rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0))
+			lv_die("rdma_post_send");
+		ok = rdma_get_send_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS;
+		lv_check(ok, "client: SEND completed");
+		/* a synchronous id: returns once DISCONNECTED is in */
+		lv_check(!rdma_disconnect(id), "client: rdma_disconnect()");
+	}
+	lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
+		 "%s: an orderly disconnect raises no QP event%s",
+		 server ? "server" : "client", seen);
+	lv_check(qp_state(id->qp) == IBV_QPS_ERR, "%s: the QP is in ERR",
+		 server ? "server" : "client");
+	rdma_dereg_mr(mr);
+	ibv_dereg_mr(tmr);
+	rdma_destroy_ep(id);
+
+	/* 2: a WRITE with a wrong rkey */
+	id = cm_setup(addr, port, server);
+	mr = rdma_reg_msgs(id, &msg, sizeof(msg));
+	tmr = ibv_reg_mr(id->pd, target, sizeof(target),
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!mr || !tmr)
+		lv_die("register");
+	if (server) {
+		msg.addr = (uintptr_t)target;
+		msg.rkey = tmr->rkey;
+		if (rdma_accept(id, NULL) ||
+		    rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0) ||
+		    rdma_get_send_comp(id, &wc) != 1)
+			lv_die("accept/send");
+		type = next_event(id->verbs, 10000, NULL);
+		lv_check(type == IBV_EVENT_QP_ACCESS_ERR,
+			 "server: a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR (got %s)",
+			 type < 0 ? "none" : ibv_event_type_str(type));
+		/* destroying the id ends the connection (RoCE: a DREQ) */
+	} else {
+		if (rdma_post_recv(id, NULL, &msg, sizeof(msg), mr) ||
+		    rdma_connect(id, NULL) ||
+		    rdma_get_recv_comp(id, &wc) != 1)
+			lv_die("connect/recv");
+		if (rdma_post_write(id, NULL, target, 64, tmr, 0, msg.addr,
+				    msg.rkey ^ 0x5a5a00))
+			lv_die("rdma_post_write");
+		rdma_get_send_comp(id, &wc);
+		/* iWARP: the server's TERMINATE ends the stream */
+		wait_disconnected(id, 5000);
+		/* RoCE: its completion reports it; iWARP: the TERMINATE */
+		lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
+			 "client: the requester raises no QP event (its completion: %s; events:%s)",
+			 ibv_wc_status_str(wc.status), seen);
+	}
+	rdma_dereg_mr(mr);
+	ibv_dereg_mr(tmr);
+	rdma_destroy_ep(id);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL, *addr = NULL, *port = "18950";
+	int opt, server = 0, gidx = -1;
+
+	while ((opt = getopt(argc, argv, "d:g:sa:p:")) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'g':
+			gidx = atoi(optarg);
+			break;
+		case 's':
+			server = 1;
+			break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			port = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: see qp_events.c\n");
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (dev)
+		attrs(dev, gidx);
+	else
+		events(server, server ? addr : argv[optind], port);
+	printf("qp_events: %d failed\n", lv_failures);
+	return lv_failures ? 1 : 0;
+}

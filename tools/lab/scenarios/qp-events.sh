@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# qp-events: QP attributes as rdma-core callers set them, and the
+# affiliated asynchronous events, through the stock providers:
+#   lab run --stack sroce,sroce qp-events
+#   lab run --stack siwarp,siwarp qp-events
+# tools/lab/qp_events.c (built by lab into /var/tmp/softrdma-lab):
+# - each guest alone: an RC QP taken RESET -> INIT -> RTR (-> RTS on
+#   RoCE) -> ERR with the attributes an IB-style caller passes,
+#   ibv_query_qp reading back every value after each step; a QP on an
+#   SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED;
+# - guest0 serves, guest1 connects over the RDMA CM: an orderly
+#   rdma_disconnect() raises no QP event on either side (the QPs end in
+#   ERR); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the
+#   server's QP and nothing on the client's.
+# Every "ok - " line of the program is a lab check.
+
+BIN=${QP_EVENTS_BIN:-/var/tmp/softrdma-lab/qp_events}
+port=18950
+ulimit -l unlimited
+
+# run_checked NAME CMD...: the program's lines as checks, and its exit
+run_checked() {
+	local name=$1 line
+	shift
+	lab_run "$@" >"/tmp/$name.out" 2>&1
+	echo "exit $?" >>"/tmp/$name.out"
+	cp "/tmp/$name.out" "$LAB_OUT/checks/$name.out" 2>/dev/null
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) lab_check "$name: ${line#ok - }" true ;;
+		"not ok - "*) lab_check "$name: ${line#not ok - }" false ;;
+		esac
+	done <"/tmp/$name.out"
+	lab_check "$name: exited 0" grep -qx "exit 0" "/tmp/$name.out"
+}
+
+garg=()
+[ "$LAB_STACK" = sroce ] && garg=(-g "$(lab_gid_index "$LAB_ADDR")")
+run_checked "qp_events-attrs-$LAB_ID" "$BIN" -d "$LAB_IBDEV" "${garg[@]}"
+
+if [ "$LAB_ID" = 0 ]; then
+	TMO=60 run_checked qp_events-server "$BIN" -s -a "$LAB_ADDR" -p "$port" &
+	lab_wait_for 20 lab_listening "$port"
+	lab_barrier qp-events-listening
+	wait
+else
+	lab_barrier qp-events-listening
+	TMO=60 run_checked qp_events-client "$BIN" -p "$port" "$(lab_peer_addr 0)"
+fi
+lab_barrier qp-events-end 120

@@ -22,6 +22,7 @@
  */
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <kunit/visibility.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <rdma/restrack.h>
@@ -132,6 +133,32 @@ static void softrdma_iw_sk_state_change(struct sock *sk)
 out_unlock:
 	read_unlock_bh(&sk->sk_callback_lock);
 }
+
+/**
+ * softrdma_iw_sk_prepare() - fit a connection's socket for the data path
+ * @sk: the socket, held by the caller (lock_sock())
+ *
+ * The transmit engine also writes to the socket from TCP's receive
+ * softirq (softrdma_iw_tx_run_locked()), on top of whatever task that
+ * softirq interrupted.  TCP copies the bytes it is given by address (an
+ * FPDU's header, copied payload, pad and CRC) into sk_page_frag(): the
+ * current task's page fragment while sk_use_task_frag is set.  6.12
+ * looks at that flag alone; Debian's 6.1 also wants a blocking
+ * sk_allocation, which the softirq path clears, so only 6.12 took the
+ * task's fragment there.  A task interrupted in the middle of its own
+ * copy into that fragment (a Send or Write on another QP's socket, or
+ * any other socket) then has part of what it copied overwritten, or the
+ * fragment's page taken away from under it: a corrupt FPDU, which the
+ * peer reports as a CRC error, or corrupt data on an unrelated
+ * connection.  The socket's own fragment is only used with the socket
+ * held, as the softirq path holds it.
+ */
+VISIBLE_IF_KUNIT void softrdma_iw_sk_prepare(struct sock *sk)
+{
+	sock_owned_by_me(sk);
+	sk->sk_use_task_frag = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_sk_prepare);
 
 static void softrdma_iw_sk_install(struct softrdma_iwarp_qp *iw,
 				   struct sock *sk)
@@ -427,6 +454,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	 * would be taken for a dead connection and discarded.
 	 */
 	lock_sock(sk);
+	softrdma_iw_sk_prepare(sk);
 	softrdma_iw_sk_install(iw, sk);
 	/* cannot fail: the state was checked under the same mutex */
 	softrdma_iwarp_qp_connected(qp);

@@ -320,6 +320,10 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+void softrdma_iw_sk_prepare(struct sock *sk);
+#endif
+
 /* Between the stages (iwarp_tx.c, iwarp_rx.c) */
 void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err,
 			     enum softrdma_qp_err_cause cause);

@@ -965,8 +965,11 @@ static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 			/*
 			 * TCP allocates skbs with sk_allocation, which may
 			 * sleep; the socket is ours alone until we return.
-			 * Atomic allocations also make sk_page_frag() take
-			 * the socket's page, not the interrupted task's.
+			 * The bytes TCP copies go to the socket's own page
+			 * fragment, not the interrupted task's: attach
+			 * turned sk_use_task_frag off, which is what
+			 * sk_page_frag() looks at on 6.12
+			 * (softrdma_iw_sk_prepare()).
 			 */
 			gfp = sock->sk->sk_allocation;
 			sock->sk->sk_allocation = GFP_ATOMIC;

@@ -250,7 +250,6 @@ softrdma_dev_alloc(struct net_device *ndev,
 
 	ibdev = &sdev->ibdev;
 	sdev->tp = tp;
-	sdev->uabi = tp->uabi;
 	sdev->uabi_ops = tp->uabi_ops;
 	sdev->ndev = ndev;
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);

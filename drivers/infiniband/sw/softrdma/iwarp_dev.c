@@ -73,7 +73,6 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 const struct softrdma_transport softrdma_iwarp_transport = {
 	.link_type = "siwarp",
 	.driver_id = RDMA_DRIVER_SIW,
-	.uabi = SOFTRDMA_UABI_SIW,
 	.uabi_ops = &softrdma_siw_uabi_ops,
 	.node_type = RDMA_NODE_RNIC,
 	.node_desc = "softrdma iWARP",

@@ -176,6 +176,25 @@ softrdma_ring_consumer_slot_at(const struct softrdma_ring *ring, u32 offset)
 
 void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
 
+struct softrdma_recv_wqe;
+struct softrdma_send_wqe;
+struct softrdma_wqe_limits;
+
+/*
+ * Snapshot and validate a posted WQE into @wqe, in the ring's layout
+ * (the ABI's fetch for user rings, a copy of the kernel form for kernel
+ * rings): the send WQE @offset entries after the consumer index, which
+ * must be posted, or the receive WQE at the consumer index.  The slot is
+ * read once; the ring is not advanced.  Returns 0, or -EINVAL for a WQE
+ * the QP must not execute (@wqe holds at least its wr_id).
+ */
+int softrdma_ring_fetch_send_wqe(const struct softrdma_ring *ring, u32 offset,
+				 const struct softrdma_wqe_limits *lim,
+				 struct softrdma_send_wqe *wqe);
+int softrdma_ring_fetch_recv_wqe(const struct softrdma_ring *ring,
+				 const struct softrdma_wqe_limits *lim,
+				 struct softrdma_recv_wqe *wqe);
+
 /*
  * Producer side (kernel produces CQEs; either side of kernel rings).
  * softrdma_ring_full() reads the consumer's release with acquire;

@@ -63,7 +63,6 @@ static const struct ib_device_ops softrdma_roce_ops = {
 const struct softrdma_transport softrdma_roce_transport = {
 	.link_type = "sroce",
 	.driver_id = RDMA_DRIVER_RXE,
-	.uabi = SOFTRDMA_UABI_RXE,
 	.uabi_ops = &softrdma_rxe_uabi_ops,
 	.node_type = RDMA_NODE_IB_CA,
 	.node_desc = "softrdma RoCEv2",

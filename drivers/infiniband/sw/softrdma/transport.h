@@ -67,7 +67,6 @@ struct softrdma_transport {
 	const char *link_type;		/* rdma link add ... type <link_type> */
 	/* binds the user-space provider (librxe, libsiw) to the device */
 	enum rdma_driver_id driver_id;
-	enum softrdma_uabi uabi;
 	const struct softrdma_uabi_ops *uabi_ops;	/* uabi.h */
 	u8 node_type;			/* RDMA_NODE_* */
 	const char *node_desc;

@@ -37,13 +37,13 @@ static void softrdma_qp_transport_destroy(struct softrdma_qp *qp)
 		qp->eng->destroy(qp);
 }
 
-void softrdma_qp_transport_reset(struct softrdma_qp *qp)
+static void softrdma_qp_transport_reset(struct softrdma_qp *qp)
 {
 	if (qp->eng->reset)
 		qp->eng->reset(qp);
 }
 
-void softrdma_qp_transport_start(struct softrdma_qp *qp)
+static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 {
 	qp->eng->start(qp);
 }
@@ -376,7 +376,7 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
  * SQD of an iWARP one) is where the kernel sees it.  rping's teardown
  * waits for that flush completion.
  */
-void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
+static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -384,6 +384,35 @@ void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
 		softrdma_qp_flush(qp);
 	else
 		softrdma_qp_enter_error(qp);
+}
+
+/**
+ * softrdma_qp_apply_actions() - the end of every transport's modify_qp
+ * @qp: the QP; the caller holds qp->state_mutex, has stopped the
+ *	transport for SOFTRDMA_QP_ACT_RESET and stored the attributes
+ * @next: the state asked for
+ * @actions: the SOFTRDMA_QP_ACT_* of the checked transition (qp_state.h)
+ *
+ * FLUSH flushes, or enters ERR, and nothing more; otherwise the QP moves
+ * to @next, RESET drops the transport's queue state and RECV, SEND or
+ * RESUME (re)starts its engines.  DRAIN is the transport's own.
+ */
+void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
+			       unsigned int actions)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
+		softrdma_qp_flush_or_enter_error(qp);
+		return;
+	}
+	if (next != qp->state)
+		softrdma_qp_set_state(qp, next);
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_reset(qp);
+	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
+		       SOFTRDMA_QP_ACT_RESUME))
+		softrdma_qp_transport_start(qp);
 }
 
 static void softrdma_qp_error_work(struct work_struct *work)

@@ -221,10 +221,9 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state);
 void softrdma_qp_store_attr(struct softrdma_qp *qp,
 			    const struct ib_qp_attr *attr, int mask);
-void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp);
+void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
+			       unsigned int actions);
 void softrdma_qp_transport_stop(struct softrdma_qp *qp);
-void softrdma_qp_transport_reset(struct softrdma_qp *qp);
-void softrdma_qp_transport_start(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
 

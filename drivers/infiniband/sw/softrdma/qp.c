@@ -6,7 +6,6 @@
  */
 #include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
-#include <rdma/uverbs_ioctl.h>
 #include <trace/events/softrdma.h>
 
 #include "counters.h"
@@ -502,7 +501,7 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	u64 resp[SOFTRDMA_UABI_RESP_MAX / sizeof(u64)] = {};
 	const struct softrdma_qp_abi *abi;
-	struct ib_ucontext *uctx = NULL;
+	struct ib_ucontext *uctx;
 	u32 qpn;
 	int err;
 
@@ -510,13 +509,9 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	if (err)
 		return err;
 	abi = udata ? sdev->uabi_ops->qp : &softrdma_kernel_qp_abi;
-	if (udata) {
-		if (udata->outlen < abi->resp_len)
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
+	uctx = softrdma_ring_udata_uctx(udata, abi->resp_len);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_QP);
 	if (err)
 		return err;

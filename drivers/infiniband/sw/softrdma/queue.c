@@ -5,11 +5,13 @@
  */
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "mmap.h"
 #include "queue.h"
 #include "queue_rxe_abi.h"
 #include "queue_siw_abi.h"
+#include "verbs.h"
 #include "wqe.h"
 
 void softrdma_ring_destroy(struct softrdma_ring *ring)
@@ -84,4 +86,28 @@ int softrdma_ring_fetch_recv_wqe(const struct softrdma_ring *ring,
 		return softrdma_rxe_fetch_recv_wqe(slot, lim, wqe);
 	memcpy(wqe, slot, sizeof(*wqe));
 	return 0;
+}
+
+struct ib_ucontext *softrdma_ring_udata_uctx(struct ib_udata *udata,
+					     size_t resp_len)
+{
+	if (!udata)
+		return NULL;
+	if (udata->outlen < resp_len)
+		return ERR_PTR(-EINVAL);
+	return &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
+					  ibuc)->ibuc;
+}
+
+int softrdma_ring_answer(struct ib_udata *udata, void *resp,
+			 size_t resp_len, struct softrdma_ring *ring)
+{
+	int err;
+
+	if (!udata)
+		return 0;
+	err = ib_copy_to_udata(udata, resp, resp_len);
+	if (err)
+		softrdma_ring_destroy(ring);
+	return err;
 }

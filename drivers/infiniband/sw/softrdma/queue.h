@@ -214,4 +214,21 @@ softrdma_ring_producer_slot(const struct softrdma_ring *ring)
 
 void softrdma_ring_advance_producer(struct softrdma_ring *ring);
 
+struct ib_ucontext;
+struct ib_udata;
+
+/*
+ * Ring set-up in a verb with @udata (NULL: a kernel verb).
+ * softrdma_ring_udata_uctx() checks that @udata has room for the verb's
+ * answer of @resp_len bytes and returns the user context the ring is
+ * mapped into: NULL for a kernel verb, ERR_PTR(-EINVAL) for a short
+ * buffer.  softrdma_ring_answer() copies the answer out; if that fails
+ * it destroys @ring (the new ring, or the spare of a resize), which the
+ * caller must then forget.
+ */
+struct ib_ucontext *softrdma_ring_udata_uctx(struct ib_udata *udata,
+					     size_t resp_len);
+int softrdma_ring_answer(struct ib_udata *udata, void *resp,
+			 size_t resp_len, struct softrdma_ring *ring);
+
 #endif /* SOFTRDMA_QUEUE_H */

@@ -491,32 +491,25 @@ static int softrdma_rxe_cq_create(struct softrdma_cq *cq, int cqe,
 {
 	u32 elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
 	struct rxe_create_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
 	struct softrdma_ring *ring;
+	struct ib_ucontext *uctx;
 	u32 num = cqe;
 	int err;
 
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	if (uctx)
 		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
-	}
 	ring = softrdma_ring_create(uctx, &num, elem_size,
 				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 	softrdma_ring_set_locks(ring, &cq->lock, uctx ? NULL : &cq->lock);
 
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err) {
-			softrdma_ring_destroy(ring);
-			return err;
-		}
-	}
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), ring);
+	if (err)
+		return err;
 
 	cq->ring = ring;
 	cq->ibcq.cqe = num;
@@ -528,20 +521,15 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 				  struct ib_udata *udata)
 {
 	struct rxe_resize_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
 	struct softrdma_ring *spare;
+	struct ib_ucontext *uctx;
 	unsigned long flags;
 	u32 num = cqe;
 	int err;
 
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
-
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	spare = softrdma_ring_create(uctx, &num,
 				     softrdma_ring_elem_size(cq->ring),
 				     SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
@@ -549,11 +537,9 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 		return PTR_ERR(spare);
 	softrdma_ring_set_locks(spare, &cq->lock, uctx ? NULL : &cq->lock);
 
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			goto out_destroy_spare;
-	}
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), spare);
+	if (err)
+		return err;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	err = softrdma_ring_resize(cq->ring, spare);
@@ -561,7 +547,6 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 		cq->ibcq.cqe = num;
 	spin_unlock_irqrestore(&cq->lock, flags);
 
-out_destroy_spare:
 	/* the old buffer after a resize, the unused new one otherwise */
 	softrdma_ring_destroy(spare);
 	return err;

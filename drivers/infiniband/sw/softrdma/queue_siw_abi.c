@@ -271,11 +271,9 @@ static int softrdma_siw_cq_create(struct softrdma_cq *cq, int cqe,
 	u32 num;
 	int err;
 
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
-
-	uctx = &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
-					  ibuc)->ibuc;
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	num = roundup_pow_of_two(cqe);
 	ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_CQ,
 					&resp.cq_key);
@@ -285,11 +283,9 @@ static int softrdma_siw_cq_create(struct softrdma_cq *cq, int cqe,
 
 	resp.cq_id = atomic_inc_return(&softrdma_siw_cq_ids);
 	resp.num_cqe = num;
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err) {
-		softrdma_ring_destroy(ring);
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), ring);
+	if (err)
 		return err;
-	}
 	cq->ring = ring;
 	cq->ibcq.cqe = num;
 	return 0;

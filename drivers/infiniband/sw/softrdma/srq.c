@@ -5,7 +5,6 @@
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "device.h"
 #include "param.h"
@@ -87,7 +86,7 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 	struct softrdma_srq *srq = to_ssrq(ibsrq);
 	u64 resp[SOFTRDMA_UABI_RESP_MAX / sizeof(u64)] = {};
 	const struct softrdma_srq_abi *abi;
-	struct ib_ucontext *uctx = NULL;
+	struct ib_ucontext *uctx;
 	u32 num;
 	int err;
 
@@ -100,13 +99,9 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 		return -EINVAL;
 
 	abi = udata ? sdev->uabi_ops->srq : &softrdma_kernel_srq_abi;
-	if (udata) {
-		if (udata->outlen < abi->resp_len)
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
+	uctx = softrdma_ring_udata_uctx(udata, abi->resp_len);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 
 	srq->sdev = sdev;
 	srq->abi = abi;

@@ -76,6 +76,13 @@ struct softrdma_transport {
 	u32 core_cap_flags;		/* RDMA_CORE_PORT_* */
 	u32 max_mad_size;		/* 0: no MADs */
 
+	/*
+	 * the transport's global state at module load (may be NULL), in
+	 * softrdma_transports[] order; unload undoes it, in reverse
+	 */
+	int (*load)(void);
+	void (*unload)(void);
+
 	/* finish a new device (GUID, names), before it is registered */
 	void (*init_dev)(struct softrdma_dev *sdev);
 	/* query_port's transport part; @mtu is the netdev's */
@@ -115,5 +122,9 @@ struct softrdma_transport {
 
 extern const struct softrdma_transport softrdma_roce_transport;
 extern const struct softrdma_transport softrdma_iwarp_transport;
+
+/* load of every transport, unwound on failure; device.c */
+int softrdma_transports_init(void);
+void softrdma_transports_exit(void);
 
 #endif /* SOFTRDMA_TRANSPORT_H */

@@ -18,7 +18,7 @@ struct softrdma_srq_abi;
 #define SOFTRDMA_UABI_RESP_MAX	32
 
 /*
- * Besides its CQ rings, an ABI answers some verbs in udata.  A *_check
+ * Besides its rings, an ABI answers some verbs in udata.  A *_check
  * refuses a buffer too short for the ABI before the verb counts or builds
  * anything; a *_resp writes the answer.  NULL: the ABI exchanges nothing
  * there.

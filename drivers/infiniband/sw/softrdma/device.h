@@ -17,19 +17,12 @@
 
 struct softrdma_transport;
 
-/* The user-space ABI of a device: which provider library drives it */
-enum softrdma_uabi {
-	SOFTRDMA_UABI_RXE,	/* librxe's rings (queue_rxe_abi.h) */
-	SOFTRDMA_UABI_SIW,	/* libsiw's rings (queue_siw_abi.h) */
-};
-
 struct softrdma_dev {
 	struct ib_device ibdev;
 	/* what the device speaks on the wire (transport.h) */
 	const struct softrdma_transport *tp;
-	/* the user ABI it speaks, fixed by the transport */
-	enum softrdma_uabi uabi;
-	const struct softrdma_uabi_ops *uabi_ops;	/* uabi.h */
+	/* the user ABI it speaks, fixed by the transport (uabi.h) */
+	const struct softrdma_uabi_ops *uabi_ops;
 
 	/* held from creation until dealloc_driver */
 	struct net_device *ndev;

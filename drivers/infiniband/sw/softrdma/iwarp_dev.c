@@ -10,6 +10,7 @@
 #include "device.h"
 #include "iw_cm.h"
 #include "iwarp_qp.h"
+#include "iwarp_tx.h"
 #include "param.h"
 #include "port.h"
 #include "qp.h"
@@ -69,11 +70,30 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
 };
 
+/* module load: the transmit side, then the connection manager */
+static int softrdma_iwarp_load(void)
+{
+	int err;
+
+	err = softrdma_iw_tx_init();
+	if (err)
+		return err;
+	err = softrdma_iw_cm_init();
+	if (err)
+		softrdma_iw_tx_exit();
+	return err;
+}
+
+static void softrdma_iwarp_unload(void)
+{
+	softrdma_iw_cm_exit();
+	softrdma_iw_tx_exit();
+}
+
 /* the device advertises what the siw user ABI can carry */
 const struct softrdma_transport softrdma_iwarp_transport = {
 	.link_type = "siwarp",
 	.driver_id = RDMA_DRIVER_SIW,
-	.uabi = SOFTRDMA_UABI_SIW,
 	.uabi_ops = &softrdma_siw_uabi_ops,
 	.node_type = RDMA_NODE_RNIC,
 	.node_desc = "softrdma iWARP",
@@ -89,6 +109,8 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 		.atomic_cap = IB_ATOMIC_NONE,
 	},
 	.core_cap_flags = RDMA_CORE_PORT_IWARP,
+	.load = softrdma_iwarp_load,
+	.unload = softrdma_iwarp_unload,
 	.init_dev = softrdma_iwarp_init_dev,
 	.query_port = softrdma_iwarp_query_port,
 	.netdev_renamed = softrdma_iwarp_netdev_renamed,

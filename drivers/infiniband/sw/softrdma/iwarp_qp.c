@@ -637,16 +637,7 @@ int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 	if (actions & SOFTRDMA_QP_ACT_RESET)
 		softrdma_qp_transport_stop(qp);
 	softrdma_qp_store_attr(qp, attr, mask);
-	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_flush_or_enter_error(qp);
-		goto out_unlock;
-	}
-	if (next != qp->state)
-		softrdma_qp_set_state(qp, next);
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_reset(qp);
-	if (actions & SOFTRDMA_QP_ACT_RECV)
-		softrdma_qp_transport_start(qp);
+	softrdma_qp_apply_actions(qp, next, actions);
 	/* rdma_disconnect() asks for SQD: the data path closes the stream */
 	if (actions & SOFTRDMA_QP_ACT_DRAIN)
 		softrdma_iwarp_qp_drain(qp);

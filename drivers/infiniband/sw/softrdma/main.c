@@ -4,7 +4,8 @@
  *
  * Two link types share one verbs engine: "sroce" (RoCEv2) and "siwarp"
  * (iWARP).  Start-up order matters: the rival-module guard first (nothing
- * may be registered while rdma_rxe or siw is around), then the netdev
+ * may be registered while rdma_rxe or siw is around), then each
+ * transport's global state (transport.h: load), then the netdev
  * notifier (so that every device ever created sees its netdev's events),
  * then the link types that create devices.  Shutdown undoes it in reverse,
  * unregistering every device before the notifier goes.
@@ -13,11 +14,8 @@
 
 #include "device.h"
 #include "guard.h"
-#include "iw_cm.h"
-#include "iwarp_tx.h"
 #include "link.h"
-#include "rc.h"
-#include "roce_net.h"
+#include "transport.h"
 
 static int __init softrdma_init(void)
 {
@@ -26,35 +24,21 @@ static int __init softrdma_init(void)
 	err = softrdma_guard_init();
 	if (err)
 		return err;
-	softrdma_rc_ack_init();
 
-	err = softrdma_roce_net_init();
+	err = softrdma_transports_init();
 	if (err)
 		goto out_guard;
 
-	err = softrdma_iw_tx_init();
-	if (err)
-		goto out_roce_net;
-
-	err = softrdma_iw_cm_init();
-	if (err)
-		goto out_iw_tx;
-
 	err = softrdma_netdev_notifier_register();
 	if (err)
-		goto out_iw_cm;
+		goto out_transports;
 
 	softrdma_link_register();
 	return 0;
 
-out_iw_cm:
-	softrdma_iw_cm_exit();
-out_iw_tx:
-	softrdma_iw_tx_exit();
-out_roce_net:
-	softrdma_roce_net_exit();
+out_transports:
+	softrdma_transports_exit();
 out_guard:
-	softrdma_rc_ack_exit();
 	softrdma_guard_exit();
 	return err;
 }
@@ -64,10 +48,7 @@ static void __exit softrdma_exit(void)
 	softrdma_link_unregister();
 	softrdma_dev_remove_all();
 	softrdma_netdev_notifier_unregister();
-	softrdma_iw_cm_exit();
-	softrdma_iw_tx_exit();
-	softrdma_roce_net_exit();
-	softrdma_rc_ack_exit();
+	softrdma_transports_exit();
 	softrdma_guard_exit();
 }
 

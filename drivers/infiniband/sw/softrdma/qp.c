@@ -6,7 +6,6 @@
  */
 #include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
-#include <rdma/uverbs_ioctl.h>
 #include <trace/events/softrdma.h>
 
 #include "counters.h"
@@ -16,11 +15,10 @@
 #include "param.h"
 #include "qp.h"
 #include "qp_state.h"
-#include "queue_rxe_abi.h"
-#include "queue_siw_abi.h"
 #include "res.h"
 #include "srq.h"
 #include "transport.h"
+#include "uabi.h"
 #include "verbs.h"
 
 /*
@@ -38,13 +36,13 @@ static void softrdma_qp_transport_destroy(struct softrdma_qp *qp)
 		qp->eng->destroy(qp);
 }
 
-void softrdma_qp_transport_reset(struct softrdma_qp *qp)
+static void softrdma_qp_transport_reset(struct softrdma_qp *qp)
 {
 	if (qp->eng->reset)
 		qp->eng->reset(qp);
 }
 
-void softrdma_qp_transport_start(struct softrdma_qp *qp)
+static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 {
 	qp->eng->start(qp);
 }
@@ -377,7 +375,7 @@ static void softrdma_qp_enter_error(struct softrdma_qp *qp)
  * SQD of an iWARP one) is where the kernel sees it.  rping's teardown
  * waits for that flush completion.
  */
-void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
+static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -385,6 +383,35 @@ void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
 		softrdma_qp_flush(qp);
 	else
 		softrdma_qp_enter_error(qp);
+}
+
+/**
+ * softrdma_qp_apply_actions() - the end of every transport's modify_qp
+ * @qp: the QP; the caller holds qp->state_mutex, has stopped the
+ *	transport for SOFTRDMA_QP_ACT_RESET and stored the attributes
+ * @next: the state asked for
+ * @actions: the SOFTRDMA_QP_ACT_* of the checked transition (qp_state.h)
+ *
+ * FLUSH flushes, or enters ERR, and nothing more; otherwise the QP moves
+ * to @next, RESET drops the transport's queue state and RECV, SEND or
+ * RESUME (re)starts its engines.  DRAIN is the transport's own.
+ */
+void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
+			       unsigned int actions)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
+		softrdma_qp_flush_or_enter_error(qp);
+		return;
+	}
+	if (next != qp->state)
+		softrdma_qp_set_state(qp, next);
+	if (actions & SOFTRDMA_QP_ACT_RESET)
+		softrdma_qp_transport_reset(qp);
+	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
+		       SOFTRDMA_QP_ACT_RESUME))
+		softrdma_qp_transport_start(qp);
 }
 
 static void softrdma_qp_error_work(struct work_struct *work)
@@ -460,163 +487,6 @@ static int softrdma_qp_check_init(struct softrdma_dev *sdev,
 	return sdev->tp->qp_check_init(init, user);
 }
 
-/*
- * libsiw's rings: every slot usable, so the rounded sizes are the
- * capacities; an RQ even when none was asked for (libsiw maps it
- * whenever there is no SRQ, and a zero-length mapping fails).  The caps
- * reported are what the snapshot accepts: any SGE count up to the ABI's
- * six (libsiw checks no other bound) and 80 inline bytes.
- */
-static int softrdma_qp_create_siw_queues(struct softrdma_qp *qp,
-					 struct ib_qp_init_attr *init,
-					 struct ib_ucontext *uctx,
-					 struct siw_uresp_create_qp *resp)
-{
-	struct ib_qp_cap *cap = &init->cap;
-	u32 nsend = roundup_pow_of_two(cap->max_send_wr);
-	u32 nrecv = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
-	u64 key;
-	int err;
-
-	qp->sq.ring = softrdma_siw_ring_create(uctx, nsend, SOFTRDMA_SIW_SQ,
-					       &key);
-	if (IS_ERR(qp->sq.ring))
-		return PTR_ERR(qp->sq.ring);
-	resp->sq_key = key;
-	softrdma_ring_set_locks(qp->sq.ring, NULL, &qp->sq.lock);
-	qp->sq.wqe = kvcalloc(nsend, sizeof(*qp->sq.wqe),
-			      SOFTRDMA_GFP_USER_SIZED);
-	if (!qp->sq.wqe) {
-		err = -ENOMEM;
-		goto out_destroy_sq;
-	}
-
-	if (init->srq) {
-		/*
-		 * libsiw maps no RQ then, but refuses the QP if rq_key is
-		 * SIW_INVAL_UOBJ_KEY: leave it 0
-		 */
-		nrecv = 0;
-	} else {
-		qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv,
-						       SOFTRDMA_SIW_RQ, &key);
-		if (IS_ERR(qp->rq.ring)) {
-			err = PTR_ERR(qp->rq.ring);
-			qp->rq.ring = NULL;
-			goto out_free_wqe;
-		}
-		resp->rq_key = key;
-		softrdma_ring_set_locks(qp->rq.ring, NULL, &qp->rq.lock);
-	}
-
-	qp->sq.lim = (struct softrdma_wqe_limits){
-		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
-		.max_inline = SOFTRDMA_IWARP_MAX_INLINE,
-		.rc = true,
-	};
-	qp->rq.lim = (struct softrdma_wqe_limits){
-		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
-		.rc = true,
-	};
-	cap->max_send_wr = nsend;
-	cap->max_recv_wr = nrecv;
-	cap->max_send_sge = SOFTRDMA_IWARP_MAX_SGE;
-	cap->max_recv_sge = init->srq ? 0 : SOFTRDMA_IWARP_MAX_SGE;
-	cap->max_inline_data = SOFTRDMA_IWARP_MAX_INLINE;
-	resp->num_sqe = nsend;
-	resp->num_rqe = nrecv;
-	return 0;
-
-out_free_wqe:
-	kvfree(qp->sq.wqe);
-out_destroy_sq:
-	softrdma_ring_destroy(qp->sq.ring);
-	return err;
-}
-
-/*
- * Kernel QPs of both transports and librxe's QPs: rxe-layout rings
- * (queue_rxe_abi.h), one slot of each left empty.
- */
-static int softrdma_qp_create_queues(struct softrdma_qp *qp,
-				     struct ib_qp_init_attr *init,
-				     struct ib_ucontext *uctx,
-				     struct rxe_create_qp_resp *resp)
-{
-	struct ib_qp_cap *cap = &init->cap;
-	u32 max_sge = max(cap->max_send_sge, 1U);
-	u32 max_inline = cap->max_inline_data;
-	u32 nsend = cap->max_send_wr, nrecv = cap->max_recv_wr;
-	int size;
-
-	if (uctx) {
-		size = softrdma_rxe_sq_elem_size(&max_sge, &max_inline);
-		if (size < 0)
-			return size;
-	} else {
-		size = sizeof(struct softrdma_send_wqe);
-		max_inline = qp->sdev->tp->lim.max_inline;
-	}
-	qp->sq.ring = softrdma_ring_create(uctx, &nsend, size,
-					   SOFTRDMA_RING_USER_PRODUCES,
-					   &resp->sq_mi);
-	if (IS_ERR(qp->sq.ring))
-		return PTR_ERR(qp->sq.ring);
-	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
-				&qp->sq.lock);
-	qp->sq.wqe = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
-			      sizeof(*qp->sq.wqe), SOFTRDMA_GFP_USER_SIZED);
-	if (!qp->sq.wqe)
-		goto out_destroy_sq;
-	qp->sq.lim = (struct softrdma_wqe_limits){
-		.max_sge = max_sge,
-		.max_inline = max_inline,
-		.rc = init->qp_type == IB_QPT_RC,
-		.ud = softrdma_qp_type_is_ud(init->qp_type),
-	};
-
-	if (init->srq) {
-		/* librxe maps no RQ then; rq_mi stays zero */
-		cap->max_recv_wr = 0;
-		cap->max_recv_sge = 0;
-		goto out_caps;
-	}
-
-	/* librxe maps an RQ whenever there is no SRQ, even an empty one */
-	cap->max_recv_sge = max(cap->max_recv_sge, 1U);
-	size = uctx ? softrdma_rxe_rq_elem_size(cap->max_recv_sge) :
-		      sizeof(struct softrdma_recv_wqe);
-	if (size < 0)
-		goto out_free_wqe;
-	qp->rq.ring = softrdma_ring_create(uctx, &nrecv, size,
-					   SOFTRDMA_RING_USER_PRODUCES,
-					   &resp->rq_mi);
-	if (IS_ERR(qp->rq.ring)) {
-		qp->rq.ring = NULL;
-		goto out_free_wqe;
-	}
-	softrdma_ring_set_locks(qp->rq.ring, uctx ? NULL : &qp->rq.post_lock,
-				&qp->rq.lock);
-	qp->rq.lim = (struct softrdma_wqe_limits){
-		.max_sge = cap->max_recv_sge,
-		.rc = init->qp_type == IB_QPT_RC,
-		.ud = softrdma_qp_type_is_ud(init->qp_type),
-	};
-
-	cap->max_recv_wr = nrecv;
-out_caps:
-	cap->max_send_wr = nsend;
-	cap->max_send_sge = max_sge;
-	cap->max_inline_data = max_inline;
-	return 0;
-
-out_free_wqe:
-	kvfree(qp->sq.wqe);
-out_destroy_sq:
-	softrdma_ring_destroy(qp->sq.ring);
-	return -ENOMEM;
-}
-
 static void softrdma_qp_destroy_queues(struct softrdma_qp *qp)
 {
 	if (qp->srq)
@@ -645,28 +515,19 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 {
 	struct softrdma_dev *sdev = to_sdev(ibqp->device);
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct ib_ucontext *uctx = NULL;
-	union {
-		struct rxe_create_qp_resp rxe;
-		struct siw_uresp_create_qp siw;
-	} resp = {};
-	size_t resp_len;
-	bool siw_abi;
+	u64 resp[SOFTRDMA_UABI_RESP_MAX / sizeof(u64)] = {};
+	const struct softrdma_qp_abi *abi;
+	struct ib_ucontext *uctx;
 	u32 qpn;
 	int err;
 
 	err = softrdma_qp_check_init(sdev, init, !!udata);
 	if (err)
 		return err;
-	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
-	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
-	if (udata) {
-		if (udata->outlen < resp_len)
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
+	abi = udata ? sdev->uabi_ops->qp : &softrdma_kernel_qp_abi;
+	uctx = softrdma_ring_udata_uctx(udata, abi->resp_len);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_QP);
 	if (err)
 		return err;
@@ -687,12 +548,15 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	spin_lock_init(&qp->rq.post_lock);
 	INIT_WORK(&qp->error_work, softrdma_qp_error_work);
 
-	if (siw_abi)
-		err = softrdma_qp_create_siw_queues(qp, init, uctx, &resp.siw);
-	else
-		err = softrdma_qp_create_queues(qp, init, uctx, &resp.rxe);
+	err = abi->create_queues(qp, init, uctx, resp);
 	if (err)
 		goto out_put_res;
+	qp->sq.wqe = kvcalloc(softrdma_ring_num_slots(qp->sq.ring),
+			      sizeof(*qp->sq.wqe), SOFTRDMA_GFP_USER_SIZED);
+	if (!qp->sq.wqe) {
+		err = -ENOMEM;
+		goto out_destroy_queues;
+	}
 	if (init->srq) {
 		/* held until softrdma_qp_destroy_queues() */
 		qp->srq = to_ssrq(init->srq);
@@ -711,14 +575,14 @@ static int softrdma_create_qp(struct ib_qp *ibqp,
 	if (sdev->tp->qp_created)
 		sdev->tp->qp_created(qp);
 	qp->attr.cap = init->cap;
-	if (siw_abi)
-		resp.siw.qp_id = qpn;	/* what libsiw reports as wc.qp_num */
+	if (abi->resp_qpn)
+		abi->resp_qpn(resp, qpn);
 	err = softrdma_qp_transport_init(qp);
 	if (err)
 		goto out_erase;
 
 	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, resp_len);
+		err = ib_copy_to_udata(udata, resp, abi->resp_len);
 		if (err)
 			goto out_transport_destroy;
 	}

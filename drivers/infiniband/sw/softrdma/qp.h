@@ -34,10 +34,8 @@
 #include "av.h"
 #include "cq.h"
 #include "mr.h"
-#include "queue.h"
-#include "queue_rxe_abi.h"
 #include "qp_state.h"
-#include "queue_siw_abi.h"
+#include "queue.h"
 #include "srq.h"
 #include "wqe.h"
 
@@ -123,6 +121,29 @@ struct softrdma_qp {
 	/* RoCE: the engines' state is around the QP (roce_qp.h) */
 	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 };
+
+/*
+ * How a QP's rings are made: one table per user ABI (uabi.h) and
+ * softrdma_kernel_qp_abi for kernel QPs, each in its ABI's file, which
+ * alone knows its slot layouts and its create_qp answer.  The verbs core
+ * allocates the SQ snapshots and frees everything.
+ */
+struct softrdma_qp_abi {
+	/* bytes of the create_qp answer (at most SOFTRDMA_UABI_RESP_MAX) */
+	size_t resp_len;
+	/*
+	 * make sq.ring, rq.ring (none with an SRQ) and their limits for
+	 * @init->cap, set to what the rings hold; the rings' part of the
+	 * answer into @resp.  @uctx: NULL for kernel QPs.
+	 */
+	int (*create_queues)(struct softrdma_qp *qp,
+			     struct ib_qp_init_attr *init,
+			     struct ib_ucontext *uctx, void *resp);
+	/* the QP's number into @resp (NULL: not part of the answer) */
+	void (*resp_qpn)(void *resp, u32 qpn);
+};
+
+extern const struct softrdma_qp_abi softrdma_kernel_qp_abi;
 
 static inline struct softrdma_qp *to_sqp(struct ib_qp *ibqp)
 {
@@ -225,10 +246,9 @@ bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state);
 void softrdma_qp_store_attr(struct softrdma_qp *qp,
 			    const struct ib_qp_attr *attr, int mask);
-void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp);
+void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
+			       unsigned int actions);
 void softrdma_qp_transport_stop(struct softrdma_qp *qp);
-void softrdma_qp_transport_reset(struct softrdma_qp *qp);
-void softrdma_qp_transport_start(struct softrdma_qp *qp);
 
 extern const struct ib_device_ops softrdma_qp_ops;
 
@@ -237,17 +257,11 @@ static inline int softrdma_sq_snapshot(struct softrdma_qp *qp,
 				       struct softrdma_send_wqe *wqe)
 {
 	struct softrdma_sq *sq = &qp->sq;
-	void *src;
 
 	lockdep_assert_held(&sq->lock);
 
-	src = softrdma_ring_consumer_slot_at(sq->ring, sq->fetched);
-	if (softrdma_ring_is_siw(sq->ring))
-		return softrdma_siw_fetch_send_wqe(src, wqe);
-	if (softrdma_ring_is_user(sq->ring))
-		return softrdma_rxe_fetch_send_wqe(src, &sq->lim, wqe);
-	memcpy(wqe, src, sizeof(*wqe));
-	return 0;
+	return softrdma_ring_fetch_send_wqe(sq->ring, sq->fetched, &sq->lim,
+					    wqe);
 }
 
 /**

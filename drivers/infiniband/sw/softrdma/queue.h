@@ -176,6 +176,25 @@ softrdma_ring_consumer_slot_at(const struct softrdma_ring *ring, u32 offset)
 
 void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
 
+struct softrdma_recv_wqe;
+struct softrdma_send_wqe;
+struct softrdma_wqe_limits;
+
+/*
+ * Snapshot and validate a posted WQE into @wqe, in the ring's layout
+ * (the ABI's fetch for user rings, a copy of the kernel form for kernel
+ * rings): the send WQE @offset entries after the consumer index, which
+ * must be posted, or the receive WQE at the consumer index.  The slot is
+ * read once; the ring is not advanced.  Returns 0, or -EINVAL for a WQE
+ * the QP must not execute (@wqe holds at least its wr_id).
+ */
+int softrdma_ring_fetch_send_wqe(const struct softrdma_ring *ring, u32 offset,
+				 const struct softrdma_wqe_limits *lim,
+				 struct softrdma_send_wqe *wqe);
+int softrdma_ring_fetch_recv_wqe(const struct softrdma_ring *ring,
+				 const struct softrdma_wqe_limits *lim,
+				 struct softrdma_recv_wqe *wqe);
+
 /*
  * Producer side (kernel produces CQEs; either side of kernel rings).
  * softrdma_ring_full() reads the consumer's release with acquire;
@@ -194,5 +213,22 @@ softrdma_ring_producer_slot(const struct softrdma_ring *ring)
 }
 
 void softrdma_ring_advance_producer(struct softrdma_ring *ring);
+
+struct ib_ucontext;
+struct ib_udata;
+
+/*
+ * Ring set-up in a verb with @udata (NULL: a kernel verb).
+ * softrdma_ring_udata_uctx() checks that @udata has room for the verb's
+ * answer of @resp_len bytes and returns the user context the ring is
+ * mapped into: NULL for a kernel verb, ERR_PTR(-EINVAL) for a short
+ * buffer.  softrdma_ring_answer() copies the answer out; if that fails
+ * it destroys @ring (the new ring, or the spare of a resize), which the
+ * caller must then forget.
+ */
+struct ib_ucontext *softrdma_ring_udata_uctx(struct ib_udata *udata,
+					     size_t resp_len);
+int softrdma_ring_answer(struct ib_udata *udata, void *resp,
+			 size_t resp_len, struct softrdma_ring *ring);
 
 #endif /* SOFTRDMA_QUEUE_H */

@@ -31,8 +31,13 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "cq.h"
+#include "device.h"
 #include "mmap.h"
+#include "qp.h"
+#include "qp_state.h"
 #include "queue_rxe_abi.h"
+#include "srq.h"
+#include "transport.h"
 #include "uabi.h"
 #include "verbs.h"
 
@@ -256,22 +261,12 @@ static u16 softrdma_rxe_send_op(u32 opcode, const struct softrdma_wqe_limits *li
 	return op & qp_type_bit ? op : 0;
 }
 
-/* Copy and sum @num_sge SGEs (already bounded) of user slot memory. */
-static int softrdma_rxe_fetch_sges(const struct rxe_sge *usge, u32 num_sge,
-				   struct softrdma_sge *sge, u32 *length)
-{
-	u32 total = 0;
-	u32 i;
-
-	memcpy(sge, usge, num_sge * sizeof(*sge));
-	barrier();	/* from here on only the copy is read */
-
-	for (i = 0; i < num_sge; i++)
-		if (check_add_overflow(total, sge[i].length, &total))
-			return -EINVAL;
-	*length = total;
-	return 0;
-}
+/* softrdma_fetch_sges() reads rxe_sge arrays as struct softrdma_sge */
+static_assert(sizeof(struct rxe_sge) == sizeof(struct softrdma_sge));
+static_assert(offsetof(struct rxe_sge, length) ==
+	      offsetof(struct softrdma_sge, length));
+static_assert(offsetof(struct rxe_sge, lkey) ==
+	      offsetof(struct softrdma_sge, lkey));
 
 /* ATOMIC WRITE as ibv_wr_atomic_write() builds it: 8 bytes at data[0]. */
 static int softrdma_rxe_fetch_atomic_write(const struct rxe_send_wqe *uwqe,
@@ -329,8 +324,8 @@ static int softrdma_rxe_fetch_payload(const struct rxe_send_wqe *uwqe,
 		    !IS_ALIGNED(wqe->wr.wr.atomic.remote_addr,
 				SOFTRDMA_ATOMIC_LEN))
 			return -EINVAL;
-		err = softrdma_rxe_fetch_sges(uwqe->dma.sge, 1, out->sge,
-					      &out->length);
+		err = softrdma_fetch_sges(uwqe->dma.sge, 1, out->sge,
+					  &out->length);
 		if (err || out->length < SOFTRDMA_ATOMIC_LEN)
 			return -EINVAL;
 		out->num_sge = 1;
@@ -339,8 +334,8 @@ static int softrdma_rxe_fetch_payload(const struct rxe_send_wqe *uwqe,
 	}
 
 	/* SEND, WRITE, READ: any SGE count, zero-length messages included */
-	err = softrdma_rxe_fetch_sges(uwqe->dma.sge, num_sge, out->sge,
-				      &out->length);
+	err = softrdma_fetch_sges(uwqe->dma.sge, num_sge, out->sge,
+				  &out->length);
 	if (err || out->length > SOFTRDMA_ROCE_MAX_MSG_SZ)
 		return -EINVAL;
 	out->num_sge = num_sge;
@@ -416,8 +411,8 @@ int softrdma_rxe_fetch_recv_wqe(const void *slot,
 		return -EINVAL;
 
 	out->num_sge = wqe.dma.num_sge;
-	return softrdma_rxe_fetch_sges(uwqe->dma.sge, out->num_sge, out->sge,
-				       &out->length);
+	return softrdma_fetch_sges(uwqe->dma.sge, out->num_sge, out->sge,
+				   &out->length);
 }
 
 /* -------------------------------------------------------------- CQEs */
@@ -496,32 +491,25 @@ static int softrdma_rxe_cq_create(struct softrdma_cq *cq, int cqe,
 {
 	u32 elem_size = SOFTRDMA_KERNEL_CQ_ELEM_SIZE;
 	struct rxe_create_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
 	struct softrdma_ring *ring;
+	struct ib_ucontext *uctx;
 	u32 num = cqe;
 	int err;
 
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	if (uctx)
 		elem_size = SOFTRDMA_RXE_CQ_ELEM_SIZE;
-	}
 	ring = softrdma_ring_create(uctx, &num, elem_size,
 				    SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 	softrdma_ring_set_locks(ring, &cq->lock, uctx ? NULL : &cq->lock);
 
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err) {
-			softrdma_ring_destroy(ring);
-			return err;
-		}
-	}
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), ring);
+	if (err)
+		return err;
 
 	cq->ring = ring;
 	cq->ibcq.cqe = num;
@@ -533,20 +521,15 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 				  struct ib_udata *udata)
 {
 	struct rxe_resize_cq_resp resp = {};
-	struct ib_ucontext *uctx = NULL;
 	struct softrdma_ring *spare;
+	struct ib_ucontext *uctx;
 	unsigned long flags;
 	u32 num = cqe;
 	int err;
 
-	if (udata) {
-		if (udata->outlen < sizeof(resp))
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
-
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	spare = softrdma_ring_create(uctx, &num,
 				     softrdma_ring_elem_size(cq->ring),
 				     SOFTRDMA_RING_USER_CONSUMES, &resp.mi);
@@ -554,11 +537,9 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 		return PTR_ERR(spare);
 	softrdma_ring_set_locks(spare, &cq->lock, uctx ? NULL : &cq->lock);
 
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			goto out_destroy_spare;
-	}
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), spare);
+	if (err)
+		return err;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	err = softrdma_ring_resize(cq->ring, spare);
@@ -566,7 +547,6 @@ static int softrdma_rxe_cq_resize(struct softrdma_cq *cq, int cqe,
 		cq->ibcq.cqe = num;
 	spin_unlock_irqrestore(&cq->lock, flags);
 
-out_destroy_spare:
 	/* the old buffer after a resize, the unused new one otherwise */
 	softrdma_ring_destroy(spare);
 	return err;
@@ -630,6 +610,201 @@ const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
 	.resize = softrdma_rxe_cq_resize,
 };
 
+/* ----------------------------------------------------------- QPs, SRQs */
+
+/*
+ * Kernel QPs of both transports and librxe's QPs: rxe-layout rings
+ * (queue_rxe_abi.h), one slot of each left empty.
+ */
+static int softrdma_rxe_qp_create_queues(struct softrdma_qp *qp,
+					 struct ib_qp_init_attr *init,
+					 struct ib_ucontext *uctx, void *answer)
+{
+	struct rxe_create_qp_resp *resp = answer;
+	struct ib_qp_cap *cap = &init->cap;
+	u32 max_sge = max(cap->max_send_sge, 1U);
+	u32 max_inline = cap->max_inline_data;
+	u32 nsend = cap->max_send_wr, nrecv = cap->max_recv_wr;
+	int size;
+
+	if (uctx) {
+		size = softrdma_rxe_sq_elem_size(&max_sge, &max_inline);
+		if (size < 0)
+			return size;
+	} else {
+		size = sizeof(struct softrdma_send_wqe);
+		max_inline = qp->sdev->tp->lim.max_inline;
+	}
+	qp->sq.ring = softrdma_ring_create(uctx, &nsend, size,
+					   SOFTRDMA_RING_USER_PRODUCES,
+					   &resp->sq_mi);
+	if (IS_ERR(qp->sq.ring))
+		return PTR_ERR(qp->sq.ring);
+	softrdma_ring_set_locks(qp->sq.ring, uctx ? NULL : &qp->sq.post_lock,
+				&qp->sq.lock);
+	qp->sq.lim = (struct softrdma_wqe_limits){
+		.max_sge = max_sge,
+		.max_inline = max_inline,
+		.rc = init->qp_type == IB_QPT_RC,
+		.ud = softrdma_qp_type_is_ud(init->qp_type),
+	};
+
+	if (init->srq) {
+		/* librxe maps no RQ then; rq_mi stays zero */
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		goto out_caps;
+	}
+
+	/* librxe maps an RQ whenever there is no SRQ, even an empty one */
+	cap->max_recv_sge = max(cap->max_recv_sge, 1U);
+	size = uctx ? softrdma_rxe_rq_elem_size(cap->max_recv_sge) :
+		      sizeof(struct softrdma_recv_wqe);
+	if (size < 0)
+		goto out_destroy_sq;
+	qp->rq.ring = softrdma_ring_create(uctx, &nrecv, size,
+					   SOFTRDMA_RING_USER_PRODUCES,
+					   &resp->rq_mi);
+	if (IS_ERR(qp->rq.ring)) {
+		qp->rq.ring = NULL;
+		goto out_destroy_sq;
+	}
+	softrdma_ring_set_locks(qp->rq.ring, uctx ? NULL : &qp->rq.post_lock,
+				&qp->rq.lock);
+	qp->rq.lim = (struct softrdma_wqe_limits){
+		.max_sge = cap->max_recv_sge,
+		.rc = init->qp_type == IB_QPT_RC,
+		.ud = softrdma_qp_type_is_ud(init->qp_type),
+	};
+
+	cap->max_recv_wr = nrecv;
+out_caps:
+	cap->max_send_wr = nsend;
+	cap->max_send_sge = max_sge;
+	cap->max_inline_data = max_inline;
+	return 0;
+
+out_destroy_sq:
+	softrdma_ring_destroy(qp->sq.ring);
+	return -ENOMEM;
+}
+
+static_assert(sizeof(struct rxe_create_qp_resp) <= SOFTRDMA_UABI_RESP_MAX);
+
+/* librxe's QPs: the rings' mappings are the whole answer */
+static const struct softrdma_qp_abi softrdma_rxe_qp_abi = {
+	.resp_len = sizeof(struct rxe_create_qp_resp),
+	.create_queues = softrdma_rxe_qp_create_queues,
+};
+
+const struct softrdma_qp_abi softrdma_kernel_qp_abi = {
+	.create_queues = softrdma_rxe_qp_create_queues,
+};
+
+/* librxe's ring and kernel SRQs: rxe layout, one slot left empty */
+static int softrdma_rxe_srq_create_ring(struct softrdma_srq *srq,
+					struct ib_srq_init_attr *init,
+					struct ib_ucontext *uctx, void *answer)
+{
+	struct rxe_create_srq_resp *resp = answer;
+	u32 max_sge = max(init->attr.max_sge, 1U);
+	u32 num = init->attr.max_wr;
+	int size;
+
+	size = uctx ? softrdma_rxe_rq_elem_size(max_sge) :
+		      sizeof(struct softrdma_recv_wqe);
+	if (size < 0)
+		return size;
+	srq->ring = softrdma_ring_create(uctx, &num, size,
+					 SOFTRDMA_RING_USER_PRODUCES,
+					 uctx ? &resp->mi : NULL);
+	if (IS_ERR(srq->ring))
+		return PTR_ERR(srq->ring);
+	softrdma_ring_set_locks(srq->ring, uctx ? NULL : &srq->post_lock,
+				&srq->lock);
+	srq->lim = (struct softrdma_wqe_limits){ .max_sge = max_sge };
+	init->attr.max_wr = num;
+	init->attr.max_sge = max_sge;
+	return 0;
+}
+
+static void softrdma_rxe_srq_resp_srqn(void *answer, u32 srq_num)
+{
+	struct rxe_create_srq_resp *resp = answer;
+
+	resp->srq_num = srq_num;
+}
+
+/*
+ * IB_SRQ_MAX_WR on an rxe-layout SRQ: a new ring takes the queued WQEs
+ * in order.  librxe holds its SRQ lock across the verb and then maps the
+ * struct mminfo written to its mmap_info_addr.
+ */
+static int softrdma_rxe_srq_resize(struct softrdma_srq *srq, u32 max_wr,
+				   struct ib_udata *udata)
+{
+	struct rxe_modify_srq_cmd cmd = {};
+	struct ib_ucontext *uctx = NULL;
+	struct softrdma_ring *spare;
+	struct mminfo mi = {};
+	unsigned long flags;
+	u32 num = max_wr;
+	int err;
+
+	if (udata) {
+		if (udata->inlen < sizeof(cmd))
+			return -EINVAL;
+		err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
+		if (err)
+			return err;
+		uctx = &rdma_udata_to_drv_context(udata,
+						  struct softrdma_ucontext,
+						  ibuc)->ibuc;
+	}
+
+	spare = softrdma_ring_create(uctx, &num,
+				     softrdma_ring_elem_size(srq->ring),
+				     SOFTRDMA_RING_USER_PRODUCES,
+				     uctx ? &mi : NULL);
+	if (IS_ERR(spare))
+		return PTR_ERR(spare);
+	softrdma_ring_set_locks(spare, uctx ? NULL : &srq->post_lock,
+				&srq->lock);
+
+	if (udata && copy_to_user(u64_to_user_ptr(cmd.mmap_info_addr), &mi,
+				  sizeof(mi))) {
+		err = -EFAULT;
+		goto out_destroy_spare;
+	}
+
+	spin_lock_irqsave(&srq->post_lock, flags);
+	spin_lock(&srq->lock);
+	err = softrdma_ring_resize(srq->ring, spare);
+	if (!err)
+		srq->max_wr = num;
+	spin_unlock(&srq->lock);
+	spin_unlock_irqrestore(&srq->post_lock, flags);
+
+out_destroy_spare:
+	/* the old buffer after a resize, the unused new one otherwise */
+	softrdma_ring_destroy(spare);
+	return err;
+}
+
+static_assert(sizeof(struct rxe_create_srq_resp) <= SOFTRDMA_UABI_RESP_MAX);
+
+static const struct softrdma_srq_abi softrdma_rxe_srq_abi = {
+	.resp_len = sizeof(struct rxe_create_srq_resp),
+	.create_ring = softrdma_rxe_srq_create_ring,
+	.resp_srqn = softrdma_rxe_srq_resp_srqn,
+	.resize = softrdma_rxe_srq_resize,
+};
+
+const struct softrdma_srq_abi softrdma_kernel_srq_abi = {
+	.create_ring = softrdma_rxe_srq_create_ring,
+	.resize = softrdma_rxe_srq_resize,
+};
+
 /* ---------------------------------------------------------- responses */
 
 /*
@@ -649,5 +824,7 @@ static int softrdma_rxe_create_ah_resp(struct ib_udata *udata, u32 ah_num)
 /* librxe exchanges nothing at alloc_ucontext and reg_user_mr */
 const struct softrdma_uabi_ops softrdma_rxe_uabi_ops = {
 	.cq = &softrdma_rxe_cq_abi,
+	.qp = &softrdma_rxe_qp_abi,
+	.srq = &softrdma_rxe_srq_abi,
 	.create_ah_resp = softrdma_rxe_create_ah_resp,
 };

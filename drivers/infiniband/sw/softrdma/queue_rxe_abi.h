@@ -117,12 +117,6 @@ softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
 #define SOFTRDMA_RING_MAX_ELEM_SIZE	SZ_4K
 
 /*
- * ib_wc opcode for a completed IBA ATOMIC WRITE: 6.1's enum ib_wc_opcode
- * has none.  Written to user CQs as IBV_WC_ATOMIC_WRITE (9).
- */
-#define SOFTRDMA_WC_ATOMIC_WRITE	0x20
-
-/*
  * What libibverbs (rdma-core 44 enum ibv_wc_opcode / ibv_wc_flags) reads
  * in a user CQE where 6.1's uapi has no name, or where the kernel's
  * enum ib_wc_flags numbers the bit differently.

@@ -15,7 +15,10 @@
 
 #include "cq.h"
 #include "mmap.h"
+#include "param.h"
+#include "qp.h"
 #include "queue_siw_abi.h"
+#include "srq.h"
 #include "uabi.h"
 #include "verbs.h"
 
@@ -149,23 +152,12 @@ static const struct softrdma_siw_send_op softrdma_siw_send_ops[SIW_NUM_OPCODES] 
 				 SIW_WQE_SIGNALLED | SIW_WQE_SOLICITED | \
 				 SIW_WQE_READ_FENCE)
 
-/* Copy and sum @num_sge SGEs (already bounded) of user slot memory. */
-static __always_inline int
-softrdma_siw_fetch_sges(const struct siw_sge *usge, u32 num_sge,
-			struct softrdma_sge *sge, u32 *length)
-{
-	u32 total = 0;
-	u32 i;
-
-	memcpy(sge, usge, num_sge * sizeof(*sge));
-	barrier();	/* from here on only the copy is read */
-
-	for (i = 0; i < num_sge; i++)
-		if (check_add_overflow(total, sge[i].length, &total))
-			return -EINVAL;
-	*length = total;
-	return 0;
-}
+/* softrdma_fetch_sges() reads siw_sge arrays as struct softrdma_sge */
+static_assert(sizeof(struct siw_sge) == sizeof(struct softrdma_sge));
+static_assert(offsetof(struct siw_sge, length) ==
+	      offsetof(struct softrdma_sge, length));
+static_assert(offsetof(struct siw_sge, lkey) ==
+	      offsetof(struct softrdma_sge, lkey));
 
 int softrdma_siw_fetch_send_wqe(const void *slot,
 				struct softrdma_send_wqe *out)
@@ -226,8 +218,8 @@ int softrdma_siw_fetch_send_wqe(const void *slot,
 	if ((op->rules & SOFTRDMA_SIW_OP_ONE_SGE) && sqe.num_sge != 1)
 		return -EINVAL;
 	out->num_sge = sqe.num_sge;
-	return softrdma_siw_fetch_sges(sqe.sge, sqe.num_sge, out->sge,
-				       &out->length);
+	return softrdma_fetch_sges(sqe.sge, sqe.num_sge, out->sge,
+				   &out->length);
 }
 
 /* -------------------------------------------------------- receive WQEs */
@@ -249,8 +241,8 @@ int softrdma_siw_fetch_recv_wqe(const void *slot,
 		return -EINVAL;
 
 	out->num_sge = rqe.num_sge;
-	return softrdma_siw_fetch_sges(rqe.sge, rqe.num_sge, out->sge,
-				       &out->length);
+	return softrdma_fetch_sges(rqe.sge, rqe.num_sge, out->sge,
+				   &out->length);
 }
 
 void softrdma_siw_cq_arm(struct softrdma_ring *ring, bool solicited_only)
@@ -279,11 +271,9 @@ static int softrdma_siw_cq_create(struct softrdma_cq *cq, int cqe,
 	u32 num;
 	int err;
 
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
-
-	uctx = &rdma_udata_to_drv_context(udata, struct softrdma_ucontext,
-					  ibuc)->ibuc;
+	uctx = softrdma_ring_udata_uctx(udata, sizeof(resp));
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 	num = roundup_pow_of_two(cqe);
 	ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_CQ,
 					&resp.cq_key);
@@ -293,11 +283,9 @@ static int softrdma_siw_cq_create(struct softrdma_cq *cq, int cqe,
 
 	resp.cq_id = atomic_inc_return(&softrdma_siw_cq_ids);
 	resp.num_cqe = num;
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err) {
-		softrdma_ring_destroy(ring);
+	err = softrdma_ring_answer(udata, &resp, sizeof(resp), ring);
+	if (err)
 		return err;
-	}
 	cq->ring = ring;
 	cq->ibcq.cqe = num;
 	return 0;
@@ -339,6 +327,122 @@ static int softrdma_siw_ucontext_resp(struct ib_udata *udata)
 	return ib_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
+/* ----------------------------------------------------------- QPs, SRQs */
+
+/*
+ * libsiw's rings: every slot usable, so the rounded sizes are the
+ * capacities; an RQ even when none was asked for (libsiw maps it
+ * whenever there is no SRQ, and a zero-length mapping fails).  The caps
+ * reported are what the snapshot accepts: any SGE count up to the ABI's
+ * six (libsiw checks no other bound) and 80 inline bytes.
+ */
+static int softrdma_siw_qp_create_queues(struct softrdma_qp *qp,
+					 struct ib_qp_init_attr *init,
+					 struct ib_ucontext *uctx, void *answer)
+{
+	struct siw_uresp_create_qp *resp = answer;
+	struct ib_qp_cap *cap = &init->cap;
+	u32 nsend = roundup_pow_of_two(cap->max_send_wr);
+	u32 nrecv = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
+	u64 key;
+	int err;
+
+	qp->sq.ring = softrdma_siw_ring_create(uctx, nsend, SOFTRDMA_SIW_SQ,
+					       &key);
+	if (IS_ERR(qp->sq.ring))
+		return PTR_ERR(qp->sq.ring);
+	resp->sq_key = key;
+	softrdma_ring_set_locks(qp->sq.ring, NULL, &qp->sq.lock);
+
+	if (init->srq) {
+		/*
+		 * libsiw maps no RQ then, but refuses the QP if rq_key is
+		 * SIW_INVAL_UOBJ_KEY: leave it 0
+		 */
+		nrecv = 0;
+	} else {
+		qp->rq.ring = softrdma_siw_ring_create(uctx, nrecv,
+						       SOFTRDMA_SIW_RQ, &key);
+		if (IS_ERR(qp->rq.ring)) {
+			err = PTR_ERR(qp->rq.ring);
+			qp->rq.ring = NULL;
+			goto out_destroy_sq;
+		}
+		resp->rq_key = key;
+		softrdma_ring_set_locks(qp->rq.ring, NULL, &qp->rq.lock);
+	}
+
+	qp->sq.lim = (struct softrdma_wqe_limits){
+		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
+		.max_inline = SOFTRDMA_IWARP_MAX_INLINE,
+		.rc = true,
+	};
+	qp->rq.lim = (struct softrdma_wqe_limits){
+		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
+		.rc = true,
+	};
+	cap->max_send_wr = nsend;
+	cap->max_recv_wr = nrecv;
+	cap->max_send_sge = SOFTRDMA_IWARP_MAX_SGE;
+	cap->max_recv_sge = init->srq ? 0 : SOFTRDMA_IWARP_MAX_SGE;
+	cap->max_inline_data = SOFTRDMA_IWARP_MAX_INLINE;
+	resp->num_sqe = nsend;
+	resp->num_rqe = nrecv;
+	return 0;
+
+out_destroy_sq:
+	softrdma_ring_destroy(qp->sq.ring);
+	return err;
+}
+
+static void softrdma_siw_qp_resp_qpn(void *answer, u32 qpn)
+{
+	struct siw_uresp_create_qp *resp = answer;
+
+	resp->qp_id = qpn;	/* what libsiw reports as wc.qp_num */
+}
+
+static_assert(sizeof(struct siw_uresp_create_qp) <= SOFTRDMA_UABI_RESP_MAX);
+
+static const struct softrdma_qp_abi softrdma_siw_qp_abi = {
+	.resp_len = sizeof(struct siw_uresp_create_qp),
+	.create_queues = softrdma_siw_qp_create_queues,
+	.resp_qpn = softrdma_siw_qp_resp_qpn,
+};
+
+/* libsiw's ring: power-of-two slots, all usable, six SGEs each */
+static int softrdma_siw_srq_create_ring(struct softrdma_srq *srq,
+					struct ib_srq_init_attr *init,
+					struct ib_ucontext *uctx, void *answer)
+{
+	struct siw_uresp_create_srq *resp = answer;
+	u32 num = roundup_pow_of_two(init->attr.max_wr);
+	u64 key;
+
+	srq->ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_RQ, &key);
+	if (IS_ERR(srq->ring))
+		return PTR_ERR(srq->ring);
+	softrdma_ring_set_locks(srq->ring, NULL, &srq->lock);
+	srq->lim = (struct softrdma_wqe_limits){
+		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
+	};
+	init->attr.max_wr = num;
+	init->attr.max_sge = SOFTRDMA_IWARP_MAX_SGE;
+	resp->num_rqe = num;
+	resp->srq_key = key;
+	return 0;
+}
+
+static_assert(sizeof(struct siw_uresp_create_srq) <= SOFTRDMA_UABI_RESP_MAX);
+
+/* the siw ABI cannot carry a resize: no .resize */
+static const struct softrdma_srq_abi softrdma_siw_srq_abi = {
+	.resp_len = sizeof(struct siw_uresp_create_srq),
+	.create_ring = softrdma_siw_srq_create_ring,
+};
+
+/* ---------------------------------------------------------- responses */
+
 /* libsiw sends a key byte (ignored: ours is random) and takes the STag */
 static int softrdma_siw_reg_mr_check(const struct ib_udata *udata)
 {
@@ -358,6 +462,8 @@ static int softrdma_siw_reg_mr_resp(struct ib_udata *udata, u32 key)
 /* iWARP devices have no address handles: no create_ah answer */
 const struct softrdma_uabi_ops softrdma_siw_uabi_ops = {
 	.cq = &softrdma_siw_cq_abi,
+	.qp = &softrdma_siw_qp_abi,
+	.srq = &softrdma_siw_srq_abi,
 	.ucontext_check = softrdma_siw_ucontext_check,
 	.ucontext_resp = softrdma_siw_ucontext_resp,
 	.reg_mr_check = softrdma_siw_reg_mr_check,

@@ -13,7 +13,6 @@
 #include "mr.h"
 #include "qp.h"
 #include "psn.h"
-#include "queue_rxe_abi.h"
 #include "rc.h"
 #include "roce_hdr.h"
 #include "roce_net.h"

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "param.h"
 #include "port.h"
+#include "rc.h"
 #include "roce_net.h"
 #include "roce_qp.h"
 #include "transport.h"
@@ -55,6 +56,24 @@ static const struct ib_device_ops softrdma_roce_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_roce_qp, qp.ibqp),
 };
 
+/* module load: the per-CPU RC ACK queues, then the per-netns UDP state */
+static int softrdma_roce_load(void)
+{
+	int err;
+
+	softrdma_rc_ack_init();
+	err = softrdma_roce_net_init();
+	if (err)
+		softrdma_rc_ack_exit();
+	return err;
+}
+
+static void softrdma_roce_unload(void)
+{
+	softrdma_roce_net_exit();
+	softrdma_rc_ack_exit();
+}
+
 /*
  * RoCE ports are full RoCEv2 ports: the protocol, Ethernet address
  * handles, and the MAD, IB CM and AF_IB capabilities, for which the MAD
@@ -63,7 +82,6 @@ static const struct ib_device_ops softrdma_roce_ops = {
 const struct softrdma_transport softrdma_roce_transport = {
 	.link_type = "sroce",
 	.driver_id = RDMA_DRIVER_RXE,
-	.uabi = SOFTRDMA_UABI_RXE,
 	.uabi_ops = &softrdma_rxe_uabi_ops,
 	.node_type = RDMA_NODE_IB_CA,
 	.node_desc = "softrdma RoCEv2",
@@ -86,6 +104,8 @@ const struct softrdma_transport softrdma_roce_transport = {
 	},
 	.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,
 	.max_mad_size = IB_MGMT_MAD_SIZE,
+	.load = softrdma_roce_load,
+	.unload = softrdma_roce_unload,
 	.init_dev = softrdma_roce_init_dev,
 	.query_port = softrdma_roce_query_port,
 	.attach = softrdma_roce_net_attach,

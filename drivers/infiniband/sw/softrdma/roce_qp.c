@@ -163,17 +163,7 @@ int softrdma_roce_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 	if (path)
 		path = softrdma_roce_qp_publish_path(qp, path);
 
-	if (actions & SOFTRDMA_QP_ACT_FLUSH) {
-		softrdma_qp_flush_or_enter_error(qp);
-		goto out_unlock;
-	}
-	if (next != qp->state)
-		softrdma_qp_set_state(qp, next);
-	if (actions & SOFTRDMA_QP_ACT_RESET)
-		softrdma_qp_transport_reset(qp);
-	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
-		       SOFTRDMA_QP_ACT_RESUME))
-		softrdma_qp_transport_start(qp);
+	softrdma_qp_apply_actions(qp, next, actions);
 
 out_unlock:
 	mutex_unlock(&qp->state_mutex);

@@ -5,15 +5,13 @@
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "device.h"
 #include "param.h"
 #include "qp.h"
-#include "queue_rxe_abi.h"
-#include "queue_siw_abi.h"
 #include "srq.h"
 #include "transport.h"
+#include "uabi.h"
 #include "verbs.h"
 
 /*
@@ -80,69 +78,15 @@ static u32 softrdma_srq_dev_max_sge(const struct softrdma_dev *sdev)
 	return sdev->tp->lim.max_sge;
 }
 
-/* libsiw's ring: power-of-two slots, all usable, six SGEs each */
-static int softrdma_srq_create_siw(struct softrdma_srq *srq,
-				   struct ib_srq_init_attr *init,
-				   struct ib_ucontext *uctx,
-				   struct siw_uresp_create_srq *resp)
-{
-	u32 num = roundup_pow_of_two(init->attr.max_wr);
-	u64 key;
-
-	srq->ring = softrdma_siw_ring_create(uctx, num, SOFTRDMA_SIW_RQ, &key);
-	if (IS_ERR(srq->ring))
-		return PTR_ERR(srq->ring);
-	softrdma_ring_set_locks(srq->ring, NULL, &srq->lock);
-	srq->lim = (struct softrdma_wqe_limits){
-		.max_sge = SOFTRDMA_IWARP_MAX_SGE,
-	};
-	init->attr.max_wr = num;
-	init->attr.max_sge = SOFTRDMA_IWARP_MAX_SGE;
-	resp->num_rqe = num;
-	resp->srq_key = key;
-	return 0;
-}
-
-/* librxe's ring and kernel SRQs: rxe layout, one slot left empty */
-static int softrdma_srq_create_rxe(struct softrdma_srq *srq,
-				   struct ib_srq_init_attr *init,
-				   struct ib_ucontext *uctx,
-				   struct rxe_create_srq_resp *resp)
-{
-	u32 max_sge = max(init->attr.max_sge, 1U);
-	u32 num = init->attr.max_wr;
-	int size;
-
-	size = uctx ? softrdma_rxe_rq_elem_size(max_sge) :
-		      sizeof(struct softrdma_recv_wqe);
-	if (size < 0)
-		return size;
-	srq->ring = softrdma_ring_create(uctx, &num, size,
-					 SOFTRDMA_RING_USER_PRODUCES,
-					 uctx ? &resp->mi : NULL);
-	if (IS_ERR(srq->ring))
-		return PTR_ERR(srq->ring);
-	softrdma_ring_set_locks(srq->ring, uctx ? NULL : &srq->post_lock,
-				&srq->lock);
-	srq->lim = (struct softrdma_wqe_limits){ .max_sge = max_sge };
-	init->attr.max_wr = num;
-	init->attr.max_sge = max_sge;
-	return 0;
-}
-
 static int softrdma_create_srq(struct ib_srq *ibsrq,
 			       struct ib_srq_init_attr *init,
 			       struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibsrq->device);
 	struct softrdma_srq *srq = to_ssrq(ibsrq);
-	struct ib_ucontext *uctx = NULL;
-	union {
-		struct rxe_create_srq_resp rxe;
-		struct siw_uresp_create_srq siw;
-	} resp = {};
-	size_t resp_len;
-	bool siw_abi;
+	u64 resp[SOFTRDMA_UABI_RESP_MAX / sizeof(u64)] = {};
+	const struct softrdma_srq_abi *abi;
+	struct ib_ucontext *uctx;
 	u32 num;
 	int err;
 
@@ -154,26 +98,19 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 	    init->attr.srq_limit > init->attr.max_wr)
 		return -EINVAL;
 
-	siw_abi = udata && sdev->uabi == SOFTRDMA_UABI_SIW;
-	resp_len = siw_abi ? sizeof(resp.siw) : sizeof(resp.rxe);
-	if (udata) {
-		if (udata->outlen < resp_len)
-			return -EINVAL;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
+	abi = udata ? sdev->uabi_ops->srq : &softrdma_kernel_srq_abi;
+	uctx = softrdma_ring_udata_uctx(udata, abi->resp_len);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
 
 	srq->sdev = sdev;
+	srq->abi = abi;
 	spin_lock_init(&srq->lock);
 	spin_lock_init(&srq->post_lock);
 	refcount_set(&srq->users, 1);
 	srq->limit = init->attr.srq_limit;
 
-	if (siw_abi)
-		err = softrdma_srq_create_siw(srq, init, uctx, &resp.siw);
-	else
-		err = softrdma_srq_create_rxe(srq, init, uctx, &resp.rxe);
+	err = abi->create_ring(srq, init, uctx, resp);
 	if (err)
 		return err;
 	srq->max_wr = init->attr.max_wr;
@@ -185,11 +122,11 @@ static int softrdma_create_srq(struct ib_srq *ibsrq,
 		goto out_destroy_ring;
 	}
 	srq->srq_num = num;
-	if (!siw_abi)
-		resp.rxe.srq_num = num;
+	if (abi->resp_srqn)
+		abi->resp_srqn(resp, num);
 
 	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, resp_len);
+		err = ib_copy_to_udata(udata, resp, abi->resp_len);
 		if (err)
 			goto out_erase;
 	}
@@ -235,62 +172,6 @@ VISIBLE_IF_KUNIT int softrdma_srq_check_modify(const struct ib_srq_attr *attr,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_srq_check_modify);
 
-/*
- * IB_SRQ_MAX_WR on an rxe-layout SRQ: a new ring takes the queued WQEs
- * in order.  librxe holds its SRQ lock across the verb and then maps the
- * struct mminfo written to its mmap_info_addr.
- */
-static int softrdma_srq_resize(struct softrdma_srq *srq, u32 max_wr,
-			       struct ib_udata *udata)
-{
-	struct rxe_modify_srq_cmd cmd = {};
-	struct ib_ucontext *uctx = NULL;
-	struct softrdma_ring *spare;
-	struct mminfo mi = {};
-	unsigned long flags;
-	u32 num = max_wr;
-	int err;
-
-	if (udata) {
-		if (udata->inlen < sizeof(cmd))
-			return -EINVAL;
-		err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
-		if (err)
-			return err;
-		uctx = &rdma_udata_to_drv_context(udata,
-						  struct softrdma_ucontext,
-						  ibuc)->ibuc;
-	}
-
-	spare = softrdma_ring_create(uctx, &num,
-				     softrdma_ring_elem_size(srq->ring),
-				     SOFTRDMA_RING_USER_PRODUCES,
-				     uctx ? &mi : NULL);
-	if (IS_ERR(spare))
-		return PTR_ERR(spare);
-	softrdma_ring_set_locks(spare, uctx ? NULL : &srq->post_lock,
-				&srq->lock);
-
-	if (udata && copy_to_user(u64_to_user_ptr(cmd.mmap_info_addr), &mi,
-				  sizeof(mi))) {
-		err = -EFAULT;
-		goto out_destroy_spare;
-	}
-
-	spin_lock_irqsave(&srq->post_lock, flags);
-	spin_lock(&srq->lock);
-	err = softrdma_ring_resize(srq->ring, spare);
-	if (!err)
-		srq->max_wr = num;
-	spin_unlock(&srq->lock);
-	spin_unlock_irqrestore(&srq->post_lock, flags);
-
-out_destroy_spare:
-	/* the old buffer after a resize, the unused new one otherwise */
-	softrdma_ring_destroy(spare);
-	return err;
-}
-
 static int softrdma_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 			       enum ib_srq_attr_mask mask,
 			       struct ib_udata *udata)
@@ -301,11 +182,11 @@ static int softrdma_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 
 	err = softrdma_srq_check_modify(attr, mask, READ_ONCE(srq->max_wr),
 					softrdma_srq_dev_max_wr(srq->sdev),
-					!softrdma_ring_is_siw(srq->ring));
+					!!srq->abi->resize);
 	if (err)
 		return err;
 	if (mask & IB_SRQ_MAX_WR) {
-		err = softrdma_srq_resize(srq, attr->max_wr, udata);
+		err = srq->abi->resize(srq, attr->max_wr, udata);
 		if (err)
 			return err;
 	}

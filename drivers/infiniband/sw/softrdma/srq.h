@@ -35,16 +35,41 @@
 #include <rdma/ib_verbs.h>
 
 #include "queue.h"
-#include "queue_rxe_abi.h"
-#include "queue_siw_abi.h"
 #include "wqe.h"
 
 struct softrdma_dev;
 struct softrdma_ring;
 
+struct softrdma_srq;
+
+/*
+ * How an SRQ's ring is made and resized: one table per user ABI (uabi.h)
+ * and softrdma_kernel_srq_abi for kernel SRQs, each in its ABI's file.
+ */
+struct softrdma_srq_abi {
+	/* bytes of the create_srq answer (at most SOFTRDMA_UABI_RESP_MAX) */
+	size_t resp_len;
+	/*
+	 * make ring and lim for @init->attr, set to what the ring holds;
+	 * the ring's part of the answer into @resp.  @uctx: NULL for
+	 * kernel SRQs.
+	 */
+	int (*create_ring)(struct softrdma_srq *srq,
+			   struct ib_srq_init_attr *init,
+			   struct ib_ucontext *uctx, void *resp);
+	/* the SRQ's number into @resp (NULL: not part of the answer) */
+	void (*resp_srqn)(void *resp, u32 srq_num);
+	/* IB_SRQ_MAX_WR to a checked @max_wr; NULL: the ABI cannot */
+	int (*resize)(struct softrdma_srq *srq, u32 max_wr,
+		      struct ib_udata *udata);
+};
+
+extern const struct softrdma_srq_abi softrdma_kernel_srq_abi;
+
 struct softrdma_srq {
 	struct ib_srq ibsrq;
 	struct softrdma_dev *sdev;
+	const struct softrdma_srq_abi *abi;
 	/* protects ring's consumer side, limit and max_wr */
 	spinlock_t lock;
 	/* kernel SRQs: protects ring's producer side (post_srq_recv) */
@@ -78,20 +103,13 @@ static inline int softrdma_recv_ring_take(struct softrdma_ring *ring,
 					  const struct softrdma_wqe_limits *lim,
 					  struct softrdma_recv_wqe *wqe)
 {
-	void *slot;
-	int err = 0;
+	int err;
 
 	softrdma_ring_assert_consumer(ring);
 
 	if (softrdma_ring_empty(ring))
 		return -ENOENT;
-	slot = softrdma_ring_consumer_slot(ring);
-	if (softrdma_ring_is_siw(ring))
-		err = softrdma_siw_fetch_recv_wqe(slot, wqe);
-	else if (softrdma_ring_is_user(ring))
-		err = softrdma_rxe_fetch_recv_wqe(slot, lim, wqe);
-	else
-		memcpy(wqe, slot, sizeof(*wqe));
+	err = softrdma_ring_fetch_recv_wqe(ring, lim, wqe);
 	softrdma_ring_advance_consumer(ring);
 	return err;
 }

@@ -67,7 +67,6 @@ struct softrdma_transport {
 	const char *link_type;		/* rdma link add ... type <link_type> */
 	/* binds the user-space provider (librxe, libsiw) to the device */
 	enum rdma_driver_id driver_id;
-	enum softrdma_uabi uabi;
 	const struct softrdma_uabi_ops *uabi_ops;	/* uabi.h */
 	u8 node_type;			/* RDMA_NODE_* */
 	const char *node_desc;
@@ -76,6 +75,13 @@ struct softrdma_transport {
 	struct softrdma_transport_limits lim;
 	u32 core_cap_flags;		/* RDMA_CORE_PORT_* */
 	u32 max_mad_size;		/* 0: no MADs */
+
+	/*
+	 * the transport's global state at module load (may be NULL), in
+	 * softrdma_transports[] order; unload undoes it, in reverse
+	 */
+	int (*load)(void);
+	void (*unload)(void);
 
 	/* finish a new device (GUID, names), before it is registered */
 	void (*init_dev)(struct softrdma_dev *sdev);
@@ -116,5 +122,9 @@ struct softrdma_transport {
 
 extern const struct softrdma_transport softrdma_roce_transport;
 extern const struct softrdma_transport softrdma_iwarp_transport;
+
+/* load of every transport, unwound on failure; device.c */
+int softrdma_transports_init(void);
+void softrdma_transports_exit(void);
 
 #endif /* SOFTRDMA_TRANSPORT_H */

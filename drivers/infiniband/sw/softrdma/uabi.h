@@ -11,15 +11,22 @@
 
 struct ib_udata;
 struct softrdma_cq_abi;
+struct softrdma_qp_abi;
+struct softrdma_srq_abi;
+
+/* room for any ABI's create_qp/create_srq answer (asserted by each) */
+#define SOFTRDMA_UABI_RESP_MAX	32
 
 /*
- * Besides its CQ rings, an ABI answers some verbs in udata.  A *_check
+ * Besides its rings, an ABI answers some verbs in udata.  A *_check
  * refuses a buffer too short for the ABI before the verb counts or builds
  * anything; a *_resp writes the answer.  NULL: the ABI exchanges nothing
  * there.
  */
 struct softrdma_uabi_ops {
 	const struct softrdma_cq_abi *cq;	/* user CQs */
+	const struct softrdma_qp_abi *qp;	/* user QPs' rings (qp.h) */
+	const struct softrdma_srq_abi *srq;	/* user SRQs' rings (srq.h) */
 	/* alloc_ucontext */
 	int (*ucontext_check)(const struct ib_udata *udata);
 	int (*ucontext_resp)(struct ib_udata *udata);

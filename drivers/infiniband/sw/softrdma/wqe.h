@@ -8,6 +8,10 @@
 #ifndef SOFTRDMA_WQE_H
 #define SOFTRDMA_WQE_H
 
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "param.h"
@@ -17,6 +21,12 @@
  * this opcode; 6.1's uapi does not name it yet.
  */
 #define SOFTRDMA_WR_ATOMIC_WRITE	15
+
+/*
+ * ib_wc opcode for a completed IBA ATOMIC WRITE: 6.1's enum ib_wc_opcode
+ * has none.  Written to user CQs as IBV_WC_ATOMIC_WRITE (9).
+ */
+#define SOFTRDMA_WC_ATOMIC_WRITE	0x20
 
 struct softrdma_mr;
 
@@ -81,5 +91,31 @@ struct softrdma_wqe_limits {
 	bool rc;		/* RC QP: RDMA and atomics allowed */
 	bool ud;		/* UD QP: sends only, with an address handle */
 };
+
+/*
+ * softrdma_fetch_sges() - copy and sum @num_sge SGEs (already bounded)
+ * @src:	an ABI's SGE array, laid out as struct softrdma_sge (each ABI
+ *		file asserts that of its own), in user slot memory or in a
+ *		snapshot of it
+ *
+ * Only the copy is read after it.  Returns 0, or -EINVAL when the
+ * lengths overflow u32.
+ */
+static __always_inline int softrdma_fetch_sges(const void *src, u32 num_sge,
+					       struct softrdma_sge *sge,
+					       u32 *length)
+{
+	u32 total = 0;
+	u32 i;
+
+	memcpy(sge, src, num_sge * sizeof(*sge));
+	barrier();	/* from here on only the copy is read */
+
+	for (i = 0; i < num_sge; i++)
+		if (check_add_overflow(total, sge[i].length, &total))
+			return -EINVAL;
+	*length = total;
+	return 0;
+}
 
 #endif /* SOFTRDMA_WQE_H */

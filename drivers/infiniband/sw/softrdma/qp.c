@@ -281,6 +281,18 @@ static struct softrdma_send_wqe *softrdma_sq_fetch_flush(struct softrdma_qp *qp)
 	return wqe;
 }
 
+static void softrdma_qp_flush_recv(struct softrdma_qp *qp, u64 wr_id)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = IB_WC_RECV,
+	};
+
+	lockdep_assert_held(&qp->rq.lock);
+	softrdma_qp_complete_recv(qp, &wc, false);
+}
+
 /*
  * Complete every WQE still queued with a flush error (IBA 10.3.1: in the
  * error state, outstanding and newly posted work completes in error).
@@ -289,6 +301,7 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_recv_wqe rwqe;
 	u32 slot, n;
+	u64 wr_id;
 	int pass;
 
 	spin_lock_bh(&qp->sq.lock);
@@ -310,22 +323,18 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 	}
 	spin_unlock_bh(&qp->sq.lock);
 
-	/* an SRQ's WQEs belong to no QP: they stay for the others */
-	if (!qp->rq.ring)
-		return;
 	spin_lock_bh(&qp->rq.lock);
+	/* first the WQE a message in progress took, from the RQ or SRQ */
+	if (qp->eng->release_rwqe && qp->eng->release_rwqe(qp, &wr_id))
+		softrdma_qp_flush_recv(qp, wr_id);
+	/* an SRQ's WQEs belong to no QP: they stay for the others */
+	n = qp->rq.ring ? softrdma_ring_num_slots(qp->rq.ring) : 0;
 	/* one ring's worth: a user refilling the RQ cannot keep us here */
-	for (n = softrdma_ring_num_slots(qp->rq.ring); n; n--) {
-		struct ib_wc wc = {
-			.status = IB_WC_WR_FLUSH_ERR,
-			.opcode = IB_WC_RECV,
-		};
-
+	for (; n; n--) {
 		/* a refused WQE too: the fetch calls set wr_id first */
 		if (softrdma_rq_take(qp, &rwqe) == -ENOENT)
 			break;
-		wc.wr_id = rwqe.wr_id;
-		softrdma_qp_complete_recv(qp, &wc, false);
+		softrdma_qp_flush_recv(qp, rwqe.wr_id);
 	}
 	spin_unlock_bh(&qp->rq.lock);
 }

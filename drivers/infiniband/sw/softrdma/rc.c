@@ -327,6 +327,29 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
 }
 
 /**
+ * softrdma_rc_release_rwqe() - give the flush the receive WQE a message holds
+ * @qp: the QP; stopped, rq.lock held
+ * @wr_id: set to the WQE's wr_id
+ *
+ * A message in progress (on UC also one dropped part-way) holds the
+ * receive WQE it took from the RQ or the SRQ.  In ERR it completes with
+ * a flush error like those still posted (IBA 10.3.1), before them.
+ *
+ * Return: true if a WQE was held.
+ */
+bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->rq.lock);
+	if (!rc->have_rwqe)
+		return false;
+	rc->have_rwqe = false;
+	*wr_id = rc->rwqe.wr_id;
+	return true;
+}
+
+/**
  * softrdma_rc_stop() - stop the engines; nothing runs once this returns
  * @qp: the QP; state_mutex held
  *

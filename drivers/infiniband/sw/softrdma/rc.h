@@ -267,6 +267,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp);
 void softrdma_rc_start(struct softrdma_qp *qp);
 void softrdma_rc_kick(struct softrdma_qp *qp);
 void softrdma_rc_stop(struct softrdma_qp *qp);
+bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
 /* The engines' state machines (rc.c); KUnit-tested in rc_test.c */

@@ -578,17 +578,29 @@ static void softrdma_uc_req_sent(struct softrdma_qp *qp, u32 psn)
 	softrdma_rc_req_run(qp);
 }
 
+/*
+ * UC packets one flush sends before it hands the rest to the requester's
+ * work item.  A UC requester refills its queue as fast as the flush
+ * drains it (each packet sent retires WQEs and builds more), so without
+ * a bound a user who keeps posting would hold the CPU in one doorbell.
+ * RC needs none: its window stops the requester until ACKs come.
+ */
+#define SOFTRDMA_UC_FLUSH_BUDGET	64
+
 /**
  * softrdma_rc_req_flush() - send the queued request packets
  * @qp: the QP; sq.lock not held
  *
  * One caller at a time drains the queue, in order, with the lock dropped
- * around each transmit.  A packet the host dropped is not left to the
- * ACK timeout: the requester rewinds to it and retries after a back-off.
+ * around each transmit (on UC, at most SOFTRDMA_UC_FLUSH_BUDGET packets
+ * before the requester's work item takes over).  A packet the host dropped is
+ * not left to the ACK timeout: the requester rewinds to it and retries
+ * after a back-off.
  */
 void softrdma_rc_req_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	unsigned int sent = 0;
 	struct sk_buff *skb;
 	int err;
 	u32 psn;
@@ -613,8 +625,15 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 		 * Else lost for good: RC's ACK timer retransmits it; a UC
 		 * message is lost as on the link.
 		 */
-		if (!softrdma_rc_reliable(qp))
-			softrdma_uc_req_sent(qp, psn);
+		if (softrdma_rc_reliable(qp))
+			continue;
+		softrdma_uc_req_sent(qp, psn);
+		if (++sent == SOFTRDMA_UC_FLUSH_BUDGET &&
+		    !skb_queue_empty(&rc->req_txq)) {
+			/* stop() cancels it; a pending back-off keeps its delay */
+			queue_delayed_work(system_wq, &rc->req_work, 0);
+			break;
+		}
 	}
 	rc->req_draining = false;
 out_unlock:

@@ -687,19 +687,29 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 				rc->rcv_len, pkt->payload_len,
 				IB_ACCESS_LOCAL_WRITE,
 				softrdma_rc_scatter_one, &sc);
-	if (err) {
-		/*
-		 * IBA 9.7.5.2.2: too long; 9.9.3.1.3: local protection.  A
-		 * UC message dropped completes nothing.
-		 */
+	if (err == -EMSGSIZE) {
+		/* IBA 9.7.5.2.2; a UC message dropped completes nothing */
 		if (softrdma_rc_reliable(qp))
 			softrdma_rc_complete_rwqe(qp, skb, op,
-						  err == -EMSGSIZE ?
-						  IB_WC_LOC_LEN_ERR :
-						  IB_WC_LOC_PROT_ERR);
-		softrdma_rc_resp_fatal(qp, pkt->psn, err == -EMSGSIZE ?
-				       SOFTRDMA_NAK_INVALID_REQ :
-				       SOFTRDMA_NAK_REM_OP_ERR);
+						  IB_WC_LOC_LEN_ERR);
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	if (err) {
+		/*
+		 * IBA 9.9.3.1.3: the receive WQE's own buffer is refused
+		 * (local protection).  No message could land in it, so on UC
+		 * too it completes in error and the QP fails: kept for the
+		 * next message, it would silently drop every one.
+		 */
+		softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_LOC_PROT_ERR);
+		if (softrdma_rc_reliable(qp)) {
+			softrdma_rc_resp_fatal(qp, pkt->psn,
+					       SOFTRDMA_NAK_REM_OP_ERR);
+		} else {
+			softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
+			softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_LOCAL);
+		}
 		return false;
 	}
 	rc->rcv_len += pkt->payload_len;

@@ -21,6 +21,7 @@ static const struct softrdma_qp_engine softrdma_roce_qp_rc = {
 	.start = softrdma_rc_start,
 	.kick = softrdma_rc_kick,
 	.stop = softrdma_rc_stop,
+	.release_rwqe = softrdma_rc_release_rwqe,
 };
 
 /* UD keeps no per-WQE or per-connection state to allocate or reset */

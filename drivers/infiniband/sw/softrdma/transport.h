@@ -36,6 +36,11 @@ struct softrdma_qp_engine {
 	void (*kick)(struct softrdma_qp *qp);
 	/* nothing runs once this returns */
 	void (*stop)(struct softrdma_qp *qp);
+	/*
+	 * the flush takes the receive WQE a message in progress holds:
+	 * stopped, rq.lock held; false if none (may be NULL)
+	 */
+	bool (*release_rwqe)(struct softrdma_qp *qp, u64 *wr_id);
 	/* fill a kernel send WQE's own fields from @wr (may be NULL) */
 	int (*kernel_wqe)(struct softrdma_send_wqe *wqe,
 			  const struct ib_send_wr *wr);

@@ -138,6 +138,17 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 	return skb;
 }
 
+/* WQEs one caller sends before it hands the rest to the kick work */
+#define SOFTRDMA_UD_SEND_BUDGET	64
+
+/* send from the kick work, which holds a QP reference until it has run */
+static void softrdma_ud_defer(struct softrdma_qp *qp)
+{
+	refcount_inc(&qp->ref);
+	if (!queue_work(system_wq, &softrdma_qp_ud(qp)->kick_work))
+		softrdma_qp_put(qp);
+}
+
 /*
  * Send what was posted.  One caller at a time sends, so that one QP's
  * packets leave in order; another caller's WQEs, posted before it takes
@@ -148,14 +159,21 @@ static struct sk_buff *softrdma_ud_build(struct softrdma_qp *qp,
 static void softrdma_ud_send(struct softrdma_qp *qp)
 {
 	struct softrdma_send_wqe *wqe;
+	unsigned int budget = SOFTRDMA_UD_SEND_BUDGET;
 	enum ib_wc_status status;
 	struct sk_buff *skb;
+	bool more = false;
 
 	spin_lock_bh(&qp->sq.lock);
 	if (softrdma_qp_ud(qp)->sending)
 		goto out_unlock;
 	softrdma_qp_ud(qp)->sending = true;
 	while (softrdma_qp_ud(qp)->running && qp->state == IB_QPS_RTS) {
+		/* a user who keeps posting must not hold the CPU here */
+		if (!budget--) {
+			more = true;
+			break;
+		}
 		wqe = softrdma_sq_fetch(qp);
 		if (!wqe)
 			break;
@@ -179,6 +197,8 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 	softrdma_qp_ud(qp)->sending = false;
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
+	if (more)
+		softrdma_ud_defer(qp);
 }
 
 /**
@@ -195,9 +215,7 @@ out_unlock:
 void softrdma_ud_kick(struct softrdma_qp *qp)
 {
 	if (irqs_disabled()) {
-		refcount_inc(&qp->ref);
-		if (!queue_work(system_wq, &softrdma_qp_ud(qp)->kick_work))
-			softrdma_qp_put(qp);
+		softrdma_ud_defer(qp);
 		return;
 	}
 	softrdma_ud_send(qp);

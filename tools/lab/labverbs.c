@@ -124,8 +124,7 @@ void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer)
 		lv_die("exchange");
 }
 
-void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
-		   const struct lv_info *mine, const struct lv_info *peer)
+void lv_qp_init(struct ibv_qp *qp, int access)
 {
 	struct ibv_qp_attr attr;
 
@@ -136,18 +135,32 @@ void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		lv_die("INIT");
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTR;
-	attr.path_mtu = mtu;
-	attr.dest_qp_num = peer->qpn;
-	attr.rq_psn = peer->psn;
+}
+
+void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
+		 const struct lv_info *peer)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = IBV_QPS_RTR;
+	attr->path_mtu = mtu;
+	attr->dest_qp_num = peer->qpn;
+	attr->rq_psn = peer->psn;
+	attr->ah_attr.is_global = 1;
+	attr->ah_attr.grh.dgid = peer->gid;
+	attr->ah_attr.grh.sgid_index = gidx;
+	attr->ah_attr.grh.hop_limit = 1;
+	attr->ah_attr.port_num = 1;
+}
+
+void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
+		   const struct lv_info *mine, const struct lv_info *peer)
+{
+	struct ibv_qp_attr attr;
+
+	lv_qp_init(qp, access);
+	lv_rtr_path(&attr, gidx, mtu, peer);
 	attr.max_dest_rd_atomic = 1;
 	attr.min_rnr_timer = 12;
-	attr.ah_attr.is_global = 1;
-	attr.ah_attr.grh.dgid = peer->gid;
-	attr.ah_attr.grh.sgid_index = gidx;
-	attr.ah_attr.grh.hop_limit = 1;
-	attr.ah_attr.port_num = 1;
 	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))

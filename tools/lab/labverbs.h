@@ -65,6 +65,16 @@ int lv_tcp_connect(const char *host, const char *port);
 /* Send @mine, receive @peer; also a barrier.  Dies on a short transfer. */
 void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer);
 
+/* RESET to INIT on port 1 with remote @access; dies on failure */
+void lv_qp_init(struct ibv_qp *qp, int access);
+
+/*
+ * Fill @attr for RTR towards @peer (its QPN and PSN, its GID over local
+ * GID index @gidx, path MTU @mtu): what RC and UC both need there.
+ */
+void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
+		 const struct lv_info *peer);
+
 /*
  * Take @qp through INIT (with remote @access) and RTR to RTS towards
  * @peer, over GID index @gidx and path MTU @mtu.  Dies on failure.

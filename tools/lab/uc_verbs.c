@@ -57,23 +57,8 @@ static void uc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu,
 {
 	struct ibv_qp_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_INIT;
-	attr.port_num = 1;
-	attr.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		lv_die("INIT");
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTR;
-	attr.path_mtu = mtu;
-	attr.dest_qp_num = peer->qpn;
-	attr.rq_psn = peer->psn;
-	attr.ah_attr.is_global = 1;
-	attr.ah_attr.grh.dgid = peer->gid;
-	attr.ah_attr.grh.sgid_index = gidx;
-	attr.ah_attr.grh.hop_limit = 1;
-	attr.ah_attr.port_num = 1;
+	lv_qp_init(qp, IBV_ACCESS_REMOTE_WRITE);
+	lv_rtr_path(&attr, gidx, mtu, peer);
 	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
 			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
 		lv_die("RTR");

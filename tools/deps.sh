@@ -24,6 +24,8 @@ PKGS=(
 	# guest-side test programs built by the lab
 	libibverbs-dev librdmacm-dev
 	iperf3 tshark tcpdump
+	# tools/bench/bench --sweep's plot (make run)
+	gnuplot-nox
 	# libraries of the NFS server tools tools/lab/nfs-utils.sh unpacks
 	# from nfs-kernel-server (not installed: it would start an NFS
 	# server on the host)

@@ -4,15 +4,17 @@
 # "make run": two guests, an sroce device on each (rdma link add sr0 type
 # sroce netdev eth0), what the stock rdma-core sees of them, a device
 # table, then the perftest matrix (tools/bench/bench) for sroce, rxe and
-# TCP, each pairing in its own pair of guests.  A pairing or figure that
-# does not work shows "n/a" or "fail"; nothing is asserted.
+# TCP, each pairing in its own pair of guests, and the same stacks'
+# bandwidth at every message size from 2 B to 4 MiB, plotted (bench
+# --sweep).  A pairing or figure that does not work shows "n/a" or
+# "fail"; nothing is asserted.
 # Exit status: non-zero if the device report or the bench could not run.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$SECONDS
 
-echo "=== [1/2] devices: two guests with an sroce device each (about 1 min)"
+echo "=== [1/3] devices: two guests with an sroce device each (about 1 min)"
 lablog=$(mktemp /tmp/softrdma-run.XXXXXX)
 "$top/tools/lab/lab" run --stack sroce run 2>&1 | tee "$lablog"
 rc=${PIPESTATUS[0]}
@@ -49,10 +51,14 @@ echo
 echo "(run directory: $rundir)"
 
 echo
-echo "=== [2/2] perftest matrix: sroce<->sroce, rxe<->rxe, TCP (iperf3);"
+echo "=== [2/3] perftest matrix: sroce<->sroce, rxe<->rxe, TCP (iperf3);"
 echo "    one lab run per pairing, about 2 min each (a hanging pairing is cut short)"
 "$top/tools/bench/bench" --stacks sroce,rxe,tcp
 bench_rc=$?
+echo
+echo "=== [3/3] bandwidth against message size, 2 B to 4 MiB: sroce, rxe, TCP;"
+echo "    one lab run per pairing, about 3 min each; the plot is named below"
+"$top/tools/bench/bench" --sweep --stacks sroce,rxe,tcp || bench_rc=1
 echo
 echo "make run: $((SECONDS - start))s"
 [ "$rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]

@@ -459,11 +459,27 @@ lab_perftest() {
 # bench-sameboot.sh), in table order.
 LAB_BENCH_FIGURES=(write_bw read_bw send_bw msg_rate write_lat read_lat send_lat)
 
+# The size sweep of `bench --sweep`: figures OP_bw_SIZE (OP write, read or
+# send; SIZE in bytes) move about LAB_SWEEP_BYTES per run, in
+# LAB_SWEEP_MIN_ITERS to LAB_SWEEP_MAX_ITERS messages.
+LAB_SWEEP_BYTES=$((8 << 20))
+LAB_SWEEP_MIN_ITERS=8
+LAB_SWEEP_MAX_ITERS=2000
+
 # lab_bench_cmd FIGURE BW RATE LAT: FIGURE's perftest command line, with -n
 # BW for the 64 KiB bandwidth runs, RATE for the 2-byte rate run and LAT
-# for the 2-byte latency runs.
+# for the 2-byte latency runs; a sweep figure's -n follows from its size.
 lab_bench_cmd() {
+	local size n
 	case $1 in
+	write_bw_* | read_bw_* | send_bw_*)
+		size=${1##*_}
+		[[ $size =~ ^[1-9][0-9]*$ ]] || return 1
+		n=$((LAB_SWEEP_BYTES / size))
+		[ "$n" -lt "$LAB_SWEEP_MIN_ITERS" ] && n=$LAB_SWEEP_MIN_ITERS
+		[ "$n" -gt "$LAB_SWEEP_MAX_ITERS" ] && n=$LAB_SWEEP_MAX_ITERS
+		echo "ib_${1%%_bw_*}_bw -s $size -n $n"
+		;;
 	write_bw | read_bw | send_bw) echo "ib_$1 -s 65536 -n $2" ;;
 	msg_rate) echo "ib_write_bw -s 2 -n $3" ;;
 	write_lat | read_lat | send_lat) echo "ib_$1 -s 2 -n $4" ;;
@@ -471,13 +487,17 @@ lab_bench_cmd() {
 	esac
 }
 
-# lab_bench_cmds BW RATE LAT: fill the associative array CMD, figure ->
-# lab_bench_cmd's command line.
+# lab_bench_cmds BW RATE LAT [FIGURE...]: fill the associative array CMD,
+# figure -> lab_bench_cmd's command line, for the FIGUREs (default
+# LAB_BENCH_FIGURES).
 lab_bench_cmds() {
-	local fig
+	local fig bw=$1 rate=$2 lat=$3
+	local -a figs=("${@:4}")
+	[ ${#figs[@]} -gt 0 ] || figs=("${LAB_BENCH_FIGURES[@]}")
 	declare -gA CMD=()
-	for fig in "${LAB_BENCH_FIGURES[@]}"; do
-		CMD[$fig]=$(lab_bench_cmd "$fig" "$@")
+	for fig in "${figs[@]}"; do
+		CMD[$fig]=$(lab_bench_cmd "$fig" "$bw" "$rate" "$lat") ||
+			lab_fail "unknown benchmark figure $fig"
 	done
 }
 

@@ -4,6 +4,8 @@
 # pairing.  Not a test: it asserts no figure, it only records them.
 #   lab run --stack rxe bench-perftest gid BW_ITERS LAT_ITERS RATE_ITERS TMO
 #   lab run --stack siw bench-perftest cm  BW_ITERS LAT_ITERS RATE_ITERS TMO
+#   ... TMO FIGURES      only these figures (comma-separated), e.g. the size
+#                        sweep's write_bw_65536 (lab_sweep_figures)
 # gid: connect over perftest's TCP side channel, -x <IPv4-mapped GID index>;
 # cm: connect with rdma_cm (-R), as iWARP needs.
 # TMO: timeout of one client run, in seconds.
@@ -25,13 +27,13 @@ BW_ITERS=${2:-500}
 LAT_ITERS=${3:-200}
 RATE_ITERS=${4:-20000}
 TMO=${5:-45}
+IFS=, read -r -a FIGURES <<<"${6:-$(IFS=,; echo "${LAB_BENCH_FIGURES[*]}")}"
 CONNECT_TMO=20		# seconds for a client to connect
 ATTEMPTS=3		# runs of a figure before it counts as failed
 ABANDON_AFTER=3		# hung client runs in a row before the rest is skipped
 export LAB_BARRIER_TIMEOUT=$((TMO + 90))
 
-FIGURES=("${LAB_BENCH_FIGURES[@]}")
-lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS"
+lab_bench_cmds "$BW_ITERS" "$RATE_ITERS" "$LAT_ITERS" "${FIGURES[@]}"
 
 raw=$LAB_OUT/raw
 status_dir=/lab/guest1/status

@@ -381,14 +381,14 @@ boot_key() {
 	echo "$kernel $guests $cpus"
 }
 
-# batch_part DIR K PID: part K of the lab batch PID writing into DIR, once
-# reported; a batch that ended without reporting it fails it
+# batch_part NAME DIR K PID: part K (NAME) of the lab batch PID writing
+# into DIR, once reported; a batch that ended without reporting it fails it
 batch_part() {
-	local dir=$1 k=$2 pid=$3
+	local name=$1 dir=$2 k=$3 pid=$4
 	while [ ! -e "$dir/$k.rc" ]; do
 		if ! kill -0 "$pid" 2>/dev/null && [ ! -e "$dir/$k.rc" ]; then
 			tail -n 20 "$dir/lab.log" | sed 's/^/# /'
-			echo "not ok - lab batch ($dir) ended before this part was reported"
+			echo "not ok - $name: the lab batch ended without reporting it (see $dir/lab.log)"
 			return 1
 		fi
 		sleep 1
@@ -424,7 +424,7 @@ run_batch() {
 	pid=$!
 	for row in "$@"; do
 		read -r name _ <<<"$row"
-		part "$name" batch_part "$dir" "$k" "$pid"
+		part "$name" batch_part "$name" "$dir" "$k" "$pid"
 		k=$((k + 1))
 	done
 	wait "$pid"

@@ -192,24 +192,45 @@ stack_up() {
 # fresh boot.  The kernel log is saved as the part's and cleared, so that
 # the next part's log (and its greps of dmesg) hold its own lines only.
 # A part's own files elsewhere in the overlay root (/etc) stay.
-declare -A BASE_SYSCTL=()
-BASE_MODULES=
-BASE_MOUNTS=
-BASE_LINKS=
+# (A program costs a TCG guest 50 to 100 ms to start: teardown reads
+# /proc with shell builtins and starts few.)
+declare -A BASE_SYSCTL=() BASE_MODULES=() BASE_MOUNTS=() BASE_LINKS=()
 BASE_ETH0=
 BASE_QDISC=
 
-# eth0_state: its addresses (without flags; the link-local one as "ll"),
-# MTU and state, one line
+# eth0_state: its addresses (the link-local one as "ll"), MTU and state
 eth0_state() {
-	ip -o addr show dev eth0 | awk '{ printf "%s ", $4 ~ /^fe80:/ ? "ll" : $4 }'
-	ip -o link show dev eth0 | grep -o 'mtu [0-9]*\|state [A-Z]*' | tr '\n' ' '
+	local line w out=
+	while read -r line; do
+		for w in $line; do
+			case $w in
+			fe80:*/*) out+="ll " ;;
+			*.*.*.*/* | *:*/*) out+="$w " ;;
+			esac
+		done
+	done < <(ip -o addr show dev eth0)
+	line=$(ip -o link show dev eth0)
+	[[ $line =~ mtu\ [0-9]+ ]] && out+="${BASH_REMATCH[0]} "
+	[[ $line =~ state\ [A-Z]+ ]] && out+="${BASH_REMATCH[0]}"
+	echo "$out"
+}
+
+# links_now: the names of the network links, one a line
+links_now() {
+	ip -o link show | while IFS=': ' read -r _ name _; do
+		echo "${name%%@*}"
+	done
+}
+
+record_modules() {
+	local m
+	while read -r m _; do BASE_MODULES[$m]=1; done </proc/modules
 }
 
 record_base() {
-	local f v
-	BASE_MOUNTS=$(cut -d' ' -f2 /proc/mounts)
-	BASE_LINKS=$(ip -o link show | awk -F': ' '{ print $2 }')
+	local f v m
+	while read -r _ m _; do BASE_MOUNTS[$m]=1; done </proc/mounts
+	while read -r m; do BASE_LINKS[$m]=1; done < <(links_now)
 	BASE_ETH0=$(eth0_state)
 	BASE_QDISC=$(tc qdisc show dev eth0)
 	for f in /proc/sys/net/core/* /proc/sys/net/ipv4/* \
@@ -220,44 +241,52 @@ record_base() {
 	done
 }
 
+# others_alive: a process other than PID 1 and this shell (PID in $1)
+others_alive() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "${p#/proc/}" = 1 ] || [ "${p#/proc/}" = "$BASHPID" ] && continue
+		[ -e "$p/exe" ] && return 0
+	done
+	return 1
+}
+
 # teardown: back to record_base's state; fails (with the reason on
 # stdout) if something stays
 teardown() {
-	local p pid n m left prev f v
+	local p n m f v left prev mounts=() gone
 	for p in /proc/[0-9]*; do
-		pid=${p#/proc/}
-		[ "$pid" = 1 ] || [ "$pid" = "$BASHPID" ] && continue
-		[ -e "$p/exe" ] && kill -KILL "$pid" 2>/dev/null
+		[ "${p#/proc/}" = 1 ] || [ "${p#/proc/}" = "$BASHPID" ] && continue
+		[ -e "$p/exe" ] && kill -KILL "${p#/proc/}" 2>/dev/null
 	done
 	for ((n = 0; n < 100; n++)); do
-		left=0
-		for p in /proc/[0-9]*; do
-			pid=${p#/proc/}
-			[ "$pid" = 1 ] || [ "$pid" = "$BASHPID" ] && continue
-			[ -e "$p/exe" ] && left=1 && break
-		done
-		[ $left = 0 ] && break
+		others_alive || break
 		read -rt 0.1 -u "$NAP_FD" _
 	done
-	[ $left = 0 ] || { echo "processes left: $(ps -e -o pid=,stat=,comm= | awk '$2 !~ /Z/ && $3 !~ /^\[/' | head -n 5 | tr '\n' ' ')"; return 1; }
-	for m in $(cut -d' ' -f2 /proc/mounts | tac); do
-		grep -qxF -- "$m" <<<"$BASE_MOUNTS" && continue
+	if others_alive; then
+		echo "processes left: $(ps -e -o pid=,stat=,comm= | awk '$2 !~ /Z/ && $3 !~ /^\[/' | head -n 5 | tr '\n' ' ')"
+		return 1
+	fi
+	while read -r _ m _; do
+		[ -n "${BASE_MOUNTS[$m]:-}" ] || mounts=("$m" "${mounts[@]}")
+	done </proc/mounts
+	for m in "${mounts[@]}"; do
 		timeout 30 umount "$m" || { echo "umount $m failed"; return 1; }
 	done
-	for n in $(ip netns list 2>/dev/null | cut -d' ' -f1); do
-		ip netns del "$n"
+	for f in /run/netns/*; do
+		[ -e "$f" ] && ip netns del "${f##*/}" 2>/dev/null
 	done
-	for n in $(ip -o link show | awk -F': ' '{ print $2 }' | cut -d@ -f1); do
-		grep -qxF -- "$n" <<<"$BASE_LINKS" || ip link del "$n" 2>/dev/null
-	done
+	while read -r m; do
+		[ -n "${BASE_LINKS[$m]:-}" ] || ip link del "$m" 2>/dev/null
+	done < <(links_now)
 	for f in "${!BASE_SYSCTL[@]}"; do
 		IFS= read -r v <"$f" 2>/dev/null || continue
 		[ "$v" = "${BASE_SYSCTL[$f]}" ] || echo "${BASE_SYSCTL[$f]}" >"$f"
 	done
-	[ "$(tc qdisc show dev eth0)" = "$BASE_QDISC" ] || {
+	if [ "$(tc qdisc show dev eth0)" != "$BASE_QDISC" ]; then
 		tc qdisc del dev eth0 root 2>/dev/null
 		tc qdisc del dev eth0 ingress 2>/dev/null
-	}
+	fi
 	if [ "$(eth0_state)" != "$BASE_ETH0" ]; then
 		ip link set eth0 down
 		ip addr flush dev eth0
@@ -266,52 +295,36 @@ teardown() {
 		ip addr add "$LAB_ADDR/24" dev eth0
 		ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
 	fi
-	for n in $(rdma link show 2>/dev/null | awk '{ print $2 }' | cut -d/ -f1 | sort -u); do
-		timeout 60 rdma link del "$n" || { echo "rdma link del $n failed"; return 1; }
+	for f in /sys/class/infiniband/*; do
+		[ -e "$f" ] || continue
+		timeout 60 rdma link del "${f##*/}" ||
+			{ echo "rdma link del ${f##*/} failed"; return 1; }
 	done
-	# unload what the part (and its stack) loaded, users first
-	left=x
+	# unload what the part (and its stack) loaded: each round those no
+	# module uses
+	prev=x
 	while :; do
-		prev=$left
 		left=
-		while read -r m _ _ users _; do
-			grep -qxF -- "$m" <<<"$BASE_MODULES" && continue
+		gone=()
+		while read -r m _ _ v _; do
+			[ -n "${BASE_MODULES[$m]:-}" ] && continue
 			left+="$m "
-			[ "$users" = - ] && timeout 60 rmmod "$m" 2>/dev/null
+			[ "$v" = - ] && gone+=("$m")
 		done </proc/modules
 		[ -n "$left" ] || break
 		[ "$left" != "$prev" ] || { echo "modules that do not unload: $left"; return 1; }
+		prev=$left
+		[ ${#gone[@]} -eq 0 ] || timeout 60 rmmod "${gone[@]}" 2>/dev/null
 	done
 	rm -rf /tmp/* /tmp/.[!.]* /dev/shm/* 2>/dev/null
 	return 0
 }
 
-# --- scenario -----------------------------------------------------------------
-if [ "$LAB_MODE" = shell ]; then
-	if [ "$LAB_ID" = 0 ]; then
-		cat >/root/.bashrc <<'RC'
-# shellcheck source=/dev/null
-. /lab/lib.sh
-# shellcheck source=/dev/null
-. /lab/workarounds.sh
-PS1='\h:\w\$ '
-echo "lab shell: guest$LAB_ID, stack $LAB_STACK, ibdev '$LAB_IBDEV', $LAB_ADDR $LAB_ADDR6"
-echo "           peers: guest0..guest$((LAB_N - 1)); /lab is shared; exit (or Ctrl-D) powers off all guests"
-RC
-		cd /root || true
-		setsid -w -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
-		touch /lab/shell-done
-	else
-		while [ ! -e /lab/shell-done ]; do sleep 2; done
-	fi
-	power_off
-fi
-
 # a nap without a fork (lib.sh's lab_nap)
 mkfifo -m 600 /run/.lab-nap
 exec {NAP_FD}<>/run/.lab-nap
 rm -f /run/.lab-nap
-BASE_MODULES=$(cut -d' ' -f1 /proc/modules)
+record_modules
 stack_up
 [ "${LAB_BATCH:-0}" = 0 ] || record_base
 

@@ -328,6 +328,27 @@ record_modules
 stack_up
 [ "${LAB_BATCH:-0}" = 0 ] || record_base
 
+# --- scenario -----------------------------------------------------------------
+if [ "$LAB_MODE" = shell ]; then
+	if [ "$LAB_ID" = 0 ]; then
+		cat >/root/.bashrc <<'RC'
+# shellcheck source=/dev/null
+. /lab/lib.sh
+# shellcheck source=/dev/null
+. /lab/workarounds.sh
+PS1='\h:\w\$ '
+echo "lab shell: guest$LAB_ID, stack $LAB_STACK, ibdev '$LAB_IBDEV', $LAB_ADDR $LAB_ADDR6"
+echo "           peers: guest0..guest$((LAB_N - 1)); /lab is shared; exit (or Ctrl-D) powers off all guests"
+RC
+		cd /root || true
+		setsid -w -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+		touch /lab/shell-done
+	else
+		while [ ! -e /lab/shell-done ]; do sleep 2; done
+	fi
+	power_off
+fi
+
 while :; do
 	say "running scenario $LAB_SCENARIO_NAME"
 	(

@@ -373,11 +373,17 @@ for row in "${rows[@]}"; do
 done
 
 # boot_key ROW: what guests of ROW's part must share with the parts
-# before it to run in their boot; empty for a part that is not lab run's
+# before it to run in their boot; empty for a part that is not lab run's,
+# or whose scenario asks for a boot of its own ("# lab-needs: own-boot")
 boot_key() {
-	local kernel guests cpus stack
-	read -r _ _ _ kernel guests cpus stack _ <<<"$1"
+	local kernel guests cpus stack tmo scen f
+	read -r _ _ _ kernel guests cpus stack tmo scen _ <<<"$1"
 	[ "$stack" != - ] && [ "$group" -eq 1 ] || return 0
+	for f in "$scen" "tools/lab/scenarios/$scen.sh" "tools/lab/scenarios/$scen"; do
+		[ -f "$f" ] || continue
+		! grep -qx '# lab-needs: own-boot' "$f" || return 0
+		break
+	done
 	echo "$kernel $guests $cpus"
 }
 

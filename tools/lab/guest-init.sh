@@ -320,13 +320,16 @@ teardown() {
 	return 0
 }
 
-# a nap without a fork (lib.sh's lab_nap)
-mkfifo -m 600 /run/.lab-nap
-exec {NAP_FD}<>/run/.lab-nap
-rm -f /run/.lab-nap
 record_modules
 stack_up
-[ "${LAB_BATCH:-0}" = 0 ] || record_base
+if [ "${LAB_BATCH:-0}" = 1 ]; then
+	record_base
+	# a nap without a fork (lib.sh's lab_nap), for teardown and the
+	# wait for the next part
+	mkfifo -m 600 /run/.lab-nap
+	exec {NAP_FD}<>/run/.lab-nap
+	rm -f /run/.lab-nap
+fi
 
 # --- scenario -----------------------------------------------------------------
 if [ "$LAB_MODE" = shell ]; then

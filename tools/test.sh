@@ -15,6 +15,10 @@
 #                                  alone, on a KASAN and lockdep kernel
 #                                  (make test-debug)
 #   tools/test.sh --dry-run ...    print each part it would run, run none
+#   tools/test.sh --boot-each ...  every lab part in a boot of its own
+#                                  (by default consecutive lab parts of one
+#                                  kernel, guest and vCPU count share one:
+#                                  tools/lab/lab batch)
 #   tools/test.sh --list           the parts as a Markdown table
 #   tools/test.sh --update-doc     that table into Documentation/testing.md
 #
@@ -29,16 +33,18 @@ debug=0
 only=
 dry=0
 list=
+group=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1 ;;
 	--debug-kernel) debug=1 ;;
 	--only) only=$2; shift ;;
 	--dry-run) dry=1 ;;
+	--boot-each) group=0 ;;
 	--list) list=print ;;
 	--update-doc) list=doc ;;
 	*)
-		echo "usage: $0 [--full] [--debug-kernel] [--only PATTERN] [--dry-run]" >&2
+		echo "usage: $0 [--full] [--debug-kernel] [--only PATTERN] [--dry-run] [--boot-each]" >&2
 		echo "       $0 --list | --update-doc" >&2
 		exit 2
 		;;
@@ -305,10 +311,13 @@ if [ "$debug" -eq 1 ]; then
 	# (pci=noacpi: the instrumented ACPI interpreter times out on the
 	# PCI interrupt routing methods, 30 s each), too slow for the 67 ms
 	# ACK timeout perftest and the pingpongs ask for: they get 1 s
-	lab() {
+	lab() { lab_cmd run "$@"; }
+	lab_cmd() {
+		local cmd=$1
+		shift
 		LAB_KVER=$dkrel LAB_TIMEOUT_SCALE=4 LAB_APPEND=pci=noacpi \
 			LAB_MODOPTS=rc_min_ack_timeout_ms=1000 \
-			tools/lab/lab run --module "$dkmod" "$@"
+			tools/lab/lab "$cmd" --module "$dkmod" "$@"
 	}
 	if [ "$dry" -eq 1 ]; then
 		dkrel=debug
@@ -321,7 +330,8 @@ if [ "$debug" -eq 1 ]; then
 		exit 1
 	fi
 else
-	lab() { tools/lab/lab run "$@"; }
+	lab() { lab_cmd run "$@"; }
+	lab_cmd() { tools/lab/lab "$@"; }
 fi
 
 # lab_dkms KERNEL: the Debian package (make deb) installed in a guest of
@@ -332,6 +342,14 @@ lab_dkms() {
 		dkms "$(tools/deb.sh "$logdir")"
 }
 
+# One boot for several lab parts: consecutive lab parts (a stack) with
+# the same kernel, guest count and vCPU count run one after another in the
+# same guests (tools/lab/lab batch), each still a part of its own: its
+# TAP lines, its log, its timeout.  Between two of them each guest tears
+# down to the state of its boot and brings up the next part's stack; a
+# part that fails, or a teardown that does not finish, sends the rest to
+# a fresh boot.  --boot-each boots for every part, as lab run does.
+sel=()
 for row in "${rows[@]}"; do
 	read -r _ tier dbg _ <<<"$row"
 	in_tier "$tier" || continue
@@ -351,7 +369,89 @@ for row in "${rows[@]}"; do
 		no) continue ;;
 		esac
 	fi
-	part "$NAME" "${CMD[@]}"
+	sel+=("$row")
+done
+
+# boot_key ROW: what guests of ROW's part must share with the parts
+# before it to run in their boot; empty for a part that is not lab run's,
+# or whose scenario asks for a boot of its own ("# lab-needs: own-boot")
+boot_key() {
+	local kernel guests cpus stack tmo scen f
+	read -r _ _ _ kernel guests cpus stack tmo scen _ <<<"$1"
+	[ "$stack" != - ] && [ "$group" -eq 1 ] || return 0
+	for f in "$scen" "tools/lab/scenarios/$scen.sh" "tools/lab/scenarios/$scen"; do
+		[ -f "$f" ] || continue
+		! grep -qx '# lab-needs: own-boot' "$f" || return 0
+		break
+	done
+	echo "$kernel $guests $cpus"
+}
+
+# batch_part NAME DIR K PID: part K (NAME) of the lab batch PID writing
+# into DIR, once reported; a batch that ended without reporting it fails it
+batch_part() {
+	local name=$1 dir=$2 k=$3 pid=$4
+	while [ ! -e "$dir/$k.rc" ]; do
+		if ! kill -0 "$pid" 2>/dev/null && [ ! -e "$dir/$k.rc" ]; then
+			tail -n 20 "$dir/lab.log" | sed 's/^/# /'
+			echo "not ok - $name: the lab batch ended without reporting it (see $dir/lab.log)"
+			return 1
+		fi
+		sleep 1
+	done
+	cat "$dir/$k.log"
+	return "$(cat "$dir/$k.rc")"
+}
+
+# run_batch ROW...: the parts of ROWs, one boot (lab batch)
+nbatch=0
+run_batch() {
+	local row dir k=0 pid name tier dbg kernel guests cpus stack tmo run opts=()
+	nbatch=$((nbatch + 1))
+	read -r _ _ _ kernel guests cpus _ <<<"$1"
+	[ "$kernel" = - ] || opts+=(--kernel "$kernel")
+	[ "$guests" = - ] || opts+=(--guests "$guests")
+	[ "$cpus" = - ] || opts+=(--cpus "$cpus")
+	if [ "$dry" -eq 1 ]; then
+		echo "# in one boot (lab batch ${opts[*]}):"
+		for row in "$@"; do
+			row_cmd "$row"
+			part "$NAME" "${CMD[@]}"
+		done
+		return 0
+	fi
+	dir=$logdir/batch-$nbatch
+	mkdir -p "$dir"
+	for row in "$@"; do
+		read -r name tier dbg kernel guests cpus stack tmo run <<<"$row"
+		echo "$name $tmo $stack $run"
+	done >"$dir/parts"
+	lab_cmd batch "${opts[@]}" "$dir" "$dir/parts" >"$dir/lab.log" 2>&1 &
+	pid=$!
+	for row in "$@"; do
+		read -r name _ <<<"$row"
+		part "$name" batch_part "$name" "$dir" "$k" "$pid"
+		k=$((k + 1))
+	done
+	wait "$pid"
+}
+
+i=0
+while [ "$i" -lt ${#sel[@]} ]; do
+	row=${sel[i]}
+	key=$(boot_key "$row")
+	n=1
+	while [ -n "$key" ] && [ $((i + n)) -lt ${#sel[@]} ] &&
+		[ "$(boot_key "${sel[i + n]}")" = "$key" ]; do
+		n=$((n + 1))
+	done
+	if [ "$n" -gt 1 ]; then
+		run_batch "${sel[@]:i:n}"
+	else
+		row_cmd "$row"
+		part "$NAME" "${CMD[@]}"
+	fi
+	i=$((i + n))
 done
 [ "$dry" -eq 0 ] || exit 0
 

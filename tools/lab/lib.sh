@@ -373,6 +373,95 @@ lab_remove_device() {
 	lab_check "$1: $mod unloads on the $2" timeout 60 modprobe -r "$mod"
 }
 
+# --- NVMe over Fabrics -------------------------------------------------------
+#
+# The target (nvmet-rdma, a RAM disk) and the host (nvme-rdma) of the
+# NVMe-oF scenarios (nvmeof.sh: on two guests; onehost.sh: in one).
+
+LAB_NVME_NQN=lab-nvmeof
+LAB_NVME_PORT=4420
+LAB_NVMET=/sys/kernel/config/nvmet
+
+# lab_nvmet_up ADDR MB [tcp]: export a MB MiB RAM disk with nvmet-rdma at
+# ADDR:LAB_NVME_PORT; with "tcp" (an iWARP device, whose listener is a
+# kernel TCP socket; RoCE's is the RDMA CM's own) wait for the listener.
+lab_nvmet_up() {
+	local d=$LAB_NVMET nqn=$LAB_NVME_NQN
+	modprobe brd rd_nr=1 rd_size=$(($2 * 1024)) max_part=0 || return 1
+	modprobe nvmet-rdma || return 1
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs none /sys/kernel/config || return 1
+	mkdir -p "$d/subsystems/$nqn" || return 1
+	echo 1 >"$d/subsystems/$nqn/attr_allow_any_host"
+	mkdir -p "$d/subsystems/$nqn/namespaces/1" || return 1
+	echo /dev/ram0 >"$d/subsystems/$nqn/namespaces/1/device_path"
+	echo 1 >"$d/subsystems/$nqn/namespaces/1/enable" || return 1
+	mkdir -p "$d/ports/1" || return 1
+	echo rdma >"$d/ports/1/addr_trtype"
+	echo ipv4 >"$d/ports/1/addr_adrfam"
+	echo "$1" >"$d/ports/1/addr_traddr"
+	echo "$LAB_NVME_PORT" >"$d/ports/1/addr_trsvcid"
+	ln -s "$d/subsystems/$nqn" "$d/ports/1/subsystems/$nqn" || return 1
+	[ "${3:-}" != tcp ] || lab_wait_listen "$LAB_NVME_PORT" 20
+}
+
+# lab_nvmet_down: undo lab_nvmet_up (the RAM disk stays)
+lab_nvmet_down() {
+	local d=$LAB_NVMET nqn=$LAB_NVME_NQN
+	rm -f "$d/ports/1/subsystems/$nqn"
+	rmdir "$d/ports/1"
+	echo 0 >"$d/subsystems/$nqn/namespaces/1/enable"
+	rmdir "$d/subsystems/$nqn/namespaces/1" "$d/subsystems/$nqn"
+	modprobe -r nvmet-rdma nvmet
+}
+
+# lab_nvme_disk: the namespace's block device (with native multipath, the
+# subsystem's head disk nvmeXnY; the per-controller nvmeXcYnZ paths cannot
+# be opened)
+lab_nvme_disk() {
+	local s d
+	for s in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$LAB_NVME_NQN" ] || continue
+		for d in "$s"/nvme*n1; do
+			d=${d##*/}
+			if [[ $d =~ ^nvme[0-9]+n1$ ]] && [ -b "/dev/$d" ]; then
+				echo "/dev/$d"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+
+# lab_nvme_connect ADDR [OPTS]: connect nvme-rdma to the target at
+# ADDR:LAB_NVME_PORT (OPTS: more ",key=value" connect options) and wait
+# for its disk
+lab_nvme_connect() {
+	local dev
+	modprobe nvme-rdma || return 1
+	echo "transport=rdma,traddr=$1,trsvcid=$LAB_NVME_PORT,nqn=$LAB_NVME_NQN${2:-}" \
+		>/dev/nvme-fabrics || return 1
+	lab_wait_for 30 lab_nvme_disk >/dev/null || return 1
+	dev=$(lab_nvme_disk)
+	echo "connected: $dev, $(cat /sys/block/"${dev#/dev/}"/size) sectors," \
+		"max I/O $(cat /sys/block/"${dev#/dev/}"/queue/max_hw_sectors_kb) KiB"
+}
+
+# lab_nvme_no_ctrl: no controller of LAB_NVME_NQN is left
+lab_nvme_no_ctrl() {
+	! grep -qsx "$LAB_NVME_NQN" /sys/class/nvme/*/subsysnqn
+}
+
+# lab_nvme_disconnect: delete the controllers, wait until they are gone
+lab_nvme_disconnect() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$LAB_NVME_NQN" ] || continue
+		echo 1 >"$c/delete_controller" || return 1
+	done
+	lab_wait_for 20 lab_nvme_no_ctrl
+}
+
 # --- perftest results -------------------------------------------------------
 #
 # perftest checks no data; what the scenarios check is what it prints: its

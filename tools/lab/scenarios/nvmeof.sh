@@ -31,97 +31,37 @@ ST_DONE=host-done
 ST_SERVER_LOST=60
 case $LAB_STACK in sroce | rxe) ST_SERVER_LOST=240 ;; esac
 
-NQN=lab-nvmeof
-PORT=4420
-NVMET=/sys/kernel/config/nvmet
 DISK_MB=64
 TARGET_ADDR=$(lab_peer_addr 0)
 
 target_up() {
-	modprobe brd rd_nr=1 rd_size=$((DISK_MB * 1024)) max_part=0 || return 1
-	modprobe nvmet-rdma || return 1
-	mountpoint -q /sys/kernel/config ||
-		mount -t configfs none /sys/kernel/config || return 1
-	mkdir -p "$NVMET/subsystems/$NQN" || return 1
-	echo 1 >"$NVMET/subsystems/$NQN/attr_allow_any_host"
-	mkdir -p "$NVMET/subsystems/$NQN/namespaces/1" || return 1
-	echo /dev/ram0 >"$NVMET/subsystems/$NQN/namespaces/1/device_path"
-	echo 1 >"$NVMET/subsystems/$NQN/namespaces/1/enable" || return 1
-	mkdir -p "$NVMET/ports/1" || return 1
-	echo rdma >"$NVMET/ports/1/addr_trtype"
-	echo ipv4 >"$NVMET/ports/1/addr_adrfam"
-	echo "$LAB_ADDR" >"$NVMET/ports/1/addr_traddr"
-	echo "$PORT" >"$NVMET/ports/1/addr_trsvcid"
-	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/1/subsystems/$NQN" || return 1
-	# an iWARP listener is a TCP one; RoCE's is the RDMA CM's own
 	case $LAB_STACK in
-	siwarp | siw) lab_wait_listen "$PORT" 20 ;;
+	siwarp | siw) lab_nvmet_up "$LAB_ADDR" "$DISK_MB" tcp ;;
+	*) lab_nvmet_up "$LAB_ADDR" "$DISK_MB" ;;
 	esac
 }
 
-target_down() {
-	rm -f "$NVMET/ports/1/subsystems/$NQN"
-	rmdir "$NVMET/ports/1"
-	echo 0 >"$NVMET/subsystems/$NQN/namespaces/1/enable"
-	rmdir "$NVMET/subsystems/$NQN/namespaces/1" "$NVMET/subsystems/$NQN"
-	modprobe -r nvmet-rdma nvmet
-}
-
-# the namespace's block device (with native multipath, the subsystem's
-# head disk nvmeXnY; the per-controller nvmeXcYnZ paths cannot be opened)
-host_disk() {
-	local s d
-	for s in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
-		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		for d in "$s"/nvme*n1; do
-			d=${d##*/}
-			if [[ $d =~ ^nvme[0-9]+n1$ ]] && [ -b "/dev/$d" ]; then
-				echo "/dev/$d"
-				return 0
-			fi
-		done
-	done
-	return 1
-}
-
 host_connect() {
-	local dev opts=
-	modprobe nvme-rdma || return 1
 	# a target that goes away is given up after one reconnect attempt,
 	# not after 10 minutes of them
-	[ "$REMOVE" = target ] && opts=,ctrl_loss_tmo=2,reconnect_delay=2
-	echo "transport=rdma,traddr=$TARGET_ADDR,trsvcid=$PORT,nqn=$NQN$opts" \
-		>/dev/nvme-fabrics || return 1
-	lab_wait_for 30 host_disk >/dev/null || return 1
-	dev=$(host_disk)
-	echo "connected: $dev, $(cat /sys/block/"${dev#/dev/}"/size) sectors," \
-		"max I/O $(cat /sys/block/"${dev#/dev/}"/queue/max_hw_sectors_kb) KiB"
-}
-
-host_disconnect() {
-	local c
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		echo 1 >"$c/delete_controller" || return 1
-	done
-	lab_wait_for 20 no_ctrl
-}
-
-no_ctrl() {
-	! grep -qsx "$NQN" /sys/class/nvme/*/subsysnqn
+	if [ "$REMOVE" = target ]; then
+		lab_nvme_connect "$TARGET_ADDR" ,ctrl_loss_tmo=2,reconnect_delay=2
+	else
+		lab_nvme_connect "$TARGET_ADDR"
+	fi
 }
 
 # st_rw_check SIZE: JOBS writers and readers of SIZE bytes, data checked
 st_rw_check() {
 	local dev
-	dev=$(host_disk) || return 1
+	dev=$(lab_nvme_disk) || return 1
 	lab_disk_check "$dev" "$1" "$JOBS"
 }
 
 # --- the skeleton's hooks (storage.sh) ---------------------------------------
 
 st_server_up() {
-	lab_check "nvmeof: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$PORT" \
+	lab_check "nvmeof: target on $LAB_STACK exports a ${DISK_MB} MiB RAM disk at $LAB_ADDR:$LAB_NVME_PORT" \
 		target_up
 }
 
@@ -142,7 +82,7 @@ st_server_data() {
 }
 
 st_server_down() {
-	lab_check "nvmeof: target removed" target_down
+	lab_check "nvmeof: target removed" lab_nvmet_down
 	# an orderly disconnect is no QP error: nvmet_rdma logs every
 	# affiliated QP event it does not handle (IBA 11.6.3)
 	[ -n "$REMOVE" ] ||
@@ -157,7 +97,7 @@ st_client_up() {
 		host_connect
 }
 
-st_client_ready() { host_disk >/dev/null; }
+st_client_ready() { lab_nvme_disk >/dev/null; }
 
 st_size_check() {
 	echo "nvmeof: $JOBS parallel direct writes and reads of $1 B, data checked"
@@ -176,18 +116,18 @@ st_client_data() {
 	lab_barrier data-done 900
 }
 
-st_load() { host_disk; }
+st_load() { lab_nvme_disk; }
 
 st_client_removed() {
-	lab_check "nvmeof: the controller went with the device" lab_wait_for 30 no_ctrl
+	lab_check "nvmeof: the controller went with the device" lab_wait_for 30 lab_nvme_no_ctrl
 }
 
 st_server_removed() {
-	lab_check "nvmeof: the controller was given up (ctrl_loss_tmo)" lab_wait_for 120 no_ctrl
+	lab_check "nvmeof: the controller was given up (ctrl_loss_tmo)" lab_wait_for 120 lab_nvme_no_ctrl
 }
 
 st_client_down() {
-	lab_check "nvmeof: host disconnects" host_disconnect
+	lab_check "nvmeof: host disconnects" lab_nvme_disconnect
 }
 
 st_client_end() {

@@ -17,6 +17,9 @@
  * and ERR: ibv_query_qp reads every value back right after creation and
  * after each step.  A QP on an SRQ that enters ERR raises
  * IBV_EVENT_QP_LAST_WQE_REACHED; the modify to ERR raises nothing else.
+ * RoCE: two QPs of the device connected to each other; the first SEND
+ * into the one left in RTR raises IBV_EVENT_COMM_EST, and RTS -> SQD with
+ * IBV_QP_EN_SQD_ASYNC_NOTIFY raises IBV_EVENT_SQ_DRAINED.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
  * SEND (data checked) and is closed in order with rdma_disconnect(): no
@@ -145,6 +148,142 @@ static void expect_attrs(struct ibv_qp *qp, const char *step,
 #undef CMP
 }
 
+/*
+ * RoCE, two RC QPs of one device connected to each other (IBA 11.6.3.1):
+ * B left in RTR takes A's SEND and raises IBV_EVENT_COMM_EST, once, with
+ * the data checked; A moved RTS -> SQD asking for it
+ * (IBV_QP_EN_SQD_ASYNC_NOTIFY) raises IBV_EVENT_SQ_DRAINED, its SQ being
+ * empty; SQD -> RTS and a second SEND go on as before.
+ */
+static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
+			struct ibv_cq *cq, int gidx)
+{
+	static char sbuf[64], rbuf[64];
+	struct ibv_sge ssge = { .addr = (uintptr_t)sbuf, .length = 64 };
+	struct ibv_sge rsge = { .addr = (uintptr_t)rbuf, .length = 64 };
+	struct ibv_send_wr swr = { .wr_id = 1, .sg_list = &ssge,
+				   .num_sge = 1, .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED }, *bs;
+	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge,
+				   .num_sge = 1 }, *br;
+	struct lv_info ia = { 0 }, ib = { 0 };
+	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp_attr at;
+	struct ibv_qp_cap cap;
+	struct ibv_mr *smr, *rmr;
+	struct ibv_wc wc[2];
+	int n = 0, sent = 0, got, type, i;
+	char seen[256];
+
+	smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf), IBV_ACCESS_LOCAL_WRITE);
+	rmr = ibv_reg_mr(pd, rbuf, sizeof(rbuf), IBV_ACCESS_LOCAL_WRITE);
+	if (!smr || !rmr)
+		lv_die("reg_mr");
+	ssge.lkey = smr->lkey;
+	rsge.lkey = rmr->lkey;
+	a = lv_create_rc_qp(pd, cq, 4, 0, &cap);
+	b = lv_create_rc_qp(pd, cq, 4, 0, &cap);
+	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
+		lv_die("query_gid");
+	ib.gid = ia.gid;
+	ia.qpn = a->qp_num;
+	ib.qpn = b->qp_num;
+	ia.psn = 0x100;
+	ib.psn = 0x200;
+	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
+	lv_qp_init(b, IBV_ACCESS_LOCAL_WRITE);
+	lv_rtr_path(&at, gidx, IBV_MTU_1024, &ia);
+	at.max_dest_rd_atomic = 1;
+	at.min_rnr_timer = 12;
+	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		lv_die("B to RTR");
+	qp_events_within(ctx, 100, seen, sizeof(seen));	/* none expected */
+
+	memset(sbuf, 0x5c, sizeof(sbuf));
+	memset(rbuf, 0, sizeof(rbuf));
+	if (ibv_post_recv(b, &rwr, &br) || ibv_post_send(a, &swr, &bs))
+		lv_die("post");
+	/* the SEND is received (and ACKed: a responder in RTR answers) */
+	for (i = 0; i < 300 && n < 1; i++) {
+		got = ibv_poll_cq(cq, 2, wc);
+		if (got < 0)
+			break;
+		while (got-- > 0) {
+			if (wc[got].wr_id == 2 && wc[got].status == IBV_WC_SUCCESS)
+				n++;
+			if (wc[got].wr_id == 1)
+				sent = wc[got].status == IBV_WC_SUCCESS ? 1 : -1;
+		}
+		if (!n)
+			usleep(10000);
+	}
+	lv_check(n == 1 && rbuf[0] == 0x5c && rbuf[63] == 0x5c,
+		 "a SEND into a QP in RTR is received, data checked");
+	evqp = NULL;
+	type = next_event(ctx, 2000, &evqp);
+	lv_check(type == IBV_EVENT_COMM_EST && evqp == b,
+		 "the QP in RTR raises IBV_EVENT_COMM_EST on its first packet (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+
+	/* B to RTS; A's SEND completes */
+	memset(&at, 0, sizeof(at));
+	at.qp_state = IBV_QPS_RTS;
+	at.timeout = 14;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.sq_psn = ib.psn;
+	at.max_rd_atomic = 1;
+	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		lv_die("B to RTS");
+	for (i = 0; i < 300 && !sent; i++) {
+		got = ibv_poll_cq(cq, 1, wc);
+		if (got > 0 && wc[0].wr_id == 1)
+			sent = wc[0].status == IBV_WC_SUCCESS ? 1 : -1;
+		else
+			usleep(10000);
+	}
+	lv_check(sent == 1, "the SEND completes");
+
+	memset(&at, 0, sizeof(at));
+	at.qp_state = IBV_QPS_SQD;
+	at.en_sqd_async_notify = 1;
+	got = ibv_modify_qp(a, &at, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY);
+	lv_check(!got, "RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
+		 strerror(got));
+	evqp = NULL;
+	type = got ? -1 : next_event(ctx, 2000, &evqp);
+	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
+		 "a QP moved to SQD with nothing outstanding raises IBV_EVENT_SQ_DRAINED (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
+		 "and nothing else (no second COMM_EST)%s", seen);
+
+	at.qp_state = IBV_QPS_RTS;
+	got = ibv_modify_qp(a, &at, IBV_QP_STATE);
+	memset(rbuf, 0, sizeof(rbuf));
+	if (!got && (ibv_post_recv(b, &rwr, &br) || ibv_post_send(a, &swr, &bs)))
+		lv_die("post");
+	for (n = 0, i = 0; !got && i < 300 && n < 2; i++) {
+		int k = ibv_poll_cq(cq, 2, wc);
+
+		while (k-- > 0)
+			n += wc[k].status == IBV_WC_SUCCESS;
+		if (n < 2)
+			usleep(10000);
+	}
+	lv_check(n == 2 && rbuf[0] == 0x5c,
+		 "SQD -> RTS: the next SEND is sent and received (%s)",
+		 strerror(got));
+	ibv_destroy_qp(a);
+	ibv_destroy_qp(b);
+	ibv_dereg_mr(smr);
+	ibv_dereg_mr(rmr);
+}
+
 static void attrs(const char *dev, int gidx)
 {
 	struct ibv_context *ctx = lv_open_device(dev);
@@ -261,6 +400,8 @@ static void attrs(const char *dev, int gidx)
 		 "and nothing else%s", seen);
 	ibv_destroy_qp(sqp);
 	ibv_destroy_srq(srq);
+	if (!iwarp)
+		loop_events(ctx, pd, cq, gidx);
 	ibv_destroy_cq(cq);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);

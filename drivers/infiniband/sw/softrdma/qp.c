@@ -402,8 +402,10 @@ static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
  * @actions: the SOFTRDMA_QP_ACT_* of the checked transition (qp_state.h)
  *
  * FLUSH flushes, or enters ERR, and nothing more; otherwise the QP moves
- * to @next, RESET drops the transport's queue state and RECV, SEND or
- * RESUME (re)starts its engines.  DRAIN is the transport's own.
+ * to @next, RESET drops the transport's queue state and the error causes
+ * not yet acted on, RECV, SEND or RESUME (re)starts its engines and DRAIN
+ * asks the engine's drain hook (RoCE RC and UC; iWARP drains in its own
+ * modify path).
  */
 void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
 			       unsigned int actions)
@@ -416,11 +418,20 @@ void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
 	}
 	if (next != qp->state)
 		softrdma_qp_set_state(qp, next);
-	if (actions & SOFTRDMA_QP_ACT_RESET)
+	if (actions & SOFTRDMA_QP_ACT_RESET) {
+		/*
+		 * A failure of the QP's last life that its error work has
+		 * not taken yet ends with that life: it must not fail the
+		 * next one (IBA 10.3.1: RESET forgets everything).
+		 */
+		xchg(&qp->err_causes, 0);
 		softrdma_qp_transport_reset(qp);
+	}
 	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
 		       SOFTRDMA_QP_ACT_RESUME))
 		softrdma_qp_transport_start(qp);
+	if ((actions & SOFTRDMA_QP_ACT_DRAIN) && qp->eng->drain)
+		qp->eng->drain(qp);
 }
 
 static void softrdma_qp_error_work(struct work_struct *work)
@@ -434,12 +445,15 @@ static void softrdma_qp_error_work(struct work_struct *work)
 	enum softrdma_qp_err_cause cause = SOFTRDMA_QP_ERR_NONE;
 	unsigned long causes;
 
-	/* the gravest cause asked since the last run: the lowest bit */
+	mutex_lock(&qp->state_mutex);
+	/*
+	 * The gravest cause asked since the last run: the lowest bit.  Taken
+	 * under state_mutex, so a move to RESET (which clears them) either
+	 * comes before, or finds them taken and the QP in ERR.
+	 */
 	causes = xchg(&qp->err_causes, 0);
 	if (causes)
 		cause = __ffs(causes);
-
-	mutex_lock(&qp->state_mutex);
 	if (qp->state == IB_QPS_ERR) {
 		/* work posted in ERR completes in error */
 		softrdma_qp_flush(qp);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for qp_state.c: the QP state machine table, attribute checks
- * and timer encodings.
+ * and timer encodings; and the actions a checked move applies to a QP
+ * (softrdma_qp_apply_actions()).
  */
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "qp.h"
 #include "qp_state.h"
+#include "transport.h"
 
 #define RC_INIT_MASK	(IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT | \
 			 IB_QP_ACCESS_FLAGS)
@@ -447,6 +450,79 @@ static void softrdma_qp_state_err_event(struct kunit *test)
 			c->raise ? c->event : IB_EVENT_DEVICE_FATAL);
 }
 
+/* ------------------------------------------------ actions on a QP */
+
+static void actions_engine_start(struct softrdma_qp *qp)
+{
+}
+
+static void actions_engine_stop(struct softrdma_qp *qp)
+{
+}
+
+static const struct softrdma_qp_engine actions_engine = {
+	.start = actions_engine_start,
+	.kick = actions_engine_start,
+	.stop = actions_engine_stop,
+};
+
+struct causes_case {
+	const char *name;
+	enum ib_qp_state cur;
+	enum ib_qp_state next;
+	int mask;
+	bool cleared;
+};
+
+static const struct causes_case causes_cases[] = {
+	{ "err_to_reset", IB_QPS_ERR, IB_QPS_RESET, IB_QP_STATE, true },
+	{ "rts_to_reset", IB_QPS_RTS, IB_QPS_RESET, IB_QP_STATE, true },
+	{ "init_to_reset", IB_QPS_INIT, IB_QPS_RESET, IB_QP_STATE, true },
+	{ "init_to_rtr", IB_QPS_INIT, IB_QPS_RTR, RC_RTR_MASK, false },
+	{ "rtr_to_rts", IB_QPS_RTR, IB_QPS_RTS, RC_RTS_MASK, false },
+	{ "rts_to_rts_attrs", IB_QPS_RTS, IB_QPS_RTS, IB_QP_MIN_RNR_TIMER,
+	  false },
+};
+
+static void causes_case_desc(const struct causes_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(causes, causes_cases, causes_case_desc);
+
+/*
+ * A failure an engine reported (softrdma_qp_fail()) that the error work
+ * has not taken yet belongs to the QP's life before a move to RESET: the
+ * move forgets it, so that the work, running after the QP was brought
+ * back up, cannot fail the new life.  Other moves keep it.
+ */
+static void softrdma_qp_state_reset_forgets_err_causes(struct kunit *test)
+{
+	const struct causes_case *c = test->param_value;
+	const unsigned long causes = BIT(SOFTRDMA_QP_ERR_ACCESS) |
+				     BIT(SOFTRDMA_QP_ERR_LOCAL);
+	unsigned int actions;
+	struct softrdma_qp *qp;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	mutex_init(&qp->state_mutex);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	qp->eng = &actions_engine;
+	qp->state = c->cur;
+	qp->err_causes = causes;
+
+	KUNIT_ASSERT_EQ(test, softrdma_qp_transition(c->cur, c->next, IB_QPT_RC,
+						     c->mask, &actions), 0);
+	mutex_lock(&qp->state_mutex);
+	softrdma_qp_apply_actions(qp, c->next, actions);
+	mutex_unlock(&qp->state_mutex);
+	KUNIT_EXPECT_EQ(test, qp->state, c->next);
+	KUNIT_EXPECT_EQ(test, qp->err_causes, c->cleared ? 0UL : causes);
+}
+
 static struct kunit_case softrdma_qp_state_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_state_transition_table,
 			 transition_gen_params),
@@ -460,6 +536,8 @@ static struct kunit_case softrdma_qp_state_cases[] = {
 			 cur_state_gen_params),
 	KUNIT_CASE_PARAM(softrdma_qp_state_send_verdict, verdict_gen_params),
 	KUNIT_CASE_PARAM(softrdma_qp_state_err_event, err_event_gen_params),
+	KUNIT_CASE_PARAM(softrdma_qp_state_reset_forgets_err_causes,
+			 causes_gen_params),
 	{}
 };
 

@@ -252,11 +252,14 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->rereading = false;
 	softrdma_rc_rd_forget(&rc->rd_ahead);
 	rc->req_backoff_us = 0;
+	rc->sq_drained = false;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
 
 	spin_lock_bh(&qp->rq.lock);
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_STOPPED);
+	rc->comm_est = false;
+	rc->resp_noted = false;
 	rc->seq.nak_sent = false;
 	rc->ack_pending = false;
 	rc->ack_deferred = false;
@@ -327,6 +330,53 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
 }
 
 /**
+ * softrdma_rc_sq_drained() - raise SQ Drained once a drain has ended
+ * @qp: the QP; sq.lock held
+ *
+ * IBA 10.3.1, 11.6.3.1: in SQD the requester starts no new WQE; once
+ * every WQE it started has completed, the QP raises IB_EVENT_SQ_DRAINED,
+ * once per move to SQD, if the consumer asked for it
+ * (IB_QP_EN_SQD_ASYNC_NOTIFY).  Called after every retirement and when
+ * SQD is entered.
+ */
+void softrdma_rc_sq_drained(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	struct ib_event event = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_SQ_DRAINED,
+	};
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (qp->state != IB_QPS_SQD || rc->sq_drained || qp->sq.fetched ||
+	    !softrdma_rc_req_active(rc->req_state))
+		return;
+	rc->sq_drained = true;
+	if (READ_ONCE(qp->attr.en_sqd_async_notify) && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+}
+
+/**
+ * softrdma_rc_drain() - the QP entered SQD
+ * @qp: the QP; state_mutex held, qp->state SQD
+ *
+ * The requester finishes the WQEs it started (softrdma_rc_req_run() takes
+ * no new one in SQD); SQ Drained follows when they are done, at once if
+ * none is outstanding.
+ */
+void softrdma_rc_drain(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->sq.lock);
+	softrdma_qp_rc(qp)->sq_drained = false;
+	softrdma_rc_sq_drained(qp);
+	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
  * softrdma_rc_release_rwqe() - give the flush the receive WQE a message holds
  * @qp: the QP; stopped, rq.lock held
  * @wr_id: set to the WQE's wr_id
@@ -366,6 +416,8 @@ void softrdma_rc_stop(struct softrdma_qp *qp)
 
 	spin_lock_bh(&qp->sq.lock);
 	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_STOPPED);
+	/* a flush sending with the lock dropped: its PSN is of this life */
+	rc->req_life++;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_resp_settle(qp);

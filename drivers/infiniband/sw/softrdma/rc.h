@@ -183,6 +183,15 @@ struct softrdma_rc {
 	 * engine state, a flush that began RUNNING goes on in any other.
 	 */
 	bool req_draining;
+	/*
+	 * The requester's life: bumped by every stop (ERR, RESET, destroy).
+	 * A flush that sent a packet with the lock dropped acts on its PSN
+	 * only if the life it dequeued it in still runs: a PSN of the QP
+	 * before an ERR -> RESET -> RTS cycle means nothing to the next.
+	 */
+	u32 req_life;
+	/* SQD: IB_EVENT_SQ_DRAINED was raised for this drain */
+	bool sq_drained;
 	u32 req_psn;		/* next PSN to send */
 	u32 una_psn;		/* oldest PSN not acknowledged */
 	u32 sent_psn;		/* after the highest PSN ever sent */
@@ -217,6 +226,10 @@ struct softrdma_rc {
 	/* an ACK coalesced until the receive batch ends (rc_responder.c) */
 	bool ack_deferred;
 	bool ack_listed;	/* on a CPU's list, holding a QP reference */
+	/* IB_EVENT_COMM_EST raised: the first request arrived in RTR */
+	bool comm_est;
+	/* an invalid request was logged (once per QP life) */
+	bool resp_noted;
 	u32 ack_psn;
 	u64 ack_batch;		/* receive batch of the last ACK sent at once */
 	struct list_head ack_node;
@@ -267,7 +280,9 @@ void softrdma_rc_reset(struct softrdma_qp *qp);
 void softrdma_rc_start(struct softrdma_qp *qp);
 void softrdma_rc_kick(struct softrdma_qp *qp);
 void softrdma_rc_stop(struct softrdma_qp *qp);
+void softrdma_rc_drain(struct softrdma_qp *qp);
 bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id);
+void softrdma_rc_sq_drained(struct softrdma_qp *qp);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
 /* The engines' state machines (rc.c); KUnit-tested in rc_test.c */

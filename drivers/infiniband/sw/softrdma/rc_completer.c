@@ -230,6 +230,7 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 	}
 	if (softrdma_rc_psn_outstanding(rc, ack_psn))
 		softrdma_rc_progress(qp, psn_add(ack_psn, 1));
+	softrdma_rc_sq_drained(qp);
 }
 
 /*

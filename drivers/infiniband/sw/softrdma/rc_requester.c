@@ -414,13 +414,14 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 	lockdep_assert_held(&qp->sq.lock);
 
 	if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING ||
-	    qp->state != IB_QPS_RTS)
+	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD))
 		return;
 
 	/* IBA 9.7.6: a bounded number of PSNs in flight */
 	while (psn_diff(rc->req_psn, rc->una_psn) < rc->cwnd) {
+		/* IBA 10.3.1: SQD finishes what was started, starts nothing */
 		if (rc->req_idx == qp->sq.fetched &&
-		    !softrdma_rc_req_fetch(qp))
+		    (qp->state == IB_QPS_SQD || !softrdma_rc_req_fetch(qp)))
 			break;
 		if (rc->req_state != SOFTRDMA_RC_REQ_RUNNING)
 			break;
@@ -602,8 +603,8 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	unsigned int sent = 0;
 	struct sk_buff *skb;
+	u32 psn, life;
 	int err;
-	u32 psn;
 
 	spin_lock_bh(&qp->sq.lock);
 	if (rc->req_draining)
@@ -611,9 +612,17 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	rc->req_draining = true;
 	while ((skb = __skb_dequeue(&rc->req_txq))) {
 		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
+		life = rc->req_life;
 		spin_unlock_bh(&qp->sq.lock);
 		err = softrdma_rc_xmit(qp, skb);
 		spin_lock_bh(&qp->sq.lock);
+		/*
+		 * Stopped meanwhile (and perhaps reset and started again,
+		 * with new WQEs at the same PSNs): @psn is of a life that
+		 * ended, its WQEs were flushed, it retires or rewinds nothing.
+		 */
+		if (life != rc->req_life)
+			continue;
 		if (err == -EAGAIN &&
 		    rc->req_state != SOFTRDMA_RC_REQ_STOPPED) {
 			softrdma_rc_req_backoff(qp, psn);

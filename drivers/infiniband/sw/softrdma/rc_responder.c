@@ -280,9 +280,10 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 }
 
 /*
- * Why a request packet is refused as invalid, once per QP (the QP then
- * fails and takes nothing more): enough to tell the requester's sequence
- * from the responder's.
+ * Why a request packet is refused as invalid, once per QP life (an RC QP
+ * then fails and takes nothing more; a UC QP drops the message and goes
+ * on, and a peer could otherwise fill the log): enough to tell the
+ * requester's sequence from the responder's.
  */
 static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
 				  const char *why)
@@ -290,6 +291,10 @@ static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
+	/* a UC QP goes on after it: still once per QP, not per packet */
+	if (rc->resp_noted)
+		return;
+	rc->resp_noted = true;
 	ibdev_warn_ratelimited(&qp->sdev->ibdev,
 			       "QP %u: invalid request (%s): opcode 0x%02x PSN %u payload %u; expected PSN %u msg %d write %u of %u left\n",
 			       qp->ibqp.qp_num, why, pkt->opcode, pkt->psn,
@@ -578,38 +583,19 @@ static int softrdma_rc_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
 					 len);
 }
 
-/* Take the receive WQE a SEND or WRITE with immediate consumes */
-static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, u32 psn)
+/*
+ * A local error of the responder's own (its receive WQE, IBA 9.9.3.1.3):
+ * RC NAKs it as a Remote Operational Error; on both, the responder takes
+ * no further packet and the QP goes to ERR.
+ */
+static void softrdma_rc_resp_local_fail(struct softrdma_qp *qp, u32 psn)
 {
-	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-	int err;
-
-	if (rc->have_rwqe)
-		return true;
-	err = softrdma_rq_take(qp, &rc->rwqe);
-	if (!err) {
-		rc->have_rwqe = true;
-		rc->rcv_len = 0;
-		return true;
+	if (softrdma_rc_reliable(qp)) {
+		softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_OP_ERR);
+		return;
 	}
-	if (err == -ENOENT && !softrdma_rc_reliable(qp)) {
-		/* UC: the message is lost, nobody asks again */
-		softrdma_uc_resp_drop(qp);
-		return false;
-	}
-	if (err == -ENOENT) {
-		/* IBA 9.7.5.2.8: no receive WQE, try again later */
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_SENT);
-		softrdma_rc_send_ack(qp,
-				     softrdma_aeth_syn_rnr_nak(qp->attr.min_rnr_timer),
-				     psn);
-		return false;
-	}
-	/* a malformed WQE (class A): UC's QP fails too */
-	softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_OP_ERR);
-	if (!softrdma_rc_reliable(qp))
-		softrdma_qp_error(qp);
-	return false;
+	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
+	softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_LOCAL);
 }
 
 static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
@@ -653,6 +639,47 @@ static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,
 				  softrdma_bth_se((struct softrdma_bth *)skb->data));
 }
 
+/* Take the receive WQE a SEND or WRITE with immediate consumes */
+static bool softrdma_rc_take_rwqe(struct softrdma_qp *qp, struct sk_buff *skb,
+				  const struct softrdma_roce_opcode *op)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	u32 psn = softrdma_roce_pkt(skb)->psn;
+	int err;
+
+	if (rc->have_rwqe)
+		return true;
+	err = softrdma_rq_take(qp, &rc->rwqe);
+	if (!err) {
+		rc->have_rwqe = true;
+		rc->rcv_len = 0;
+		return true;
+	}
+	if (err == -ENOENT && !softrdma_rc_reliable(qp)) {
+		/* UC: the message is lost, nobody asks again */
+		softrdma_uc_resp_drop(qp);
+		return false;
+	}
+	if (err == -ENOENT) {
+		/* IBA 9.7.5.2.8: no receive WQE, try again later */
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_NAKS_SENT);
+		softrdma_rc_send_ack(qp,
+				     softrdma_aeth_syn_rnr_nak(qp->attr.min_rnr_timer),
+				     psn);
+		return false;
+	}
+	/*
+	 * A malformed WQE (too many SGEs, lengths past 4 GiB): taken from
+	 * the ring with its wr_id (softrdma_recv_ring_take()), it completes
+	 * with a local QP operation error (IBA 10.8.3.1, class A), and the
+	 * responder takes nothing after it: the QP fails, on UC too.
+	 */
+	rc->rcv_len = 0;
+	softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_LOC_QP_OP_ERR);
+	softrdma_rc_resp_local_fail(qp, psn);
+	return false;
+}
+
 /*
  * Send with Invalidate: the R_Key in the IETH ends with the message.  Only
  * a fast-registration MR of the QP's PD can be invalidated remotely; any
@@ -678,7 +705,7 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	int err;
 
-	if (!softrdma_rc_take_rwqe(qp, pkt->psn))
+	if (!softrdma_rc_take_rwqe(qp, skb, op))
 		return false;
 	/* a UC message dropped part-way left its WQE: it starts over */
 	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY))
@@ -703,13 +730,7 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 		 * next message, it would silently drop every one.
 		 */
 		softrdma_rc_complete_rwqe(qp, skb, op, IB_WC_LOC_PROT_ERR);
-		if (softrdma_rc_reliable(qp)) {
-			softrdma_rc_resp_fatal(qp, pkt->psn,
-					       SOFTRDMA_NAK_REM_OP_ERR);
-		} else {
-			softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
-			softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_LOCAL);
-		}
+		softrdma_rc_resp_local_fail(qp, pkt->psn);
 		return false;
 	}
 	rc->rcv_len += pkt->payload_len;
@@ -771,7 +792,7 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		return false;
 	}
 	/* IBA 9.7.5.1.2: RDMA WRITE with immediate consumes a receive WQE */
-	if (imm && !softrdma_rc_take_rwqe(qp, pkt->psn))
+	if (imm && !softrdma_rc_take_rwqe(qp, skb, op))
 		return false;
 	if (pkt->payload_len) {
 		mr = softrdma_rc_rkey(qp, rc->wr_rkey, rc->wr_va,
@@ -1075,6 +1096,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	bool comm_est = false;
 	enum ib_qp_state state;
 
 	spin_lock_bh(&qp->rq.lock);
@@ -1085,6 +1107,15 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		kfree_skb(skb);
 		goto out_unlock;
+	}
+	/*
+	 * IBA 11.6.3.1 Communication Established: the first request from
+	 * the peer reached the QP while it is still in RTR (the CM's RTU
+	 * may be late or lost; the consumer may move on to RTS).
+	 */
+	if (state == IB_QPS_RTR && !rc->comm_est) {
+		rc->comm_est = true;
+		comm_est = true;
 	}
 	if (softrdma_rc_resp_dup_read(qp, skb))
 		goto out_unlock;
@@ -1103,6 +1134,15 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	softrdma_rc_resp_handle(qp, skb);
 out_unlock:
 	spin_unlock_bh(&qp->rq.lock);
+	if (comm_est && qp->ibqp.event_handler) {
+		struct ib_event event = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_COMM_EST,
+		};
+
+		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+	}
 	softrdma_rc_resp_flush(qp);
 }
 

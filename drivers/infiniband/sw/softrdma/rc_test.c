@@ -1211,6 +1211,121 @@ static void softrdma_rc_move_helpers(struct kunit *test)
 	spin_unlock_bh(&qp->rq.lock);
 }
 
+/*
+ * The receive WQE a message in progress holds (RC mid-message, UC after
+ * a message dropped part-way) goes to ERR's flush exactly once, by its
+ * wr_id, before the ring's WQEs (qp_engine.release_rwqe); with none held
+ * the flush has nothing of the engine's to complete.
+ */
+static void softrdma_rc_release_rwqe_once(struct kunit *test)
+{
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_qp *qp;
+	u64 wr_id = 0;
+	bool held;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	spin_lock_init(&qp->rq.lock);
+
+	spin_lock_bh(&qp->rq.lock);
+	held = softrdma_rc_release_rwqe(qp, &wr_id);
+	spin_unlock_bh(&qp->rq.lock);
+	KUNIT_EXPECT_FALSE(test, held);
+	KUNIT_EXPECT_EQ(test, wr_id, 0ULL);
+
+	/* a SEND First took WQE 0x5eed and holds it, 100 bytes in */
+	rqp->rc.rwqe.wr_id = 0x5eed;
+	rqp->rc.have_rwqe = true;
+	rqp->rc.rcv_len = 100;
+	spin_lock_bh(&qp->rq.lock);
+	held = softrdma_rc_release_rwqe(qp, &wr_id);
+	spin_unlock_bh(&qp->rq.lock);
+	KUNIT_EXPECT_TRUE(test, held);
+	KUNIT_EXPECT_EQ(test, wr_id, 0x5eedULL);
+	KUNIT_EXPECT_FALSE(test, rqp->rc.have_rwqe);
+
+	/* released: a second flush must not complete it again */
+	wr_id = 0;
+	spin_lock_bh(&qp->rq.lock);
+	held = softrdma_rc_release_rwqe(qp, &wr_id);
+	spin_unlock_bh(&qp->rq.lock);
+	KUNIT_EXPECT_FALSE(test, held);
+	KUNIT_EXPECT_EQ(test, wr_id, 0ULL);
+}
+
+struct sq_drained_case {
+	const char *name;
+	enum ib_qp_state state;
+	bool notify;		/* IB_QP_EN_SQD_ASYNC_NOTIFY set */
+	u32 fetched;		/* WQEs started and not yet completed */
+	int at_drain;		/* SQ_DRAINED events when SQD is entered */
+	int at_last;		/* ... and after the last completion */
+};
+
+static const struct sq_drained_case sq_drained_cases[] = {
+	{ "sqd_empty", IB_QPS_SQD, true, 0, 1, 1 },
+	{ "sqd_outstanding_then_done", IB_QPS_SQD, true, 2, 0, 1 },
+	{ "sqd_not_asked", IB_QPS_SQD, false, 0, 0, 0 },
+	{ "rts_empty", IB_QPS_RTS, true, 0, 0, 0 },
+};
+
+static void sq_drained_case_desc(const struct sq_drained_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sq_drained, sq_drained_cases, sq_drained_case_desc);
+
+static void sq_drained_handler(struct ib_event *event, void *ctx)
+{
+	int *n = ctx;
+
+	if (event->event == IB_EVENT_SQ_DRAINED)
+		(*n)++;
+	else
+		*n = -100;	/* any other event fails the case */
+}
+
+/*
+ * IBA 10.3.1, 11.6.3.1: SQ Drained follows a move to SQD once no WQE the
+ * requester started is outstanding, once per drain, only if asked for.
+ */
+static void softrdma_rc_sq_drained_event(struct kunit *test)
+{
+	const struct sq_drained_case *c = test->param_value;
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_qp *qp;
+	int events = 0;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	mutex_init(&qp->state_mutex);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	qp->ibqp.event_handler = sq_drained_handler;
+	qp->ibqp.qp_context = &events;
+	qp->attr.en_sqd_async_notify = c->notify;
+	qp->state = c->state;
+	qp->sq.fetched = c->fetched;
+	rqp->rc.req_state = SOFTRDMA_RC_REQ_RUNNING;
+
+	mutex_lock(&qp->state_mutex);
+	softrdma_rc_drain(qp);
+	mutex_unlock(&qp->state_mutex);
+	KUNIT_EXPECT_EQ(test, events, c->at_drain);
+
+	/* the completer retires what was outstanding, then more ACKs come */
+	spin_lock_bh(&qp->sq.lock);
+	qp->sq.fetched = 0;
+	softrdma_rc_sq_drained(qp);
+	softrdma_rc_sq_drained(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	KUNIT_EXPECT_EQ(test, events, c->at_last);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -1234,6 +1349,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE(softrdma_rc_resp_machine),
 	KUNIT_CASE(softrdma_rc_req_active_states),
 	KUNIT_CASE(softrdma_rc_move_helpers),
+	KUNIT_CASE(softrdma_rc_release_rwqe_once),
+	KUNIT_CASE_PARAM(softrdma_rc_sq_drained_event, sq_drained_gen_params),
 	{}
 };
 

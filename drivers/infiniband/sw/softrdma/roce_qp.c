@@ -21,6 +21,7 @@ static const struct softrdma_qp_engine softrdma_roce_qp_rc = {
 	.start = softrdma_rc_start,
 	.kick = softrdma_rc_kick,
 	.stop = softrdma_rc_stop,
+	.drain = softrdma_rc_drain,
 	.release_rwqe = softrdma_rc_release_rwqe,
 };
 

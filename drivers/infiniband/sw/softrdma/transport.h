@@ -37,6 +37,11 @@ struct softrdma_qp_engine {
 	/* nothing runs once this returns */
 	void (*stop)(struct softrdma_qp *qp);
 	/*
+	 * RTS -> SQD: start no new send WQE; raise IB_EVENT_SQ_DRAINED once
+	 * those under way are done (may be NULL)
+	 */
+	void (*drain)(struct softrdma_qp *qp);
+	/*
 	 * the flush takes the receive WQE a message in progress holds:
 	 * stopped, rq.lock held; false if none (may be NULL)
 	 */

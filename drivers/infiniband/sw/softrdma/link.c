@@ -24,12 +24,15 @@ static DEFINE_MUTEX(link_add_lock);
 /**
  * softrdma_link_check_netdev() - may a softrdma device sit on this netdev?
  * @ndev: the candidate
+ * @tp: the transport of the device
  * @why: on refusal, a human-readable reason
  *
  * Return: 0, or -EINVAL with @why set.
  */
-VISIBLE_IF_KUNIT int softrdma_link_check_netdev(const struct net_device *ndev,
-						const char **why)
+VISIBLE_IF_KUNIT int
+softrdma_link_check_netdev(const struct net_device *ndev,
+			   const struct softrdma_transport *tp,
+			   const char **why)
 {
 	if (ndev->type != ARPHRD_ETHER) {
 		*why = "not an Ethernet device";
@@ -42,6 +45,17 @@ VISIBLE_IF_KUNIT int softrdma_link_check_netdev(const struct net_device *ndev,
 	 */
 	if (netif_is_lag_port(ndev)) {
 		*why = "a bond or team port; add the RDMA device on the master";
+		return -EINVAL;
+	}
+	/*
+	 * The RDMA core gives a RoCE device the IP GIDs of its netdev only
+	 * when that is not a VLAN (roce_gid_mgmt matches a VLAN's addresses
+	 * to the device on its real device), so one on a VLAN would have
+	 * the link-local GID alone.  An iWARP device's GID is its MAC and
+	 * the TCP stack routes its connections: it works on a VLAN.
+	 */
+	if (is_vlan_dev(ndev) && tp == &softrdma_roce_transport) {
+		*why = "a VLAN, which gets no IP GIDs; add sroce on its real device";
 		return -EINVAL;
 	}
 	return 0;
@@ -114,7 +128,7 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	const char *why;
 	int err;
 
-	err = softrdma_link_check_netdev(ndev, &why);
+	err = softrdma_link_check_netdev(ndev, tp, &why);
 	if (err) {
 		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
 		       type, name, netdev_name(ndev), why);

@@ -24,27 +24,100 @@ static DEFINE_MUTEX(link_add_lock);
 /**
  * softrdma_link_check_netdev() - may a softrdma device sit on this netdev?
  * @ndev: the candidate
+ * @tp: the transport of the device
  * @why: on refusal, a human-readable reason
  *
  * Return: 0, or -EINVAL with @why set.
  */
-VISIBLE_IF_KUNIT int softrdma_link_check_netdev(const struct net_device *ndev,
-						const char **why)
+VISIBLE_IF_KUNIT int
+softrdma_link_check_netdev(const struct net_device *ndev,
+			   const struct softrdma_transport *tp,
+			   const char **why)
 {
 	if (ndev->type != ARPHRD_ETHER) {
 		*why = "not an Ethernet device";
 		return -EINVAL;
 	}
 	/*
-	 * RoCE GIDs of VLAN uppers belong to the device on the real netdev,
-	 * and iWARP follows the IP routes; a device on the VLAN itself
-	 * would only duplicate them.
+	 * The bond master takes a slave's received frames and owns the
+	 * addresses; a device on the slave would see no traffic and would
+	 * not follow a failover.  The same holds for a team port.
 	 */
-	if (is_vlan_dev(ndev)) {
-		*why = "a VLAN device; add the RDMA device on the underlying Ethernet device";
+	if (netif_is_lag_port(ndev)) {
+		*why = "a bond or team port; add the RDMA device on the master";
+		return -EINVAL;
+	}
+	/*
+	 * The RDMA core gives a RoCE device the IP GIDs of its netdev only
+	 * when that is not a VLAN (roce_gid_mgmt matches a VLAN's addresses
+	 * to the device on its real device), so one on a VLAN would have
+	 * the link-local GID alone.  An iWARP device's GID is its MAC and
+	 * the TCP stack routes its connections: it works on a VLAN.
+	 */
+	if (is_vlan_dev(ndev) && tp == &softrdma_roce_transport) {
+		*why = "a VLAN, which gets no IP GIDs; add sroce on its real device";
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* what softrdma_link_vlan_upper_dev() looks for */
+struct softrdma_link_walk {
+	const struct net_device *real_dev;
+	const struct softrdma_transport *tp;
+};
+
+/* netdev_walk_all_upper_dev_rcu() callback: 1 stops the walk */
+static int softrdma_link_vlan_upper_dev(struct net_device *upper,
+					struct netdev_nested_priv *priv)
+{
+	const struct softrdma_link_walk *walk = priv->data;
+	struct softrdma_dev *sdev;
+
+	if (!is_vlan_dev(upper) || vlan_dev_real_dev(upper) != walk->real_dev)
+		return 0;
+	sdev = softrdma_dev_get(upper, walk->tp);
+	if (!sdev)
+		return 0;
+	softrdma_dev_put(sdev);
+	return 1;
+}
+
+/*
+ * A VLAN and its real device must not both carry a device of one type:
+ * the RDMA core gives a RoCE device on the real device the GIDs of its
+ * VLAN uppers as well, and receive hands a VLAN's frames to the VLAN's
+ * own device first, so the real device's QPs on those GIDs would go deaf;
+ * an iWARP device's GID is its MAC, which the VLAN shares.
+ *
+ * Return: true, with @why set, if @ndev's VLAN relatives carry one.
+ */
+static bool softrdma_link_vlan_taken(struct net_device *ndev,
+				     const struct softrdma_transport *tp,
+				     const char **why)
+{
+	struct softrdma_link_walk walk = { .real_dev = ndev, .tp = tp };
+	struct netdev_nested_priv priv = { .data = &walk };
+	struct softrdma_dev *sdev;
+	int found;
+
+	if (is_vlan_dev(ndev)) {
+		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev), tp);
+		if (!sdev)
+			return false;
+		softrdma_dev_put(sdev);
+		*why = "its real device carries one already, which serves the VLAN's addresses";
+		return true;
+	}
+
+	rcu_read_lock();
+	found = netdev_walk_all_upper_dev_rcu(ndev, softrdma_link_vlan_upper_dev,
+					      &priv);
+	rcu_read_unlock();
+	if (!found)
+		return false;
+	*why = "a VLAN on it carries one already; delete that one first";
+	return true;
 }
 
 static int softrdma_newlink(const char *name, struct net_device *ndev,
@@ -55,7 +128,7 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	const char *why;
 	int err;
 
-	err = softrdma_link_check_netdev(ndev, &why);
+	err = softrdma_link_check_netdev(ndev, tp, &why);
 	if (err) {
 		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
 		       type, name, netdev_name(ndev), why);
@@ -67,6 +140,13 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	if (softrdma_ib_name_taken(name)) {
 		pr_err("softrdma: cannot add %s device %s: the name is taken\n",
 		       type, name);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+
+	if (softrdma_link_vlan_taken(ndev, tp, &why)) {
+		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
+		       type, name, netdev_name(ndev), why);
 		err = -EEXIST;
 		goto out_unlock;
 	}

@@ -6,12 +6,14 @@
 #define SOFTRDMA_LINK_H
 
 struct net_device;
+struct softrdma_transport;
 
 void softrdma_link_register(void);
 void softrdma_link_unregister(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int softrdma_link_check_netdev(const struct net_device *ndev,
+			       const struct softrdma_transport *tp,
 			       const char **why);
 #endif
 

@@ -8,22 +8,29 @@
 #include <linux/netdevice.h>
 
 #include "link.h"
+#include "transport.h"
 
 struct netdev_case {
 	const char *name;
 	unsigned short type;
+	unsigned int flags;
 	unsigned int priv_flags;
 	int err;
+	int roce_err;	/* if an sroce device differs */
 };
 
 static const struct netdev_case netdev_cases[] = {
-	{ "ethernet", ARPHRD_ETHER, 0, 0 },
-	{ "bridge_is_ethernet", ARPHRD_ETHER, IFF_EBRIDGE, 0 },
-	{ "loopback", ARPHRD_LOOPBACK, 0, -EINVAL },
-	{ "infiniband", ARPHRD_INFINIBAND, 0, -EINVAL },
-	{ "ip_tunnel", ARPHRD_TUNNEL, 0, -EINVAL },
-	{ "wireguard_none", ARPHRD_NONE, 0, -EINVAL },
-	{ "vlan", ARPHRD_ETHER, IFF_802_1Q_VLAN, -EINVAL },
+	{ "ethernet", ARPHRD_ETHER, 0, 0, 0 },
+	{ "bridge_is_ethernet", ARPHRD_ETHER, 0, IFF_EBRIDGE, 0 },
+	{ "loopback", ARPHRD_LOOPBACK, 0, 0, -EINVAL },
+	{ "infiniband", ARPHRD_INFINIBAND, 0, 0, -EINVAL },
+	{ "ip_tunnel", ARPHRD_TUNNEL, 0, 0, -EINVAL },
+	{ "wireguard_none", ARPHRD_NONE, 0, 0, -EINVAL },
+	{ "vlan", ARPHRD_ETHER, 0, IFF_802_1Q_VLAN, 0, -EINVAL },
+	{ "macvlan", ARPHRD_ETHER, 0, IFF_MACVLAN, 0 },
+	{ "bond_master", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0 },
+	{ "bond_slave", ARPHRD_ETHER, IFF_SLAVE, IFF_BONDING, -EINVAL },
+	{ "team_port", ARPHRD_ETHER, 0, IFF_TEAM_PORT, -EINVAL },
 };
 
 static void netdev_case_desc(const struct netdev_case *c, char *desc)
@@ -43,13 +50,19 @@ static void softrdma_link_netdev_qualifies(struct kunit *test)
 	ndev = alloc_etherdev(0);
 	KUNIT_ASSERT_NOT_NULL(test, ndev);
 	ndev->type = c->type;
+	ndev->flags |= c->flags;
 	ndev->priv_flags |= c->priv_flags;
 
-	err = softrdma_link_check_netdev(ndev, &why);
-	free_netdev(ndev);
-
+	err = softrdma_link_check_netdev(ndev, &softrdma_iwarp_transport, &why);
 	KUNIT_EXPECT_EQ(test, err, c->err);
 	if (c->err)
+		KUNIT_EXPECT_NOT_NULL(test, why);
+
+	why = NULL;
+	err = softrdma_link_check_netdev(ndev, &softrdma_roce_transport, &why);
+	free_netdev(ndev);
+	KUNIT_EXPECT_EQ(test, err, c->err ?: c->roce_err);
+	if (c->err || c->roce_err)
 		KUNIT_EXPECT_NOT_NULL(test, why);
 }
 

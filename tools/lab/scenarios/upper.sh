@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# softrdma over upper devices, as containers see them: each guest makes
+# eth0.100 (802.1Q, egress-qos-map 0:3), a macvlan and an ipvlan on eth0,
+# each with its own subnet (the ipvlan after the macvlan is gone: a lower
+# device takes one of them at a time), and runs traffic over each:
+#
+#   real     sr0/sw0 of the lab on eth0: sr0 lists eth0.100's address as
+#            a GID whose netdev is eth0.100; RC pingpong (-c) over that
+#            GID leaves tagged (vlan 100, PCP 3: tcpdump in the guest),
+#            rping -V over the VLAN address (sw0, the first device, has
+#            the rdma_cm); a device on eth0.100 beside sr0/sw0 is refused
+#            with the reason in the kernel log
+#   vlan     sr0/sw0 deleted; an sroce device on eth0.100 is refused (the
+#            RDMA core gives it no IP GIDs); a siwarp device on it alone
+#            (rping over the VLAN address), and one on eth0 beside it is
+#            refused with the reason
+#   macvlan  an sroce device alone on a macvlan (mode bridge) of eth0: its
+#            address as a GID, RC pingpong, rping over RoCE; then a
+#            siwarp device alone (rping)
+#   ipvlan   the same on an ipvlan (mode l2, the parent's MAC) of eth0
+#   bondref  bond0 (active-backup) over two dummy slaves: a device on a
+#            slave is refused with the reason, one on bond0 is accepted
+#
+# Optional args: the parts to run (default: all of the above, in that
+# order; "real" must come first, it needs the lab's sr0/sw0).
+#
+# Runs with --stack sroce+siwarp.
+
+parts=${*:-real vlan macvlan ipvlan bondref}
+want() { [[ " $parts " == *" $1 "* ]]; }
+
+a=$((LAB_ID + 1))
+port=19000
+RPING_COUNT=20
+
+# up_rping ADDR COUNT SIZE -p PORT [PEER], under lab_pair: rping -V over
+# ADDR (guest0's address on the upper device), every ping compared
+up_rping() {
+	local addr=$1
+	shift
+	if [ "$LAB_ID" = 0 ]; then
+		LAB_ADDR=$addr lab_rping_checked "$@"
+	else
+		lab_rping_checked "$1" "$2" "$3" "$4" "$addr"
+	fi
+}
+
+# gid_ndev IBDEV ADDR NDEV: IBDEV has ADDR as a GID whose netdev is NDEV
+gid_ndev() {
+	local idx nd
+	idx=$(lab_gid_index "$2" "$1") || { echo "no GID of $2 on $1"; return 1; }
+	nd=$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/ndevs/$idx")
+	echo "$1 GID $idx ($2) on $nd"
+	[ "$nd" = "$3" ]
+}
+
+# refused NAME TYPE NDEV REASON: rdma link add fails and the kernel log
+# says why
+refused() {
+	local out before
+	before=$(dmesg | wc -l)
+	if out=$(rdma link add "$1" type "$2" netdev "$3" 2>&1); then
+		echo "rdma link add $1 on $3 succeeded"
+		rdma link del "$1"
+		return 1
+	fi
+	echo "$out"
+	dmesg | tail -n +$((before + 1)) | tee /dev/stderr | grep -F "cannot add $2 device $1 on $3: $4"
+}
+
+# tagged IF: the RoCE frames captured on eth0 (started by tag_capture)
+# carry vlan 100 and PCP 3
+tag_capture() {
+	rm -f /tmp/tag.out
+	timeout 60 tcpdump -i eth0 -e -nn -c 4 -l 'vlan 100 and udp port 4791' \
+		>/tmp/tag.out 2>/dev/null &
+	TAG_PID=$!
+	lab_nap 1
+}
+tagged() {
+	wait "$TAG_PID"
+	cat /tmp/tag.out
+	[ "$(grep -c 'vlan 100, p 3,' /tmp/tag.out)" = 4 ]
+}
+
+# the RC pingpong over IBDEV's GID of ADDR, its frames captured if TAG
+rc_over() {
+	local dev=$1 addr=$2 name=$3 tag=$4 gid
+	gid=$(lab_gid_index "$addr" "$dev") || {
+		lab_fail "guest$LAB_ID: $dev has no GID of $addr"
+	}
+	[ -n "$tag" ] && tag_capture
+	lab_pair "$name-pingpong" 120 lab_pingpong ibv_rc_pingpong -d "$dev" \
+		-g "$gid" -n 200 -s 4096 -c
+	[ -n "$tag" ] && lab_check "guest$LAB_ID: $name RoCE frames tagged vlan 100 PCP 3" tagged
+}
+
+up_addr() { echo "10.$1.0.$a"; }
+peer0() { echo "10.$1.0.1"; }
+
+# upper_ping SUBNET: the peer answers on the upper device
+upper_ping() {
+	lab_barrier "made-$1" || exit 1
+	lab_check "guest$LAB_ID: ping over 10.$1.0.0/24" \
+		ping -c 2 -W 10 "10.$1.0.$((2 - LAB_ID))"
+}
+
+ip link add link eth0 name eth0.100 type vlan id 100 egress-qos-map 0:3
+ip addr add "$(up_addr 100)/24" dev eth0.100
+ip link set eth0.100 up
+upper_ping 100
+
+if want real; then
+	lab_check "guest$LAB_ID: sr0 (eth0) has eth0.100's address as a GID on eth0.100" \
+		gid_ndev sr0 "$(up_addr 100)" eth0.100
+	lab_check "guest$LAB_ID: sroce on VLAN eth0.100 refused (no IP GIDs)" \
+		refused srv sroce eth0.100 "a VLAN, which gets no IP GIDs"
+	lab_check "guest$LAB_ID: siwarp on eth0.100 refused beside sw0 on eth0" \
+		refused swv siwarp eth0.100 "its real device carries one already"
+	rc_over sr0 "$(up_addr 100)" real-vlan tag
+	lab_pair real-vlan-rping 120 up_rping "$(peer0 100)" "$RPING_COUNT" 4096
+	lab_check "guest$LAB_ID: rdma link del sr0 sw0" \
+		bash -c 'rdma link del sr0 && rdma link del sw0'
+fi
+
+# over_upper SUBNET NDEV NAME: an sroce device alone on NDEV (GID, RC
+# pingpong, rping over RoCE; refused on a VLAN), then a siwarp device
+# alone (rping)
+over_upper() {
+	local s=$1 nd=$2 name=$3
+	if [ "$nd" = eth0.100 ]; then
+		lab_check "guest$LAB_ID: sroce on VLAN eth0.100 refused (no IP GIDs)" \
+			refused ru0 sroce eth0.100 "a VLAN, which gets no IP GIDs"
+	else
+		lab_check "guest$LAB_ID: rdma link add ru0 type sroce netdev $nd" \
+			rdma link add ru0 type sroce netdev "$nd"
+		lab_check "guest$LAB_ID: ru0 has $nd's address as a GID on $nd" \
+			gid_ndev ru0 "$(up_addr "$s")" "$nd"
+		lab_barrier "$name-sroce-up" || exit 1
+		rc_over ru0 "$(up_addr "$s")" "$name"
+		lab_pair "$name-sroce-rping" 120 up_rping "$(peer0 "$s")" "$RPING_COUNT" 4096
+		lab_check "guest$LAB_ID: rdma link del ru0" rdma link del ru0
+	fi
+	lab_check "guest$LAB_ID: rdma link add wu0 type siwarp netdev $nd" \
+		rdma link add wu0 type siwarp netdev "$nd"
+	if [ "$nd" = eth0.100 ]; then
+		lab_check "guest$LAB_ID: siwarp on eth0 refused beside wu0 on eth0.100" \
+			refused wr0 siwarp eth0 "a VLAN on it carries one already"
+	fi
+	lab_barrier "$name-siwarp-up" || exit 1
+	lab_pair "$name-siwarp-rping" 120 up_rping "$(peer0 "$s")" "$RPING_COUNT" 4096
+	lab_check "guest$LAB_ID: rdma link del wu0" rdma link del wu0
+}
+
+want vlan && over_upper 100 eth0.100 vlan
+if want macvlan; then
+	ip link add mv0 link eth0 type macvlan mode bridge
+	ip addr add "$(up_addr 101)/24" dev mv0
+	ip link set mv0 up
+	upper_ping 101
+	over_upper 101 mv0 macvlan
+	ip link del mv0
+fi
+if want ipvlan; then
+	# one rx_handler per lower device: not beside a macvlan
+	ip link add ipv0 link eth0 type ipvlan mode l2
+	ip addr add "$(up_addr 102)/24" dev ipv0
+	ip link set ipv0 up
+	upper_ping 102
+	over_upper 102 ipv0 ipvlan
+	ip link del ipv0
+fi
+
+if want bondref; then
+	ip link add bond0 type bond mode active-backup miimon 100
+	ip link add d0 type dummy
+	ip link add d1 type dummy
+	ip link set d0 master bond0
+	ip link set d1 master bond0
+	ip link set bond0 up
+	lab_check "guest$LAB_ID: sroce on bond slave d0 refused" \
+		refused rb0 sroce d0 "a bond or team port"
+	lab_check "guest$LAB_ID: siwarp on bond slave d1 refused" \
+		refused wb0 siwarp d1 "a bond or team port"
+	lab_check "guest$LAB_ID: rdma link add rb1 type sroce netdev bond0" \
+		rdma link add rb1 type sroce netdev bond0
+	lab_check "guest$LAB_ID: rdma link del rb1" rdma link del rb1
+fi
+lab_barrier finished || exit 1

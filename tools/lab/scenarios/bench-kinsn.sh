@@ -1,27 +1,87 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-kinsn: one perftest latency run for tools/bench/kinsn, which
-# boots the guests with the kinsn QEMU plugin counting their kernel
-# instructions.  Not a test: it asserts nothing about the counts.
+# bench-kinsn: one measured run for tools/bench/kinsn, which boots the
+# guests with the kinsn QEMU plugin counting their kernel instructions.
+# Not a test: it asserts nothing about the counts.
 #   lab run --stack siwarp bench-kinsn cm  write 20000
 #   lab run --stack rxe    bench-kinsn gid send  20000
+#   lab run --stack sroce  bench-kinsn gid write_bw 500 65536
+#   lab run --stack none   bench-kinsn tcp tcp 500 65536
+# write, read, send: a 2-byte perftest latency test of ITERS round trips.
+# write_bw, read_bw, send_bw: a perftest bandwidth test of ITERS messages
+# of SIZE bytes.  tcp: iperf3 -n ITERS * SIZE bytes, guest1 to guest0
+# (the direction of ib_write_bw's and ib_send_bw's data).
 # gid: connect over perftest's TCP side channel (-x <IPv4-mapped GID
 # index>); cm: with rdma_cm (-R), as iWARP needs.
 # guest0 serves, guest1 is the client; each guest saves its kallsyms
-# (module symbols included) and the client's perftest output.
+# (module symbols included) and its perftest or iperf3 output as
+# perftest.out.
 
 CONNECT=${1:-cm}
 TEST=${2:-write}
 ITERS=${3:-20000}
-export LAB_BARRIER_TIMEOUT=$((ITERS / 50 + 120))
-
+SIZE=${4:-65536}
+# at least 1 MiB/s for the bandwidth tests, 50 round trips a second for
+# the latency tests
 case $TEST in
-write | read | send) ;;
-*) lab_fail "bench-kinsn: TEST is write, read or send, not $TEST" ;;
+*_bw | tcp) export LAB_BARRIER_TIMEOUT=$((ITERS * SIZE / 1048576 + 120)) ;;
+*) export LAB_BARRIER_TIMEOUT=$((ITERS / 50 + 120)) ;;
 esac
+
+# bench_kinsn_bw TEST: ITERS messages of SIZE bytes, perftest's
+# bandwidth test, guest0 serving
+bench_kinsn_bw() {
+	local args=(-d "$LAB_IBDEV" -F -s "$SIZE" -n "$ITERS" -p 19999) gid srv
+	if [ "$CONNECT" = cm ]; then
+		args+=(-R)
+	else
+		gid=$(lab_gid_index "$LAB_ADDR") ||
+			lab_fail "no IPv4-mapped GID for $LAB_ADDR on $LAB_IBDEV"
+		args+=(-x "$gid")
+	fi
+	lab_barrier start
+	if [ "$LAB_ID" = 0 ]; then
+		"ib_$1" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
+		srv=$!
+		lab_wait_for 30 lab_listening 19999 ||
+			lab_fail "no perftest server"
+		lab_barrier listen
+		wait "$srv"
+	else
+		lab_barrier listen
+		"ib_$1" "${args[@]}" "$(lab_peer_addr 0)" \
+			>"$LAB_OUT/perftest.out" 2>&1
+	fi
+}
+
+# bench_kinsn_tcp: ITERS * SIZE bytes over one TCP stream, guest1 to
+# guest0
+bench_kinsn_tcp() {
+	local srv rc
+	lab_barrier start
+	if [ "$LAB_ID" = 0 ]; then
+		iperf3 -s -1 -p 5201 >"$LAB_OUT/perftest.out" 2>&1 &
+		srv=$!
+		lab_wait_listen 5201 30 || lab_fail "no iperf3 server"
+		lab_barrier listen
+		wait "$srv"
+	else
+		lab_barrier listen
+		iperf3 -c "$(lab_peer_addr 0)" -p 5201 -l "$SIZE" \
+			-n $((ITERS * SIZE)) >"$LAB_OUT/perftest.out" 2>&1
+		rc=$?
+		return "$rc"
+	fi
+}
+
 ulimit -l unlimited
 rc=0
-lab_bench_lat "$CONNECT" "$TEST" "$ITERS" || rc=$?
+case $TEST in
+write | read | send) lab_bench_lat "$CONNECT" "$TEST" "$ITERS" || rc=$? ;;
+write_bw | read_bw | send_bw) bench_kinsn_bw "$TEST" || rc=$? ;;
+tcp) bench_kinsn_tcp || rc=$? ;;
+*) lab_fail "bench-kinsn: TEST is write, read, send, write_bw, read_bw, send_bw or tcp, not $TEST" ;;
+esac
 cat /proc/kallsyms >"$LAB_OUT/kallsyms"
 lab_barrier end
-lab_check "ib_${TEST}_lat -n $ITERS ran" test "$rc" -eq 0
+lab_check "$TEST -n $ITERS ran" test "$rc" -eq 0

@@ -18,6 +18,18 @@
 #endif
 
 /*
+ * 6.14 made crc32_le() the architecture's fastest CRC-32 (PCLMULQDQ
+ * folding on x86).  Before, it is the generic table-driven one
+ * everywhere, and the fast one is reached only through the crypto API's
+ * "crc32": icrc.c takes that road there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+#define SOFTRDMA_ICRC_USE_SHASH	1
+#else
+#define SOFTRDMA_ICRC_USE_SHASH	0
+#endif
+
+/*
  * 6.10: __assign_str() takes the source from the __string() declaration
  * and has lost its second argument.
  */

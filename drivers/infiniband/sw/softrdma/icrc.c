@@ -3,6 +3,8 @@
  * The RoCEv2 Invariant CRC, IBA vol 1 annex A17.8.  See icrc.h for what it
  * covers and how it is stored.
  */
+#include <crypto/hash.h>
+#include <kunit/visibility.h>
 #include <linux/crc32.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -11,6 +13,99 @@
 
 #include "icrc.h"
 #include "roce_hdr.h"
+
+/*
+ * Below this many bytes the CRC goes to crc32_le() even when a crypto
+ * "crc32" is at hand: its three indirect calls and the FPU save cost
+ * more than the table does over a header, and crc32-pclmul itself
+ * falls back to the table below 80 bytes.
+ */
+#define SOFTRDMA_ICRC_SHASH_MIN	256
+
+#if SOFTRDMA_ICRC_USE_SHASH
+/*
+ * The crypto API's "crc32" (crc32-pclmul where the CPU has PCLMULQDQ),
+ * allocated once at module load and read-only until unload; NULL when
+ * the kernel has none, and crc32_le() does the work.  A shash transform
+ * holds no per-call state (that lives in the descriptor on the caller's
+ * stack), so every CPU and context may use it at once.
+ */
+static struct crypto_shash *softrdma_icrc_tfm;
+
+/**
+ * softrdma_icrc_init() - pick the CRC-32 implementation, once
+ *
+ * Return: 0; without a crypto "crc32" the ICRC is computed by crc32_le().
+ */
+int softrdma_icrc_init(void)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
+
+	/* the fallback is correct, only slower: no error to report */
+	if (!IS_ERR(tfm))
+		softrdma_icrc_tfm = tfm;
+	return 0;
+}
+
+void softrdma_icrc_exit(void)
+{
+	crypto_free_shash(softrdma_icrc_tfm);
+	softrdma_icrc_tfm = NULL;
+}
+
+/**
+ * softrdma_icrc_shash_crc32() - crc32_le() through a crypto "crc32"
+ * @tfm: the transform, or NULL for crc32_le()
+ * @crc: the CRC register before @p, as crc32_le() takes it
+ * @p: the bytes
+ * @len: how many
+ *
+ * The crypto "crc32" keeps the bare register, without crc32_le()'s
+ * complements being its business either: its state (what import and
+ * export carry) is the register in CPU order and its digest the
+ * register little-endian.
+ *
+ * Return: what crc32_le(@crc, @p, @len) returns.
+ */
+VISIBLE_IF_KUNIT u32 softrdma_icrc_shash_crc32(struct crypto_shash *tfm,
+					       u32 crc, const void *p,
+					       size_t len)
+{
+	__le32 digest;
+
+	if (tfm && len >= SOFTRDMA_ICRC_SHASH_MIN) {
+		SHASH_DESC_ON_STACK(desc, tfm);
+
+		desc->tfm = tfm;
+		/* crc32 and crc32-pclmul do not fail but on a bad state size */
+		if (!crypto_shash_import(desc, &crc) &&
+		    !crypto_shash_finup(desc, p, len, (u8 *)&digest))
+			return le32_to_cpu(digest);
+	}
+	return crc32_le(crc, p, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_icrc_shash_crc32);
+
+static u32 softrdma_icrc_crc32(u32 crc, const void *p, size_t len)
+{
+	return softrdma_icrc_shash_crc32(softrdma_icrc_tfm, crc, p, len);
+}
+#else
+int softrdma_icrc_init(void)
+{
+	return 0;
+}
+
+void softrdma_icrc_exit(void)
+{
+}
+
+/* crc32_le() is the architecture's fastest CRC-32 here */
+static u32 softrdma_icrc_crc32(u32 crc, const void *p, size_t len)
+{
+	return crc32_le(crc, p, len);
+}
+#endif
 
 /* A17.8.1: the LRH that RoCE does not have is covered as eight bytes of 1s */
 #define SOFTRDMA_ICRC_LRH_BYTES	8
@@ -116,7 +211,7 @@ u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len)
 	udph = pkt + ip_len;
 	bth = (const struct softrdma_bth *)(udph + 1);
 	crc = softrdma_icrc_hdrs(pkt, ip_len, udph, bth);
-	crc = crc32_le(crc, pkt + hdrs, len - hdrs - ROCE_ICRC_SIZE);
+	crc = softrdma_icrc_crc32(crc, pkt + hdrs, len - hdrs - ROCE_ICRC_SIZE);
 	return ~crc;
 }
 
@@ -161,7 +256,7 @@ static u32 softrdma_icrc_skb_crc(const struct sk_buff *skb, unsigned int off,
 	while (done < len && (n = skb_seq_read(done, &data, &st))) {
 		/* a block may run past off + len: the ICRC field follows */
 		n = min(n, len - done);
-		crc = crc32_le(crc, data, n);
+		crc = softrdma_icrc_crc32(crc, data, n);
 		done += n;
 	}
 	/* unmaps the last page when the walk stopped inside it */

@@ -24,6 +24,13 @@
 #include "compat.h"
 #include "roce_hdr.h"
 
+int softrdma_icrc_init(void);
+void softrdma_icrc_exit(void);
+#if SOFTRDMA_ICRC_USE_SHASH && IS_ENABLED(CONFIG_KUNIT)
+struct crypto_shash;
+u32 softrdma_icrc_shash_crc32(struct crypto_shash *tfm, u32 crc,
+			      const void *p, size_t len);
+#endif
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);
 bool softrdma_icrc_check_buf(const void *pkt, unsigned int len);
 u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len);

@@ -4,6 +4,7 @@
  * and over linear and paged skbs; which fields it covers and which it
  * masks (IBA vol 1 annex A17.8).
  */
+#include <crypto/hash.h>
 #include <kunit/test.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
@@ -478,6 +479,83 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 }
 
+#if SOFTRDMA_ICRC_USE_SHASH
+/* the reflected Ethernet CRC-32 register, one bit at a time */
+static u32 bitwise_crc32(u32 crc, const u8 *p, size_t len)
+{
+	unsigned int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320 : 0);
+	}
+	return crc;
+}
+
+struct shash_case {
+	const char *name;
+	unsigned int off;	/* misalignment of the buffer */
+	unsigned int len;
+	u32 seed;
+};
+
+/* around the crypto threshold, misaligned, one packet's payload, a page */
+static const struct shash_case shash_cases[] = {
+	{ "empty", 0, 0, ~0U },
+	{ "header", 3, 60, ~0U },
+	{ "below_threshold", 0, 255, 0x12345678 },
+	{ "at_threshold", 1, 256, ~0U },
+	{ "above_threshold_odd", 7, 257, 0 },
+	{ "mtu_payload", 0, 1024, 0xdeadbeef },
+	{ "mtu_payload_misaligned", 13, 1024, ~0U },
+	{ "page_and_tail", 5, 4096 + 9, 0x80000001 },
+};
+
+static void shash_case_desc(const struct shash_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(shash, shash_cases, shash_case_desc);
+
+static void shash_expect(struct kunit *test, struct crypto_shash *tfm)
+{
+	const struct shash_case *c = test->param_value;
+	unsigned int i;
+	u8 *buf;
+
+	buf = kunit_kmalloc(test, c->off + c->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < c->off + c->len; i++)
+		buf[i] = i * 131 + (i >> 8);
+	KUNIT_EXPECT_EQ(test,
+			softrdma_icrc_shash_crc32(tfm, c->seed, buf + c->off,
+						  c->len),
+			bitwise_crc32(c->seed, buf + c->off, c->len));
+}
+
+/* without a crypto "crc32" the table-driven crc32_le() does the work */
+static void softrdma_icrc_shash_fallback(struct kunit *test)
+{
+	shash_expect(test, NULL);
+}
+
+/*
+ * through the crypto API: the register goes in by import and comes out
+ * of the little-endian digest, with no complement on either side
+ */
+static void softrdma_icrc_shash_crypto(struct kunit *test)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
+
+	if (IS_ERR(tfm))
+		kunit_skip(test, "no crypto crc32 in this kernel");
+	shash_expect(test, tfm);
+	crypto_free_shash(tfm);
+}
+#endif
+
 static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_icrc_capture_flat, capture_gen_params),
 	KUNIT_CASE_PARAM(softrdma_icrc_capture_skb_linear, capture_gen_params),
@@ -488,6 +566,10 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_icrc_field_rewrites, field_gen_params),
 	KUNIT_CASE(softrdma_icrc_ipv6),
 	KUNIT_CASE(softrdma_icrc_check_malformed),
+#if SOFTRDMA_ICRC_USE_SHASH
+	KUNIT_CASE_PARAM(softrdma_icrc_shash_fallback, shash_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_shash_crypto, shash_gen_params),
+#endif
 	{}
 };
 

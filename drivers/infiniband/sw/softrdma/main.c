@@ -14,6 +14,7 @@
 
 #include "device.h"
 #include "guard.h"
+#include "icrc.h"
 #include "link.h"
 #include "transport.h"
 
@@ -25,9 +26,13 @@ static int __init softrdma_init(void)
 	if (err)
 		return err;
 
-	err = softrdma_transports_init();
+	err = softrdma_icrc_init();
 	if (err)
 		goto out_guard;
+
+	err = softrdma_transports_init();
+	if (err)
+		goto out_icrc;
 
 	err = softrdma_netdev_notifier_register();
 	if (err)
@@ -38,6 +43,8 @@ static int __init softrdma_init(void)
 
 out_transports:
 	softrdma_transports_exit();
+out_icrc:
+	softrdma_icrc_exit();
 out_guard:
 	softrdma_guard_exit();
 	return err;
@@ -49,6 +56,7 @@ static void __exit softrdma_exit(void)
 	softrdma_dev_remove_all();
 	softrdma_netdev_notifier_unregister();
 	softrdma_transports_exit();
+	softrdma_icrc_exit();
 	softrdma_guard_exit();
 }
 

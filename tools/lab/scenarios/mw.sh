@@ -50,14 +50,9 @@ fi
 
 if [ "$LAB_STACK" = sroce ]; then
 	rdma statistic show link "$LAB_IBDEV/1" >"$LAB_OUT/counters.txt" 2>&1
-	mw_bound() {
-		local v
-		v=$(lab_counter mw_bind)
-		echo "mw_bind $v"
-		[ "${v:-0}" -gt 0 ]
-	}
 	if [ "$LAB_ID" = 0 ] && want verbs; then
-		lab_check "windows bound (mw_bind counted)" mw_bound
+		lab_check "windows bound (mw_bind counted)" \
+			lab_counter_positive mw_bind
 	fi
 	lab_barrier unload
 	lab_check "rmmod softrdma with $LAB_IBDEV present" rmmod softrdma

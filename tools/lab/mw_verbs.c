@@ -16,8 +16,9 @@
  * them then fail with a remote access error, as do a WRITE out of a
  * window's bounds, a WRITE through a read-only window and a READ of a
  * type 2 window through a QP it is not bound to.  Binds breaking a rule
- * (MR without MW_BIND, outside the MR, zero-based type 1, remote write on
- * an MR without local write) complete with IBV_WC_MW_BIND_ERR.  One
+ * (MR without MW_BIND, outside the MR, zero-based type 1 (which
+ * ibv_bind_mw refuses itself, so it is posted as IBV_WR_BIND_MW), remote
+ * write on an MR without local write) complete with IBV_WC_MW_BIND_ERR.  One
  * "ok - " line per check; exit status 0 if all held.
  */
 #include <errno.h>
@@ -307,10 +308,26 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	wc = bind1(P_B_OUTSIDE, bad[1], mr, buf + BUF_LEN - 8, 16, RW);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
 		 "server: window past the MR's end: MW_BIND_ERR (%s)", st(wc));
-	wc = bind1(P_B_ZB1, bad[2], mr, buf, WIN,
-		   RW | IBV_ACCESS_ZERO_BASED);
+	/* librxe refuses it in ibv_bind_mw; the WR reaches the kernel */
+	{
+		struct ibv_mw_bind b = {
+			.send_flags = IBV_SEND_SIGNALED,
+			.bind_info = { .mr = mr, .addr = (uintptr_t)buf,
+				       .length = WIN,
+				       .mw_access_flags = RW |
+						IBV_ACCESS_ZERO_BASED },
+		};
+
+		err = ibv_bind_mw(qps[P_B_ZB1], bad[2], &b);
+		lv_check(err != 0,
+			 "server: ibv_bind_mw of a zero-based type 1 window refused (%s)",
+			 strerror(err));
+	}
+	wc = bind2(P_B_ZB1, bad[2], mr, buf, WIN,
+		   RW | IBV_ACCESS_ZERO_BASED, &k.rkey1);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
-		 "server: zero-based type 1 window: MW_BIND_ERR (%s)", st(wc));
+		 "server: zero-based type 1 window by IBV_WR_BIND_MW: MW_BIND_ERR (%s)",
+		 st(wc));
 	wc = bind2(P_B_NOLW, bad[3], mr_nolw, buf, WIN,
 		   IBV_ACCESS_REMOTE_WRITE, &k.rkey1);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,

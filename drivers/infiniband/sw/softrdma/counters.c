@@ -94,6 +94,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_MR_LOCAL_INV] = { .name = "mr_local_inv" },
 	[SOFTRDMA_CNT_MR_REMOTE_INV] = { .name = "mr_remote_inv" },
 	[SOFTRDMA_CNT_MR_OP_ERR] = { .name = "mr_op_err" },
+	[SOFTRDMA_CNT_MW_BIND] = { .name = "mw_bind" },
 };
 
 static_assert(ARRAY_SIZE(softrdma_counter_descs) == SOFTRDMA_NUM_COUNTERS);

@@ -93,11 +93,12 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_RCV_NO_RECV_WQE,
 	SOFTRDMA_CNT_RCV_UD_TOO_LONG,
 
-	/* fast-registration MRs (kernel consumers) */
+	/* fast-registration MRs (kernel consumers), memory windows (users) */
 	SOFTRDMA_CNT_MR_FAST_REG,	/* REG_MR executed */
 	SOFTRDMA_CNT_MR_LOCAL_INV,	/* LOCAL_INV, READ with invalidate */
 	SOFTRDMA_CNT_MR_REMOTE_INV,	/* Send with Invalidate received */
 	SOFTRDMA_CNT_MR_OP_ERR,		/* a local one failed */
+	SOFTRDMA_CNT_MW_BIND,		/* memory window bound */
 	SOFTRDMA_NUM_COUNTERS
 };
 

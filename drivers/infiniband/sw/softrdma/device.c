@@ -95,6 +95,7 @@ void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 	attr->max_cq = SOFTRDMA_MAX_CQ;
 	attr->max_cqe = lim->max_cqe;
 	attr->max_mr = SOFTRDMA_MAX_MR;
+	attr->max_mw = lim->max_mw;
 	attr->max_fast_reg_page_list_len = SOFTRDMA_MAX_FAST_REG_PAGES;
 	attr->max_pd = SOFTRDMA_MAX_PD;
 	attr->max_qp_rd_atom = SOFTRDMA_MAX_QP_RD_ATOM;

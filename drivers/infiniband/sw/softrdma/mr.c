@@ -36,8 +36,12 @@
 #include "param.h"
 #include "uabi.h"
 
-/* MRs in use leave most indices free: a random one stays hard to guess */
-static_assert(SOFTRDMA_MAX_MR <= (SOFTRDMA_MR_INDEX_MAX + 1) / 64);
+/*
+ * MRs and memory windows in use leave most indices free: a random one
+ * stays hard to guess.
+ */
+static_assert(SOFTRDMA_MAX_MR + SOFTRDMA_MAX_MW <=
+	      (SOFTRDMA_MR_INDEX_MAX + 1) / 32);
 
 /* Access rights a softrdma MR can be registered with. */
 #define SOFTRDMA_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
@@ -174,6 +178,9 @@ softrdma_mr_get_slot(struct softrdma_dev *sdev, u32 key)
 
 	rcu_read_lock();
 	mr = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+	/* a memory window's key is no MR's (mw.c) */
+	if (xa_pointer_tag(mr))
+		mr = NULL;
 	if (mr && !kref_get_unless_zero(&mr->ref))
 		mr = NULL;
 	rcu_read_unlock();
@@ -825,15 +832,62 @@ out_free_mr:
 }
 
 /**
+ * softrdma_mr_window_get() - count a memory window bound to @mr
+ * @mr: the MR, referenced by the caller; the window keeps that reference
+ *
+ * Return: 0, or -EINVAL once the MR's dereg began.
+ */
+int softrdma_mr_window_get(struct softrdma_mr *mr)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&mr->fast_lock, flags);
+	if (mr->dereg)
+		err = -EINVAL;
+	else
+		mr->num_mw++;
+	spin_unlock_irqrestore(&mr->fast_lock, flags);
+	return err;
+}
+
+/**
+ * softrdma_mr_window_put() - a window bound to @mr is unbound
+ * @mr: the MR; the window's reference is dropped
+ */
+void softrdma_mr_window_put(struct softrdma_mr *mr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mr->fast_lock, flags);
+	mr->num_mw--;
+	spin_unlock_irqrestore(&mr->fast_lock, flags);
+	softrdma_mr_put(mr);
+}
+
+/**
  * softrdma_dereg_mr() - unpublish, wait for the packet path, unpin, free
  * @ibmr: the MR
  * @udata: unused by both user ABIs
  *
- * Return: 0.
+ * An MR that memory windows are bound to stays registered (IBA 10.6.7.2.6;
+ * rxe answers the same): the consumer unbinds or deallocates them first.
+ *
+ * Return: 0, or -EINVAL while a window is bound to the MR.
  */
 int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct softrdma_mr *mr = to_smr(ibmr);
+	unsigned long flags;
+	bool bound;
+
+	spin_lock_irqsave(&mr->fast_lock, flags);
+	bound = mr->num_mw;
+	if (!bound)
+		mr->dereg = true;
+	spin_unlock_irqrestore(&mr->fast_lock, flags);
+	if (bound)
+		return -EINVAL;
 
 	softrdma_mr_remove(to_sdev(mr->pd->device), mr);
 	ib_umem_release(mr->umem);

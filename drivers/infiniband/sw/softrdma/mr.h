@@ -35,6 +35,12 @@ enum softrdma_mr_type {
 #define SOFTRDMA_MR_KEY_SHIFT	8
 #define SOFTRDMA_MR_KEY_BYTE	0xffU
 #define SOFTRDMA_MR_INDEX_MAX	(U32_MAX >> SOFTRDMA_MR_KEY_SHIFT)
+/*
+ * The device's mr_xa numbers memory windows (mw.h) too, so that no key
+ * names both an MR and a window: a window's entry is tagged with this
+ * (xa_tag_pointer()), an MR's is not.
+ */
+#define SOFTRDMA_KEY_TAG_MW	1
 
 struct softrdma_mr {
 	struct ib_mr ibmr;
@@ -69,6 +75,8 @@ struct softrdma_mr {
 	 */
 	spinlock_t fast_lock;
 	bool valid;		/* registered, not invalidated */
+	u32 num_mw;		/* memory windows bound to it (mw.c) */
+	bool dereg;		/* dereg began: no window binds to it */
 	u64 *pbl;		/* block addresses, pbl_max of them */
 	u32 pbl_max;		/* max_num_sg of alloc_mr */
 	u32 pbl_mapped;		/* blocks of the last map_mr_sg() */
@@ -124,6 +132,8 @@ struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   SOFTRDMA_REG_USER_MR_DMAH
 				   struct ib_udata *udata);
 int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int softrdma_mr_window_get(struct softrdma_mr *mr);
+void softrdma_mr_window_put(struct softrdma_mr *mr);
 
 struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key);
 /* the last reference's kref release (softrdma_mr_put()) */

@@ -22,6 +22,7 @@
 #define SOFTRDMA_MAX_CQ			SZ_64K
 #define SOFTRDMA_MAX_CQE		(SZ_64K - 1)
 #define SOFTRDMA_MAX_MR			SZ_256K
+#define SOFTRDMA_MAX_MW			SZ_64K	/* RoCE devices only */
 /* blocks one fast registration maps (max_fast_reg_page_list_len) */
 #define SOFTRDMA_MAX_FAST_REG_PAGES	512
 #define SOFTRDMA_MAX_AH			SZ_64K

@@ -12,6 +12,7 @@
 #include "cq.h"
 #include "device.h"
 #include "mr.h"
+#include "mw.h"
 #include "param.h"
 #include "qp.h"
 #include "qp_state.h"
@@ -104,6 +105,8 @@ static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
 		return IB_WC_REG_MR;
+	case IB_WR_BIND_MW:
+		return IB_WC_BIND_MW;
 	case SOFTRDMA_WR_ATOMIC_WRITE:
 		return SOFTRDMA_WC_ATOMIC_WRITE;
 	default:
@@ -140,10 +143,11 @@ static enum ib_wc_status softrdma_local_op_end(struct softrdma_qp *qp,
  */
 enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
 {
-	return softrdma_local_op_end(qp, softrdma_mr_invalidate(qp->sdev,
-								qp->ibqp.pd,
-								key, false),
-				     SOFTRDMA_CNT_MR_LOCAL_INV);
+	int err = softrdma_mw_invalidate(qp->sdev, &qp->ibqp, key);
+
+	if (err == -ENOENT)
+		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, false);
+	return softrdma_local_op_end(qp, err, SOFTRDMA_CNT_MR_LOCAL_INV);
 }
 
 /**
@@ -155,15 +159,17 @@ enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
  */
 int softrdma_qp_remote_inv(struct softrdma_qp *qp, u32 key)
 {
-	int err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, true);
+	int err = softrdma_mw_invalidate(qp->sdev, &qp->ibqp, key);
 
+	if (err == -ENOENT)
+		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, true);
 	if (!err)
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MR_REMOTE_INV);
 	return err;
 }
 
 /**
- * softrdma_qp_exec_local() - execute a REG_MR or LOCAL_INV
+ * softrdma_qp_exec_local() - execute a REG_MR, LOCAL_INV or BIND_MW
  * @qp: the QP whose SQ reached it; sq.lock held
  * @wqe: the WQE
  *
@@ -186,6 +192,15 @@ enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,
 					     SOFTRDMA_CNT_MR_FAST_REG);
 	case IB_WR_LOCAL_INV:
 		return softrdma_qp_local_inv(qp, wqe->ex.invalidate_rkey);
+	case IB_WR_BIND_MW:
+		/* IBA 10.6.7.2: every broken binding rule is a bind error */
+		err = softrdma_mw_bind(qp->sdev, &qp->ibqp, &wqe->wr.mw);
+		if (!err) {
+			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MW_BIND);
+			return IB_WC_SUCCESS;
+		}
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MR_OP_ERR);
+		return IB_WC_MW_BIND_ERR;
 	default:
 		return IB_WC_LOC_QP_OP_ERR;
 	}
@@ -639,6 +654,8 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	softrdma_qp_put(qp);
 	wait_for_completion(&qp->released);
+	/* IBA 10.6.7.2.5: its type 2 windows go with it */
+	softrdma_mw_qp_gone(qp->sdev, &qp->ibqp);
 
 	softrdma_qp_transport_destroy(qp);
 	softrdma_qp_destroy_queues(qp);

@@ -199,7 +199,7 @@ int softrdma_post_recv_wrs(struct softrdma_ring *ring,
 			   const struct ib_recv_wr **bad_wr);
 
 /*
- * REG_MR and LOCAL_INV: no packet, executed when the SQ reaches them
+ * REG_MR, LOCAL_INV and BIND_MW: no packet, executed when the SQ reaches them
  * (after every WQE before them has been sent) and completed in turn.
  */
 /* Will @wqe's success be reported in the CQ? */
@@ -231,7 +231,8 @@ static inline bool softrdma_wr_is_rc_only(u32 opcode)
 
 static inline bool softrdma_wr_is_local(u32 opcode)
 {
-	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV ||
+	       opcode == IB_WR_BIND_MW;
 }
 
 enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,

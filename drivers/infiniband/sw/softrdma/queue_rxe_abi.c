@@ -203,13 +203,15 @@ enum {
 	SOFTRDMA_OP_ATOMIC	= BIT(8),	/* wr.atomic, one 8-byte SGE */
 	SOFTRDMA_OP_ATOMIC_WRITE = BIT(9),	/* wr.rdma, 8 bytes at data[0] */
 	SOFTRDMA_OP_LOCAL	= BIT(10),	/* no payload, no remote */
+	SOFTRDMA_OP_MW		= BIT(11),	/* wr.mw */
 };
 
 /*
  * What each user opcode may be posted on and carries (IBA 1.4 vol 1
  * 9.4 and table 38 for the per-transport operations; IBA 1.5 ATOMIC
- * WRITE is RC only).  Anything absent is refused: BIND_MW, TSO,
- * RDMA_READ_WITH_INV and the masked atomics are not offered to users.
+ * WRITE is RC only; 10.6.7.2 binds windows on RC and UC QPs).  Anything
+ * absent is refused: TSO, RDMA_READ_WITH_INV and the masked atomics are
+ * not offered to users.
  */
 static const u16 softrdma_rxe_send_ops[] = {
 	[IB_WR_RDMA_WRITE] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
@@ -228,6 +230,8 @@ static const u16 softrdma_rxe_send_ops[] = {
 	[IB_WR_ATOMIC_FETCH_AND_ADD] = SOFTRDMA_OP_RC | SOFTRDMA_OP_ATOMIC,
 	[IB_WR_LOCAL_INV] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
 		SOFTRDMA_OP_LOCAL | SOFTRDMA_OP_INV,
+	[IB_WR_BIND_MW] = SOFTRDMA_OP_RC | SOFTRDMA_OP_UC |
+		SOFTRDMA_OP_LOCAL | SOFTRDMA_OP_MW,
 	[IB_WR_SEND_WITH_INV] = SOFTRDMA_OP_RC | SOFTRDMA_OP_SGL |
 		SOFTRDMA_OP_INLINE | SOFTRDMA_OP_INV,
 	[SOFTRDMA_WR_ATOMIC_WRITE] = SOFTRDMA_OP_RC |
@@ -380,6 +384,18 @@ int softrdma_rxe_fetch_send_wqe(const void *slot,
 	} else if (op & SOFTRDMA_OP_RDMA) {
 		out->wr.rdma.remote_addr = wqe.wr.wr.rdma.remote_addr;
 		out->wr.rdma.rkey = wqe.wr.wr.rdma.rkey;
+	} else if (op & SOFTRDMA_OP_MW) {
+		/* ibv_post_send() refuses a bind with SGEs or payload too */
+		if (wqe.dma.num_sge || wqe.dma.length ||
+		    (wqe.wr.send_flags & IB_SEND_INLINE))
+			return -EINVAL;
+		out->wr.mw.addr = wqe.wr.wr.mw.addr;
+		out->wr.mw.length = wqe.wr.wr.mw.length;
+		out->wr.mw.mr_lkey = wqe.wr.wr.mw.mr_lkey;
+		out->wr.mw.mw_rkey = wqe.wr.wr.mw.mw_rkey;
+		out->wr.mw.rkey = wqe.wr.wr.mw.rkey;
+		out->wr.mw.access = wqe.wr.wr.mw.access;
+		return 0;
 	} else if (op & SOFTRDMA_OP_ATOMIC) {
 		out->wr.atomic.remote_addr = wqe.wr.wr.atomic.remote_addr;
 		out->wr.atomic.compare_add = wqe.wr.wr.atomic.compare_add;

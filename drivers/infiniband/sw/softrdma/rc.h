@@ -324,7 +324,7 @@ void softrdma_rc_resp_settle(struct softrdma_qp *qp);
 void softrdma_rc_resp_work(struct work_struct *work);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
-					u64 va, u32 len);
+					u64 *va, u32 len);
 #endif
 
 void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

@@ -51,6 +51,7 @@ static bool softrdma_rc_wr_supported(u32 opcode, bool reliable)
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 	case IB_WR_REG_MR:
 	case IB_WR_LOCAL_INV:
+	case IB_WR_BIND_MW:
 		return true;
 	default:
 		return false;

@@ -16,6 +16,7 @@
 #include "counters.h"
 #include "device.h"
 #include "mr.h"
+#include "mw.h"
 #include "psn.h"
 #include "qp.h"
 #include "rc.h"
@@ -302,19 +303,30 @@ static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
 			       rc->wr_left, rc->wr_len);
 }
 
-/* Find and check the MR an R_Key names, for @access to [@va, +@len) */
+/*
+ * Find and check the MR an R_Key names, for @access to [*@va, +@len): the
+ * MR's own key, or a memory window's (mw.c), through which *@va becomes
+ * the MR address it reaches (a zero-based window's offsets).
+ */
 static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
-					    u64 va, u32 len, int access)
+					    u64 *va, u32 len, int access)
 {
 	struct softrdma_mr *mr;
+	int err;
 
 	/* IBA 9.4.5: a QP grants remote rights of its own (10.2.4.1) */
 	if ((qp->attr.qp_access_flags & access) != access)
 		return NULL;
+	err = softrdma_mw_rkey(qp->sdev, &qp->ibqp, rkey, *va, len, access,
+			       &mr, va);
+	if (!err)
+		return mr;
+	if (err != -ENOENT)
+		return NULL;
 	mr = softrdma_mr_get(qp->sdev, rkey);
 	if (!mr)
 		return NULL;
-	if (softrdma_mr_check(mr, qp->ibqp.pd, va, len, access)) {
+	if (softrdma_mr_check(mr, qp->ibqp.pd, *va, len, access)) {
 		softrdma_mr_put(mr);
 		return NULL;
 	}
@@ -325,7 +337,8 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
  * softrdma_rc_read_mr() - resolve a read's R_Key again, for its responses
  * @qp: the responder's QP
  * @rkey: the read's R_Key
- * @va: the first byte still to send
+ * @va: in: the first byte still to send, as the READ named it; out: its
+ *	address in the MR (they differ through a zero-based window)
  * @len: the bytes still to send, at least 1
  *
  * A READ is checked when it arrives (softrdma_rc_do_read()) and answered
@@ -341,7 +354,7 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
  * Return: the MR, referenced, or NULL: a remote access error.
  */
 VISIBLE_IF_KUNIT struct softrdma_mr *
-softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey, u64 va, u32 len)
+softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey, u64 *va, u32 len)
 {
 	return softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
 }
@@ -391,7 +404,9 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	struct softrdma_mr *mr = NULL;
 	struct sk_buff *skb;
+	u64 mr_shift = 0;	/* MR address - READ address */
 	u32 n, off, len;
+	u64 mr_va;
 	u8 opcode;
 
 	lockdep_assert_held(&qp->rq.lock);
@@ -404,14 +419,15 @@ static void softrdma_rc_read_run(struct softrdma_qp *qp, unsigned int budget)
 							       rc->rd_first), n);
 
 		if (len && !mr) {
-			mr = softrdma_rc_read_mr(qp, rc->rd_rkey,
-						 rc->rd_va + off,
+			mr_va = rc->rd_va + off;
+			mr = softrdma_rc_read_mr(qp, rc->rd_rkey, &mr_va,
 						 rc->rd_len - off);
 			if (!mr)
 				goto out_access_err;
+			mr_shift = mr_va - (rc->rd_va + off);
 		}
 		skb = softrdma_rc_read_skb(qp, mr, opcode, rc->rd_psn,
-					   rc->rd_va + off, len);
+					   rc->rd_va + off + mr_shift, len);
 		if (IS_ERR(skb)) {
 			if (PTR_ERR(skb) == -ENOMEM)
 				goto out_retry;
@@ -758,6 +774,7 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 					    SOFTRDMA_EXT_IMMDT) > 0;
 	const struct softrdma_reth *reth;
 	struct softrdma_mr *mr;
+	u64 va;
 	int err;
 
 	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY)) {
@@ -773,7 +790,8 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		}
 		/* the whole target is checked once, before any byte lands */
 		if (rc->wr_len) {
-			mr = softrdma_rc_rkey(qp, rc->wr_rkey, rc->wr_va,
+			va = rc->wr_va;
+			mr = softrdma_rc_rkey(qp, rc->wr_rkey, &va,
 					      rc->wr_len,
 					      IB_ACCESS_REMOTE_WRITE);
 			if (!mr) {
@@ -795,9 +813,10 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 	if (imm && !softrdma_rc_take_rwqe(qp, skb, op))
 		return false;
 	if (pkt->payload_len) {
-		mr = softrdma_rc_rkey(qp, rc->wr_rkey, rc->wr_va,
+		va = rc->wr_va;
+		mr = softrdma_rc_rkey(qp, rc->wr_rkey, &va,
 				      pkt->payload_len, IB_ACCESS_REMOTE_WRITE);
-		err = mr ? softrdma_mr_copy_from_skb(mr, rc->wr_va, skb,
+		err = mr ? softrdma_mr_copy_from_skb(mr, va, skb,
 						     pkt->hdr_len,
 						     pkt->payload_len) : -EACCES;
 		if (mr)
@@ -825,7 +844,7 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	const struct softrdma_reth *reth;
 	struct softrdma_rc_res *res;
 	struct softrdma_mr *mr;
-	u64 va;
+	u64 va, mr_va;
 	u32 rkey, len;
 
 	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
@@ -838,7 +857,9 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	if (len) {
-		mr = softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
+		mr_va = va;
+		mr = softrdma_rc_rkey(qp, rkey, &mr_va, len,
+				      IB_ACCESS_REMOTE_READ);
 		if (!mr) {
 			softrdma_rc_resp_fatal(qp, pkt->psn,
 					       SOFTRDMA_NAK_REM_ACCESS_ERR);
@@ -876,7 +897,7 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;
 	}
-	mr = softrdma_rc_rkey(qp, softrdma_atmeth_rkey(ath), va, sizeof(u64),
+	mr = softrdma_rc_rkey(qp, softrdma_atmeth_rkey(ath), &va, sizeof(u64),
 			      IB_ACCESS_REMOTE_ATOMIC);
 	if (!mr) {
 		softrdma_rc_resp_fatal(qp, pkt->psn,
@@ -1161,6 +1182,7 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 	struct sk_buff *skb;
 	struct softrdma_aeth *aeth;
 	u32 off, len;
+	u64 mr_va;
 
 	if (!op)
 		return NULL;
@@ -1172,9 +1194,9 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 	if (op->flags & SOFTRDMA_OPF_READ) {
 		off = psn_diff(psn, res->first_psn) * qp->mtu;
 		len = min(res->len - off, qp->mtu);
+		mr_va = res->va + off;
 		if (len) {
-			mr = softrdma_rc_read_mr(qp, res->rkey, res->va + off,
-						 len);
+			mr = softrdma_rc_read_mr(qp, res->rkey, &mr_va, len);
 			if (!mr) {
 				/* as softrdma_rc_read_run() would now */
 				softrdma_rc_resp_fatal(qp, psn,
@@ -1182,8 +1204,7 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 				return NULL;
 			}
 		}
-		skb = softrdma_rc_read_skb(qp, mr, opcode, psn, res->va + off,
-					   len);
+		skb = softrdma_rc_read_skb(qp, mr, opcode, psn, mr_va, len);
 		if (mr)
 			softrdma_mr_put(mr);
 		if (IS_ERR(skb))

@@ -77,6 +77,7 @@ static void softrdma_rc_responder_read_rkey_recheck(struct kunit *test)
 	struct ib_pd *pds;
 	struct softrdma_roce_qp *rqp;
 	struct softrdma_qp *qp;
+	u64 va;
 
 	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
 	pds = kunit_kcalloc(test, 2, sizeof(*pds), GFP_KERNEL);
@@ -102,8 +103,8 @@ static void softrdma_rc_responder_read_rkey_recheck(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, softrdma_mr_add(sdev, mr), 0);
 	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(sdev, mr), 0);
 
-	got = softrdma_rc_read_mr(qp, mr->key ^ c->key_xor, READ_IOVA + c->off,
-				  c->len);
+	va = READ_IOVA + c->off;
+	got = softrdma_rc_read_mr(qp, mr->key ^ c->key_xor, &va, c->len);
 	if (c->found) {
 		KUNIT_EXPECT_PTR_EQ(test, got, mr);
 		KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 2U);

@@ -59,6 +59,8 @@ static const struct {
 	{ "cq", SOFTRDMA_RES_CQ, offsetof(struct ib_device_attr, max_cq) },
 	{ "qp", SOFTRDMA_RES_QP, offsetof(struct ib_device_attr, max_qp) },
 	{ "mr", SOFTRDMA_RES_MR, offsetof(struct ib_device_attr, max_mr) },
+	/* even rows are RoCE devices: the only ones with windows */
+	{ "mw", SOFTRDMA_RES_MW, offsetof(struct ib_device_attr, max_mw) },
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "counters.h"
 #include "device.h"
+#include "mw.h"
 #include "param.h"
 #include "port.h"
 #include "rc.h"
@@ -46,6 +47,8 @@ static void softrdma_roce_init_dev(struct softrdma_dev *sdev)
 {
 	sdev->ibdev.uverbs_cmd_mask |=
 		BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	/* memory windows: librxe binds them on the send queue */
+	ib_set_device_ops(&sdev->ibdev, &softrdma_mw_ops);
 }
 
 /* The rxe user ABI: librxe binds on driver id and ABI version 2. */
@@ -100,7 +103,10 @@ const struct softrdma_transport softrdma_roce_transport = {
 		 * the host (one lock), not against CPU accesses.
 		 */
 		.atomic_cap = IB_ATOMIC_HCA,
-		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN,
+		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				    IB_DEVICE_MEM_WINDOW |
+				    IB_DEVICE_MEM_WINDOW_TYPE_2B,
+		.max_mw = SOFTRDMA_MAX_MW,
 	},
 	.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,
 	.max_mad_size = IB_MGMT_MAD_SIZE,

@@ -71,6 +71,7 @@ struct softrdma_transport_limits {
 	u32 gid_tbl_len;
 	enum ib_atomic_cap atomic_cap;
 	u64 device_cap_flags;	/* on top of the ones every device has */
+	u32 max_mw;		/* 0: no memory windows */
 };
 
 struct softrdma_transport {

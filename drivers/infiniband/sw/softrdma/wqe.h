@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
+#include "mw.h"
 #include "param.h"
 
 /*
@@ -68,6 +69,7 @@ struct softrdma_send_wqe {
 			u32 key;
 			int access;
 		} reg;
+		struct softrdma_mw_bind mw;	/* IB_WR_BIND_MW, user QPs */
 	} wr;
 	u32 length;		/* payload bytes: sum of SGEs, or inline */
 	u32 num_sge;		/* 0 when the payload is inline */

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory windows, types 1 and 2B (IBA vol 1 10.6.7).
+ *
+ * A window is allocated unbound.  A bind work request (type 1 through
+ * ibv_bind_mw, type 2 as IBV_WR_BIND_MW; librxe posts both on the send
+ * queue) gives it a range of a user MR of its PD, remote rights and a new
+ * key byte; the R_Key then reaches that range, as the window's own
+ * addresses or, zero based, as offsets from its start.  A type 1 window
+ * is unbound by binding it with length 0; a type 2 window by invalidation
+ * (local, or a Send with Invalidate on its QP), or when its QP is
+ * destroyed.  While a window is bound, its MR cannot be deregistered
+ * (dereg fails with -EINVAL, as rxe does; IBA 10.6.7.2.6).
+ *
+ * Lifetime: a window is found in the device's mr_xa under RCU, its
+ * binding read and changed under its lock; dealloc unpublishes it, waits
+ * a grace period, unbinds it.  A bound window holds a reference on its MR.
+ */
+#include <linux/rcupdate.h>
+#include <linux/random.h>
+#include <linux/xarray.h>
+#include <kunit/visibility.h>
+
+#include "device.h"
+#include "mr.h"
+#include "mw.h"
+#include "res.h"
+
+/* The window a key's index holds, or NULL; caller in an RCU section */
+static struct softrdma_mw *softrdma_mw_slot(struct softrdma_dev *sdev,
+					    u32 key)
+{
+	void *entry = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
+
+	if (!entry || xa_pointer_tag(entry) != SOFTRDMA_KEY_TAG_MW)
+		return NULL;
+	return xa_untag_pointer(entry);
+}
+
+static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct softrdma_dev *sdev = to_sdev(ibmw->device);
+	struct softrdma_mw *mw = to_smw(ibmw);
+	u32 index, next;
+	int err;
+
+	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
+		return -EINVAL;
+	err = softrdma_res_get(&sdev->res, SOFTRDMA_RES_MW);
+	if (err)
+		return err;
+
+	spin_lock_init(&mw->lock);
+	next = get_random_u32_inclusive(1, SOFTRDMA_MR_INDEX_MAX);
+	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
+			      XA_LIMIT(1, SOFTRDMA_MR_INDEX_MAX), &next,
+			      GFP_KERNEL);
+	if (err < 0) {
+		err = err == -EBUSY ? -ENOMEM : err;
+		goto out_put_res;
+	}
+	mw->key = softrdma_mr_key(index, get_random_u8());
+	ibmw->rkey = mw->key;
+	err = xa_err(xa_store(&sdev->mr_xa, index,
+			      xa_tag_pointer(mw, SOFTRDMA_KEY_TAG_MW),
+			      GFP_KERNEL));
+	if (err)
+		goto out_erase;
+	return 0;
+
+out_erase:
+	xa_erase(&sdev->mr_xa, index);
+out_put_res:
+	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
+	return err;
+}
+
+/* Undo a binding; mw->lock held */
+static void softrdma_mw_unbind(struct softrdma_mw *mw)
+{
+	lockdep_assert_held(&mw->lock);
+
+	if (mw->mr) {
+		softrdma_mr_window_put(mw->mr);
+		mw->mr = NULL;
+	}
+	mw->qp = NULL;
+	mw->addr = 0;
+	mw->length = 0;
+	mw->access = 0;
+}
+
+static int softrdma_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct softrdma_dev *sdev = to_sdev(ibmw->device);
+	struct softrdma_mw *mw = to_smw(ibmw);
+	unsigned long flags;
+
+	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mw->key));
+	/* the RDMA core frees @mw on return: no lookup may still see it */
+	synchronize_rcu();
+	spin_lock_irqsave(&mw->lock, flags);
+	softrdma_mw_unbind(mw);
+	spin_unlock_irqrestore(&mw->lock, flags);
+	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
+	return 0;
+}
+
+/**
+ * softrdma_mw_range() - the MR address of [@va, @va + @len) of a window
+ * @w_addr: the window's first byte in the MR
+ * @w_len: its length
+ * @zero_based: @va is an offset from the window's start (IB_ZERO_BASED)
+ * @va: the address the peer sent
+ * @len: bytes accessed, at least 1
+ * @mr_va: out: the MR address of @va
+ *
+ * Return: true if the whole access lies inside the window.  Overflow-safe.
+ */
+VISIBLE_IF_KUNIT bool softrdma_mw_range(u64 w_addr, u64 w_len,
+					bool zero_based, u64 va, u64 len,
+					u64 *mr_va)
+{
+	u64 off;
+
+	if (zero_based) {
+		off = va;
+	} else {
+		if (va < w_addr)
+			return false;
+		off = va - w_addr;
+	}
+	if (len > w_len || off > w_len - len)
+		return false;
+	*mr_va = w_addr + off;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_range);
+
+/**
+ * softrdma_mw_bind_check() - the IBA rules a bind must keep
+ * @mw: the window, its lock held (or private to a test)
+ * @mr: the MR the lkey named, NULL for a length 0 bind
+ * @qp: the QP the bind was posted on
+ * @b: the bind
+ *
+ * Return: 0, or -EINVAL: the bind completes with IB_WC_MW_BIND_ERR.
+ */
+VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw *mw,
+					    const struct softrdma_mr *mr,
+					    const struct ib_qp *qp,
+					    const struct softrdma_mw_bind *b)
+{
+	bool type2 = mw->ibmw.type == IB_MW_TYPE_2;
+
+	if (b->access & ~SOFTRDMA_MW_ACCESS)
+		return -EINVAL;
+	/* the whole key: a stale one names an earlier binding */
+	if (b->mw_rkey != mw->key)
+		return -EINVAL;
+	/* 10.6.7.2.1: QP, window and MR share one PD */
+	if (mw->ibmw.pd != qp->pd)
+		return -EINVAL;
+	if (type2) {
+		/* o10-37.2.30: a bound type 2 window is invalidated first */
+		if (mw->mr)
+			return -EINVAL;
+		/* o10-37.2.40: a type 2 window is never bound empty */
+		if (!b->length)
+			return -EINVAL;
+	} else if (b->access & IB_ZERO_BASED) {
+		/* o10-36.2.2: type 1 windows are not zero based */
+		return -EINVAL;
+	}
+	if (!b->length)
+		return 0;
+	if (!mr || mr->pd != qp->pd || mr->type != SOFTRDMA_MR_USER)
+		return -EINVAL;
+	/* C10-73: the MR allows binding */
+	if (!(mr->access & IB_ACCESS_MW_BIND))
+		return -EINVAL;
+	/* C10-74: remote write or atomic need a locally writable MR */
+	if ((b->access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(mr->access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	/* C10-75: inside the MR */
+	if (!softrdma_mr_range_ok(mr, b->addr, b->length))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_bind_check);
+
+/**
+ * softrdma_mw_bind() - execute a bind work request
+ * @sdev: the device
+ * @qp: the QP it was posted on
+ * @b: a private copy of the request
+ *
+ * Return: 0, or -EINVAL for any broken rule (IB_WC_MW_BIND_ERR).
+ */
+int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
+		     const struct softrdma_mw_bind *b)
+{
+	struct softrdma_mr *mr = NULL;
+	struct softrdma_mw *mw;
+	unsigned long flags;
+	int err = -EINVAL;
+
+	if (b->length) {
+		mr = softrdma_mr_get(sdev, b->mr_lkey);
+		if (!mr)
+			return -EINVAL;
+	}
+
+	rcu_read_lock();
+	mw = softrdma_mw_slot(sdev, b->mw_rkey);
+	if (!mw)
+		goto out_unlock_rcu;
+	spin_lock_irqsave(&mw->lock, flags);
+	err = softrdma_mw_bind_check(mw, mr, qp, b);
+	/* the MR takes no new window once its dereg began */
+	if (!err && mr)
+		err = softrdma_mr_window_get(mr);
+	if (!err) {
+		softrdma_mw_unbind(mw);
+		mw->key = softrdma_mr_key(softrdma_mr_key_index(mw->key),
+					  softrdma_mr_key_byte(b->rkey));
+		if (mr) {
+			mw->mr = mr;
+			mr = NULL;	/* the window's reference now */
+			mw->addr = b->addr;
+			mw->length = b->length;
+			mw->access = b->access;
+			if (mw->ibmw.type == IB_MW_TYPE_2)
+				mw->qp = qp;
+		}
+	}
+	spin_unlock_irqrestore(&mw->lock, flags);
+out_unlock_rcu:
+	rcu_read_unlock();
+	if (mr)
+		softrdma_mr_put(mr);
+	return err;
+}
+
+/**
+ * softrdma_mw_invalidate() - invalidate a type 2 window (LOCAL_INV, or
+ *	Send with Invalidate)
+ * @sdev: the device
+ * @qp: the QP the request came on
+ * @rkey: the key
+ *
+ * Only a bound type 2 window, by its whole key, through the QP it is bound
+ * to (o10-37.2.26: type 1 windows cannot be invalidated).
+ *
+ * Return: -ENOENT when @rkey names no window (an MR's key, or nothing);
+ * 0; -EINVAL for a window that cannot be invalidated so; -EACCES for a
+ * window of another PD.
+ */
+int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
+			   u32 rkey)
+{
+	struct softrdma_mw *mw;
+	unsigned long flags;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	mw = softrdma_mw_slot(sdev, rkey);
+	if (!mw)
+		goto out_unlock_rcu;
+	spin_lock_irqsave(&mw->lock, flags);
+	if (mw->ibmw.pd != qp->pd)
+		err = -EACCES;
+	else if (mw->ibmw.type != IB_MW_TYPE_2 || !mw->mr ||
+		 mw->key != rkey || mw->qp != qp)
+		err = -EINVAL;
+	else
+		err = 0;
+	if (!err)
+		softrdma_mw_unbind(mw);
+	spin_unlock_irqrestore(&mw->lock, flags);
+out_unlock_rcu:
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * softrdma_mw_rkey() - resolve an R_Key that may name a window
+ * @sdev: the device
+ * @qp: the responder's QP
+ * @rkey: the key from the packet
+ * @va: the address from the packet
+ * @len: bytes accessed, at least 1
+ * @access: the one IB_ACCESS_REMOTE_* right the access needs
+ * @mr: out: the MR behind the window, referenced
+ * @mr_va: out: the MR address of @va
+ *
+ * The window must be bound with the whole key, in the QP's PD, through
+ * this QP if type 2, with the right, and cover the whole access (IBA
+ * 10.6.7.3, 9.4.5).  The MR's own remote rights do not matter.
+ *
+ * Return: -ENOENT when @rkey names no window; 0; -EACCES otherwise (the
+ * responder's Remote Access Error).
+ */
+int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
+		     u32 rkey, u64 va, u64 len, int access,
+		     struct softrdma_mr **mr, u64 *mr_va)
+{
+	struct softrdma_mw *mw;
+	unsigned long flags;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	mw = softrdma_mw_slot(sdev, rkey);
+	if (!mw)
+		goto out_unlock_rcu;
+	err = -EACCES;
+	spin_lock_irqsave(&mw->lock, flags);
+	if (mw->mr && mw->key == rkey && mw->ibmw.pd == qp->pd &&
+	    (mw->ibmw.type != IB_MW_TYPE_2 || mw->qp == qp) &&
+	    (mw->access & access) == access &&
+	    softrdma_mw_range(mw->addr, mw->length,
+			      mw->access & IB_ZERO_BASED, va, len, mr_va) &&
+	    softrdma_mr_range_ok(mw->mr, *mr_va, len)) {
+		*mr = mw->mr;
+		kref_get(&mw->mr->ref);
+		err = 0;
+	}
+	spin_unlock_irqrestore(&mw->lock, flags);
+out_unlock_rcu:
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * softrdma_mw_qp_gone() - unbind the type 2 windows bound through a QP
+ * @sdev: the device
+ * @qp: a QP being destroyed, that executes nothing any more
+ *
+ * IBA 10.6.7.2.5: destroying a QP invalidates its type 2 windows.
+ */
+void softrdma_mw_qp_gone(struct softrdma_dev *sdev, const struct ib_qp *qp)
+{
+	struct softrdma_mw *mw;
+	unsigned long index;
+	unsigned long flags;
+	void *entry;
+
+	rcu_read_lock();
+	xa_for_each(&sdev->mr_xa, index, entry) {
+		if (xa_pointer_tag(entry) != SOFTRDMA_KEY_TAG_MW)
+			continue;
+		mw = xa_untag_pointer(entry);
+		spin_lock_irqsave(&mw->lock, flags);
+		if (mw->qp == qp)
+			softrdma_mw_unbind(mw);
+		spin_unlock_irqrestore(&mw->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+const struct ib_device_ops softrdma_mw_ops = {
+	.alloc_mw = softrdma_alloc_mw,
+	.dealloc_mw = softrdma_dealloc_mw,
+
+	INIT_RDMA_OBJ_SIZE(ib_mw, softrdma_mw, ibmw),
+};

@@ -139,7 +139,8 @@ lab_check "siwarp: rping -V swa ($A) to swb ($B), 20 pings" rping_pair 7174 20 1
 # A can listen on the same port meanwhile.
 wild() {
 	local srv rc=0
-	lab_timeout 30 ip netns exec "$B" rping -s -a 0.0.0.0 -p 7175 -C 1 >"$LAB_OUT/wild.srv" 2>&1 &
+	# ip netns exec execs rping: $! is rping's pid, for the kill below
+	ip netns exec "$B" rping -s -a 0.0.0.0 -p 7175 -C 1 >"$LAB_OUT/wild.srv" 2>&1 &
 	srv=$!
 	lab_wait_for 10 bound "$B" tcp 7175 || { echo "no listener in $B"; rc=1; }
 	if bound "$A" tcp 7175; then
@@ -167,7 +168,8 @@ lab_check "rdma dev set srb netns $A is refused with EOPNOTSUPP" refused_move
 lab_check "srb still in $B after the refused move" bash -c "$(declare -f lists); lists $B srb"
 
 # --- namespace deletion with live QPs ----------------------------------------
-# ip netns exec execs the program: $! is the program's pid
+# $! is the program's pid (ip netns exec execs it): the kill below must
+# reach the processes that hold the namespaces
 ip netns exec "$B" ibv_rc_pingpong -d srb -g "$gb" -n 100000000 >"$LAB_OUT/live.srv" 2>&1 &
 lsrv=$!
 lab_wait_for 10 bound "$B" tcp 18515

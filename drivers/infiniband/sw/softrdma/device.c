@@ -318,6 +318,27 @@ static void softrdma_dev_free(struct softrdma_dev *sdev)
 	ib_dealloc_device(&sdev->ibdev);
 }
 
+/*
+ * The RDMA core puts every new device in init_net. In exclusive netns mode
+ * (rdma system set netns exclusive) a device must instead live in its
+ * netdev's namespace, or the processes there can neither open it (uverbs)
+ * nor bind an RDMA CM ID to it, while those of init_net could. The device
+ * is not registered yet, so nobody sees its namespace change; when the
+ * namespace exits, the core moves the device back to init_net, and the
+ * netdev's NETDEV_UNREGISTER then removes it. In shared mode every
+ * namespace sees the device anyway, and it stays in init_net as the core
+ * intends.
+ */
+static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
+{
+	struct net *net = dev_net(sdev->ndev);
+
+	/* still in init_net: access from @net means shared mode */
+	if (net_eq(net, &init_net) || rdma_dev_access_netns(&sdev->ibdev, net))
+		return;
+	write_pnet(&sdev->ibdev.coredev.rdma_net, net);
+}
+
 /**
  * softrdma_dev_add() - create and register a device on a netdev
  * @name: RDMA device name chosen by the user
@@ -354,6 +375,7 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 			goto out_free;
 	}
 
+	softrdma_dev_set_netns(sdev);
 	err = ib_register_device(&sdev->ibdev, name, NULL);
 	if (err)
 		goto out_detach;

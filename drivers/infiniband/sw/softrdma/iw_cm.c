@@ -50,6 +50,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <rdma/iw_cm.h>
+#include <rdma/rdma_cm.h>
 #include <kunit/visibility.h>
 
 #include "compat.h"
@@ -1387,6 +1388,19 @@ static bool softrdma_iw_any_addr(const struct sockaddr *sa)
 
 static void softrdma_iw_listen_destroy(struct softrdma_iw_listen *listen);
 
+/*
+ * The network namespace of the RDMA CM ID that listens. The iWARP CM keeps
+ * none; every iw_cm_id that reaches create_listen comes from the RDMA CM
+ * (cma_iw_listen), whose context is its private ID, which begins with the
+ * struct rdma_cm_id (struct rdma_id_private in cma_priv.h).
+ */
+static const struct net *softrdma_iw_listener_net(const struct iw_cm_id *cm_id)
+{
+	const struct rdma_cm_id *id = cm_id->context;
+
+	return id->route.addr.dev_addr.net;
+}
+
 static int softrdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 {
 	struct sockaddr *laddr = (struct sockaddr *)&cm_id->m_local_addr;
@@ -1414,6 +1428,15 @@ static int softrdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 	if (!softrdma_iw_any_addr(laddr)) {
 		memcpy(&addrs->a[0], laddr, sizeof(addrs->a[0]));
 		addrs->n = 1;
+	} else if (!rdma_dev_access_netns(&sdev->ibdev,
+					  softrdma_iw_listener_net(cm_id))) {
+		/*
+		 * The RDMA CM offers a wildcard listener to every device, also
+		 * to those of other namespaces in exclusive mode: listening
+		 * there would take the port from the device's own namespace
+		 * and hand its connections to a foreign one. Listen on nothing.
+		 */
+		addrs->n = 0;
 	} else {
 		/*
 		 * A wildcard listens on each address of this netdev, not on

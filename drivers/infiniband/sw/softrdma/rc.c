@@ -251,6 +251,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	rc->rewound = false;
 	rc->rereading = false;
 	softrdma_rc_rd_forget(&rc->rd_ahead);
+	softrdma_rc_rd_replay_start(&rc->rd_replay, 0, 0);
 	rc->req_backoff_us = 0;
 	rc->sq_drained = false;
 	__skb_queue_purge(&rc->req_txq);
@@ -1083,6 +1084,52 @@ void softrdma_rc_rd_forget(struct softrdma_rc_rd_ahead *ahead)
 	ahead->count = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_forget);
+
+/**
+ * softrdma_rc_rd_replay_start() - a READ request was sent again
+ * @replay: the answer awaited, replaced
+ * @psn: the first response it asks for
+ * @n: how many; 0 leaves nothing awaited
+ */
+void softrdma_rc_rd_replay_start(struct softrdma_rc_rd_replay *replay,
+				 u32 psn, u32 n)
+{
+	replay->next = psn;
+	replay->end = psn_add(psn, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_replay_start);
+
+/**
+ * softrdma_rc_rd_replay_step() - is a READ response the completer drops
+ * the next part of the answer to the request sent again last?
+ * @replay: that answer; moves past @psn if so
+ * @psn: the response's PSN, a duplicate or stale one
+ *
+ * IBA 9.7.6.1.3: the ACK timer detects a request or a response that was
+ * lost.  A responder answers requests in order (9.7.5.1.3), so the answer
+ * arriving in PSN order shows the request arrived and is being answered,
+ * and what the requester waits for comes behind it.  If the request was
+ * sent again only because the original responses were late, those arrive
+ * first (and are progress), and the answer repeats them: dropped, no
+ * progress of the READ, but if they restarted nothing, a link buffer
+ * holding more than one timeout's worth of them would fire the timer
+ * again and again, each time asking for yet another replay to queue
+ * behind this one, until the retry count ran out.  Each PSN asked for
+ * restarts the timer at most once; a response out of order, of an older
+ * answer or past what was asked restarts nothing.
+ *
+ * Return: true if @psn is the next part of the answer.
+ */
+bool softrdma_rc_rd_replay_step(struct softrdma_rc_rd_replay *replay,
+				u32 psn)
+{
+	if (!psn_in_window(psn, replay->next,
+			   psn_diff(replay->end, replay->next)))
+		return false;
+	replay->next = psn_add(psn, 1);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_replay_step);
 
 /**
  * softrdma_rc_wqe_at() - the @idx-th outstanding send WQE, oldest first

@@ -136,6 +136,20 @@ struct softrdma_rc_rd_ahead {
 };
 
 /*
+ * The answer to the RDMA READ request sent again last (IBA 9.7.5.1.3),
+ * as it arrives: it covers the PSNs from @next, the first of them not
+ * dropped as a repeat yet, up to @end; empty when @next == @end.  A request taken for
+ * lost may only have been late (queued behind its own READ's responses
+ * in a link buffer longer than the ACK timeout): its original responses
+ * then arrive first, and the answer repeats what the requester holds.
+ * See softrdma_rc_rd_replay_step().
+ */
+struct softrdma_rc_rd_replay {
+	u32 next;
+	u32 end;
+};
+
+/*
  * The requester's state (IBA vol 1 9.7.6; qp->sq.lock).  Every move goes
  * through softrdma_rc_req_move(), which checks it against the table in
  * rc.c; staying in a state is not a move.  The completer moves it too.
@@ -213,6 +227,7 @@ struct softrdma_rc {
 	struct softrdma_rc_rd_ahead rd_ahead;
 	bool rereading;
 	u32 reread_end;
+	struct softrdma_rc_rd_replay rd_replay;
 	unsigned int req_backoff_us;
 	unsigned long progress;	/* jiffies of the last ACK progress */
 	struct softrdma_rc_wqe *wqe;	/* by SQ slot, like qp->sq.wqe */
@@ -428,5 +443,9 @@ u32 softrdma_rc_rd_advance(struct softrdma_rc_rd_ahead *ahead, u32 una);
 u32 softrdma_rc_rd_gap(const struct softrdma_rc_rd_ahead *ahead, u32 psn,
 		       u32 una, u32 end);
 void softrdma_rc_rd_forget(struct softrdma_rc_rd_ahead *ahead);
+void softrdma_rc_rd_replay_start(struct softrdma_rc_rd_replay *replay,
+				 u32 psn, u32 n);
+bool softrdma_rc_rd_replay_step(struct softrdma_rc_rd_replay *replay,
+				u32 psn);
 
 #endif /* SOFTRDMA_RC_H */

@@ -147,6 +147,7 @@ static bool softrdma_rc_comp_reread(struct softrdma_qp *qp, const char *why)
 		return true;
 	rc->rereading = true;
 	rc->reread_end = psn_add(rc->una_psn, n);
+	softrdma_rc_rd_replay_start(&rc->rd_replay, rc->una_psn, n);
 	return true;
 }
 
@@ -518,6 +519,26 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	return true;
 }
 
+/*
+ * A READ response dropped as a duplicate or stale may be the answer to
+ * the READ asked for again last, repeating what arrived late: arriving in
+ * order, it restarts the ACK timer (softrdma_rc_rd_replay_step()).  The
+ * late original responses come first and are progress themselves, so
+ * only dropped responses move the answer on.
+ */
+static void softrdma_rc_comp_replay(struct softrdma_qp *qp,
+				    struct sk_buff *skb,
+				    const struct softrdma_roce_opcode *op)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	if ((op->flags & SOFTRDMA_OPF_READ) &&
+	    softrdma_rc_req_active(rc->req_state) &&
+	    softrdma_rc_rd_replay_step(&rc->rd_replay,
+				       softrdma_roce_pkt(skb)->psn))
+		softrdma_rc_timer_restart(qp);
+}
+
 /**
  * softrdma_rc_comp_rcv() - a response packet for this QP's requester
  * @qp: the QP, referenced by the caller
@@ -547,6 +568,7 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	/* stale: at or before what was already acknowledged, or never sent */
 	if (!softrdma_rc_psn_outstanding(rc, pkt->psn)) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_STALE_RESPONSE);
+		softrdma_rc_comp_replay(qp, skb, op);
 		goto out_unlock;
 	}
 
@@ -558,8 +580,10 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_comp_ack(qp, pkt->psn, aeth);
 	else
 		used = false;
-	if (!used)
+	if (!used) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_STALE_RESPONSE);
+		softrdma_rc_comp_replay(qp, skb, op);
+	}
 
 	/* the window may have opened */
 	softrdma_rc_req_run(qp);

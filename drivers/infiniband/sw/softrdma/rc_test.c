@@ -927,6 +927,126 @@ static void softrdma_rc_read_response_timer(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ahead->count, 0);
 }
 
+/*
+ * IBA 9.7.6.1.3 after a READ was asked for again: the answer, arriving in
+ * PSN order, restarts the ACK timer even where it repeats responses the
+ * requester holds (its original responses were late, not lost); an older
+ * answer, a response out of order, one past what was asked or a third
+ * copy restart nothing.  Each step is a response, or (ask) the
+ * requester asking again from una_psn for @n PSNs.  PSNs are relative to
+ * the READ's first.
+ */
+struct rc_replay_step {
+	bool ask;
+	u32 pkt;			/* the response's PSN, or ask's count */
+	enum softrdma_rc_rd_class class;
+	bool restart;			/* the ACK timer restarts */
+};
+
+struct rc_replay_case {
+	const char *name;
+	u32 first;			/* the READ's first PSN */
+	u32 npsn;			/* its responses */
+	unsigned int nsteps;
+	struct rc_replay_step steps[16];
+};
+
+#define RC_ASK(n)	{ true, n, 0, false }
+
+static const struct rc_replay_case rc_replay_cases[] = {
+	/* the storm: a late tail taken for lost, then its answer */
+	{ "late_original_then_its_answer", 100, 8, 12, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(7),
+		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
+		{ false, 3, RC_RD_NEXT, true }, { false, 1, RC_RD_STALE, true },
+		{ false, 2, RC_RD_STALE, true }, { false, 3, RC_RD_STALE, true },
+		{ false, 4, RC_RD_NEXT, true }, { false, 5, RC_RD_NEXT, true },
+		{ false, 2, RC_RD_STALE, false },
+		{ false, 6, RC_RD_NEXT, true } } },
+	{ "each_psn_restarts_once", 100, 8, 7, {
+		{ false, 0, RC_RD_NEXT, true }, { false, 1, RC_RD_NEXT, true },
+		RC_ASK(6), { false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true }, { false, 2, RC_RD_STALE, true },
+		{ false, 2, RC_RD_STALE, false } } },
+	{ "out_of_order_restarts_nothing", 100, 8, 8, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(7),
+		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
+		{ false, 2, RC_RD_STALE, true }, { false, 1, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 3, RC_RD_NEXT, true } } },
+	{ "older_answer_restarts_nothing", 100, 8, 9, {
+		RC_ASK(8), { false, 0, RC_RD_NEXT, true },
+		{ false, 1, RC_RD_NEXT, true }, RC_ASK(6),
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true }, { false, 2, RC_RD_STALE, true },
+		{ false, 3, RC_RD_NEXT, true } } },
+	{ "nothing_asked_nothing_restarts", 100, 4, 4, {
+		{ false, 0, RC_RD_NEXT, true }, { false, 1, RC_RD_NEXT, true },
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, false } } },
+	/* the answer goes on after the READ is complete: the next waits */
+	{ "answer_drains_after_the_read", 100, 4, 9, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(3),
+		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
+		{ false, 3, RC_RD_NEXT, true }, { false, 1, RC_RD_STALE, true },
+		{ false, 2, RC_RD_STALE, true }, { false, 3, RC_RD_STALE, true },
+		{ false, 3, RC_RD_STALE, false } } },
+	{ "not_past_what_was_asked", 100, 8, 8, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(2),
+		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
+		{ false, 3, RC_RD_NEXT, true }, { false, 1, RC_RD_STALE, true },
+		{ false, 2, RC_RD_STALE, true },
+		{ false, 3, RC_RD_STALE, false } } },
+	{ "psn_wrap", PSN_MASK - 1, 6, 7, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(5),
+		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
+		{ false, 1, RC_RD_STALE, true }, { false, 2, RC_RD_STALE, true },
+		{ false, 3, RC_RD_NEXT, true } } },
+};
+
+static void rc_replay_case_desc(const struct rc_replay_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_replay, rc_replay_cases, rc_replay_case_desc);
+
+/* As the completer decides: new data of the READ, or its answer arriving */
+static void softrdma_rc_read_replay_timer(struct kunit *test)
+{
+	const struct rc_replay_case *c = test->param_value;
+	u32 una = c->first, end = psn_add(c->first, c->npsn), psn;
+	struct softrdma_rc_rd_replay replay = {};
+	struct softrdma_rc_rd_ahead *ahead;
+	enum softrdma_rc_rd_class class;
+	bool restart, step_on;
+	unsigned int i;
+
+	ahead = kunit_kzalloc(test, sizeof(*ahead), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ahead);
+	for (i = 0; i < c->nsteps; i++) {
+		const struct rc_replay_step *step = &c->steps[i];
+
+		if (step->ask) {
+			softrdma_rc_rd_replay_start(&replay, una, step->pkt);
+			continue;
+		}
+		psn = psn_add(c->first, step->pkt);
+		class = softrdma_rc_rd_classify(ahead, psn, una, end);
+		KUNIT_EXPECT_EQ_MSG(test, class, step->class, "step %u", i);
+		/* only a response it drops is looked at */
+		step_on = !softrdma_rc_rd_restarts_timer(class) &&
+			  softrdma_rc_rd_replay_step(&replay, psn);
+		restart = softrdma_rc_rd_restarts_timer(class) || step_on;
+		KUNIT_EXPECT_EQ_MSG(test, restart, step->restart, "step %u", i);
+		if (class == SOFTRDMA_RC_RD_NEXT)
+			una = softrdma_rc_rd_advance(ahead, psn_add(psn, 1));
+		else if (class == SOFTRDMA_RC_RD_AHEAD)
+			softrdma_rc_rd_note(ahead, psn, una);
+	}
+}
+
 /* What a requester asks for again: the gap alone, or the rest */
 struct rc_rd_gap_case {
 	const char *name;
@@ -1343,6 +1463,7 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_response_timer, rc_rd_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_gap, rc_rd_gap_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_read_replay_timer, rc_replay_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_req_move_table, rc_req_move_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_resp_move_table, rc_resp_move_gen_params),
 	KUNIT_CASE(softrdma_rc_req_machine),

@@ -267,6 +267,15 @@ teardown() {
 		echo "processes left: $(ps -e -o pid=,stat=,comm= | awk '$2 !~ /Z/ && $3 !~ /^\[/' | head -n 5 | tr '\n' ' ')"
 		return 1
 	fi
+	# the tracing state is the kernel's, not the mount's: back to its
+	# boot state while a part's tracefs mount still shows it
+	f=/sys/kernel/tracing
+	if [ -w $f/tracing_on ]; then
+		echo 0 >$f/events/enable
+		echo nop >$f/current_tracer
+		echo >$f/trace
+		echo 1 >$f/tracing_on
+	fi
 	while read -r _ m _; do
 		[ -n "${BASE_MOUNTS[$m]:-}" ] || mounts=("$m" "${mounts[@]}")
 	done </proc/mounts

@@ -50,7 +50,8 @@ TRACE=/sys/kernel/tracing
 qp_trace_on() {
 	[ -d $TRACE/events ] || mount -t tracefs tracefs $TRACE || return 1
 	echo >$TRACE/trace &&
-		echo 1 >$TRACE/events/softrdma/softrdma_qp_state/enable
+		echo 1 >$TRACE/events/softrdma/softrdma_qp_state/enable &&
+		echo 1 >$TRACE/tracing_on
 }
 qp_trace_has() {
 	grep -E "softrdma_qp_state: $LAB_IBDEV qpn=0x[0-9a-f]+ $1\$" \

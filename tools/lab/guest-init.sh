@@ -175,8 +175,34 @@ stack_up() {
 		[ -z "$LAB_IWDEV" ] || [ -e "/sys/class/infiniband/$LAB_IWDEV" ] ||
 			stack_fail "/sys/class/infiniband/$LAB_IWDEV does not exist"
 		run rdma link show
+		roce_gids_wait
 	fi
 	say "stack $LAB_STACK up (ibdev '${LAB_IBDEV}'), $(cut -d' ' -f1 /proc/uptime)s"
+}
+
+# roce_gids_wait: the RDMA core fills a RoCE device's GID table from the
+# netdev's addresses in a work item; wait (up to 10 s) until the link-local,
+# IPv4 and IPv6 addresses of eth0 show, so that a scenario looking its
+# GIDs up right away finds them
+roce_gids_wait() {
+	local dev f g n t
+	for dev in sr0 rxe0; do
+		[ -d "/sys/class/infiniband/$dev" ] || continue
+		for ((t = 0; t < 100; t++)); do
+			n=0
+			for f in "/sys/class/infiniband/$dev/ports/1/gids/"*; do
+				read -r g <"$f" 2>/dev/null || continue
+				[ "$g" = 0000:0000:0000:0000:0000:0000:0000:0000 ] ||
+					n=$((n + 1))
+			done
+			[ "$n" -ge 3 ] && break
+			if [ -n "${NAP_FD:-}" ]; then
+				read -rt 0.1 -u "$NAP_FD" _
+			else
+				sleep 0.1
+			fi
+		done
+	done
 }
 
 # --- between the parts of a lab batch ------------------------------------------

@@ -509,6 +509,8 @@ struct send_case {
 static const struct send_case send_cases[] = {
 	/* accepted */
 	{ "rc_send_no_sge", RC, T_SEND, 0, 0, 0, {}, 0, 0, 0, 0, 0, 0 },
+	{ "rc_bind_mw", RC, IB_WR_BIND_MW, 0, 0, 0, {}, 0, 0, 0, 0, 0, 0 },
+	{ "uc_bind_mw", UC, IB_WR_BIND_MW, 0, 0, 0, {}, 0, 0, 0, 0, 0, 0 },
 	{ "rc_send_two_sges", RC, T_SEND, IB_SEND_SIGNALED, 2, 999, { 100, 28 },
 	  0, 0, 0, 0, 128, 2 },
 	{ "rc_send_max_sge", RC, T_SEND, 0, LIM_SGE, 0, { 1, 2, 3, 4 },
@@ -554,7 +556,6 @@ static const struct send_case send_cases[] = {
 	  -EINVAL },
 	{ "rc_opcode_14_flush", RC, 14, 0, 0, 0, {}, 0, 0, 0, -EINVAL },
 	{ "rc_opcode_16", RC, 16, 0, 0, 0, {}, 0, 0, 0, -EINVAL },
-	{ "rc_bind_mw", RC, IB_WR_BIND_MW, 0, 0, 0, {}, 0, 0, 0, -EINVAL },
 	{ "rc_tso", RC, IB_WR_LSO, 0, 0, 0, {}, 0, 0, 0, -EINVAL },
 	{ "rc_read_with_inv", RC, IB_WR_RDMA_READ_WITH_INV, 0, 0, 0, {},
 	  0, 0, 0, -EINVAL },
@@ -567,6 +568,9 @@ static const struct send_case send_cases[] = {
 	{ "ud_send_inv", UD, IB_WR_SEND_WITH_INV, 0, 0, 0, {}, 0, 1, 1,
 	  -EINVAL },
 	{ "ud_local_inv", UD, IB_WR_LOCAL_INV, 0, 0, 0, {}, 0, 1, 1, -EINVAL },
+	{ "ud_bind_mw", UD, IB_WR_BIND_MW, 0, 0, 0, {}, 0, 1, 1, -EINVAL },
+	{ "rc_bind_mw_sge", RC, IB_WR_BIND_MW, 0, 1, 0, { 8 }, 0, 0, 0,
+	  -EINVAL },
 	{ "ud_atomic_write", UD, T_AWRITE, 0, 0, 8, {}, 0, 1, 1, -EINVAL },
 	{ "uc_read", UC, T_READ, 0, 1, 0, { 8 }, 0, 0, 0, -EINVAL },
 	{ "uc_fetch_add", UC, T_FADD, 0, 1, 0, { 8 }, 0, 0, 0, -EINVAL },

@@ -566,14 +566,19 @@ if want unload && is_siwarp; then
 	kill_rpings
 	lab_check "unload: rdma link add again" \
 		rdma link add "$LAB_IBDEV" type siwarp netdev eth0
-	# a user-space listener holds a device context, so the module is in
-	# use (as with any RDMA driver); a kernel ULP's listener does not:
-	# nvmet-rdma listens on this address through the RDMA CM
+	# a user-space listener holds a device context: rmmod removes the
+	# device anyway, the core destroying the process's objects and
+	# cutting it off (disassociate), so no process can hold the module;
+	# nvmet-rdma, a kernel ULP, then listens through the RDMA CM
 	rping -s -a "$LAB_ADDR" -p "$PORT" >/dev/null 2>&1 &
 	lab_wait_listen "$PORT" 20
-	lab_expect_fail "unload: rmmod refused while a process has the device open" \
+	lab_check "unload: rmmod while a process has the device open" \
 		timeout 60 modprobe -r softrdma
+	lab_check "unload: the process's listener went with the device" \
+		lab_wait_for 20 no_listener "$PORT"
 	kill_rpings
+	lab_check "unload: modprobe and rdma link add again" \
+		sh -c "modprobe softrdma && rdma link add $LAB_IBDEV type siwarp netdev eth0"
 	lab_check "unload: nvmet-rdma listens on $LAB_ADDR:4420" nvmet_listen
 	lab_check "unload: rmmod with nvmet-rdma's listener up" \
 		timeout 60 modprobe -r softrdma

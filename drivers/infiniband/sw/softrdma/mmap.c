@@ -133,7 +133,24 @@ void softrdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 	softrdma_mmap_destroy(to_softrdma_mmap_entry(rdma_entry));
 }
 
+/*
+ * The device leaves while a process still holds its uverbs file (rdma
+ * link del, the netdev gone, the device's namespace exiting, a move to
+ * another namespace): the core has destroyed every object of @uctx
+ * already and only asks the driver to cut the process's mappings off.
+ * A ring page mapped into a process holds the page reference its PTE
+ * took (softrdma_mmap_insert()), so the process keeps pages that no
+ * object reads or writes any more, and nothing is left to zap.  Without
+ * this op the core would wait for the file's last close instead, and a
+ * process could hold the device's removal, and with it its namespace's
+ * teardown, for as long as it liked.
+ */
+static void softrdma_disassociate_ucontext(struct ib_ucontext *uctx)
+{
+}
+
 const struct ib_device_ops softrdma_mmap_ops = {
+	.disassociate_ucontext = softrdma_disassociate_ucontext,
 	.mmap = softrdma_mmap,
 	.mmap_free = softrdma_mmap_free,
 };

@@ -7,10 +7,10 @@
 # its namespace: only there does rdma-core list and open it, and only
 # there are its UDP 4791 sockets, iWARP listeners and counters. RoCE
 # (ibv_rc_pingpong -c) and iWARP (rping -V) carry checked data from one
-# namespace to the other. "rdma dev set DEV netns NS" is refused (the
-# device cannot disassociate its user contexts). Deleting the namespaces
-# while a pingpong runs in them tears everything down: the devices go,
-# softrdma unloads, the kernel log stays clean (host-side check).
+# namespace to the other. Deleting the namespaces while a pingpong runs
+# in them, and while a process that moved to init_net holds a device file
+# of one of them, tears everything down: the devices go, softrdma
+# unloads, the kernel log stays clean (host-side check).
 #
 # Runs with --stack none and --guests 1: the scenario loads softrdma.
 
@@ -157,15 +157,21 @@ lab_check "iWARP wildcard listen in $B makes no listener in $A" wild
 lab_expect_fail "rdma_cm in $A binds $BADDR (an address of $B)" \
 	lab_timeout 10 ip netns exec "$A" rping -s -a "$BADDR" -p 7176 -C 1
 
-# --- moving a device ---------------------------------------------------------
-refused_move() {
-	local out
-	out=$(in_b rdma dev set srb netns "$A" 2>&1) && return 1
-	echo "$out"
-	grep -q "Operation not supported" <<<"$out"
+# --- a device file carried out of its namespace -----------------------------
+# swb's uverbs file, opened in $B by a process that then moves to
+# init_net and keeps it: $B's exit must not wait for that file's close
+# (the core cuts the file off; without that, one process could hold the
+# host's namespace teardown for as long as it liked)
+uvb=$(in_b bash -c 'grep -lx swb /sys/class/infiniband_verbs/uverbs*/ibdev' | head -n 1)
+uvb=${uvb%/ibdev}
+uvb=/dev/infiniband/${uvb##*/}
+ip netns exec "$B" bash -c "exec 7<>$uvb && exec nsenter --net=/proc/1/ns/net sleep 600" &
+outside=$!
+holds_uvb() {
+	[ "$(readlink /proc/self/ns/net)" = "$(readlink "/proc/$outside/ns/net")" ] &&
+		ls -l "/proc/$outside/fd/" | grep -q "$uvb"
 }
-lab_check "rdma dev set srb netns $A is refused with EOPNOTSUPP" refused_move
-lab_check "srb still in $B after the refused move" bash -c "$(declare -f lists); lists $B srb"
+lab_check "a process in init_net holds swb's uverbs file ($uvb)" lab_wait_for 10 holds_uvb
 
 # --- namespace deletion with live QPs ----------------------------------------
 # $! is the program's pid (ip netns exec execs it): the kill below must
@@ -197,6 +203,9 @@ lab_check "both namespaces exited (vha and vhb gone)" lab_wait_for 30 bash -c \
 # unregistration must then remove them
 lab_check "the namespaces' devices are gone, not moved to init_net" \
 	lab_wait_for 30 no_softrdma_dev
+lab_check "the process holding swb's file outside $B is still there" kill -0 "$outside"
+kill -KILL "$outside" 2>/dev/null
+wait "$outside" 2>/dev/null
 lab_check "no rdma link left" bash -c '[ -z "$(rdma link show)" ]'
 lab_check "rmmod softrdma" lab_wait_for 30 rmmod softrdma
 lab_check "softrdma unloaded" module_gone

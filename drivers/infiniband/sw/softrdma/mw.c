@@ -24,6 +24,7 @@
 #include "device.h"
 #include "mr.h"
 #include "mw.h"
+#include "qp.h"
 #include "res.h"
 
 /* The window a key's index holds, or NULL; caller in an RCU section */
@@ -84,7 +85,11 @@ static void softrdma_mw_unbind(struct softrdma_mw *mw)
 		softrdma_mr_window_put(mw->mr);
 		mw->mr = NULL;
 	}
-	mw->qp = NULL;
+	/* the QP lives until then: softrdma_mw_qp_gone() */
+	if (mw->qp) {
+		atomic_dec(&mw->qp->mw_bound);
+		mw->qp = NULL;
+	}
 	mw->addr = 0;
 	mw->length = 0;
 	mw->access = 0;
@@ -94,14 +99,21 @@ static int softrdma_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
 	struct softrdma_mw *mw = to_smw(ibmw);
+	u32 index = softrdma_mr_key_index(mw->key);
 	unsigned long flags;
 
-	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mw->key));
-	/* the RDMA core frees @mw on return: no lookup may still see it */
-	synchronize_rcu();
+	/*
+	 * Unbound while softrdma_mw_qp_gone() can still find it, so that the
+	 * QP it is bound through is alive; dead before it is unpublished, so
+	 * that a bind which found it cannot bind it again.
+	 */
 	spin_lock_irqsave(&mw->lock, flags);
 	softrdma_mw_unbind(mw);
+	mw->key = SOFTRDMA_MW_KEY_DEAD;
 	spin_unlock_irqrestore(&mw->lock, flags);
+	xa_erase(&sdev->mr_xa, index);
+	/* the RDMA core frees @mw on return: no lookup may still see it */
+	synchronize_rcu();
 	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
 	return 0;
 }
@@ -198,7 +210,7 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_bind_check);
  *
  * Return: 0, or -EINVAL for any broken rule (IB_WC_MW_BIND_ERR).
  */
-int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		     const struct softrdma_mw_bind *b)
 {
 	struct softrdma_mr *mr = NULL;
@@ -217,7 +229,7 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	err = softrdma_mw_bind_check(mw, mr, qp, b);
+	err = softrdma_mw_bind_check(mw, mr, &qp->ibqp, b);
 	/* the MR takes no new window once its dereg began */
 	if (!err && mr)
 		err = softrdma_mr_window_get(mr);
@@ -231,8 +243,10 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
 			mw->addr = b->addr;
 			mw->length = b->length;
 			mw->access = b->access;
-			if (mw->ibmw.type == IB_MW_TYPE_2)
+			if (mw->ibmw.type == IB_MW_TYPE_2) {
 				mw->qp = qp;
+				atomic_inc(&qp->mw_bound);
+			}
 		}
 	}
 	spin_unlock_irqrestore(&mw->lock, flags);
@@ -257,7 +271,7 @@ out_unlock_rcu:
  * 0; -EINVAL for a window that cannot be invalidated so; -EACCES for a
  * window of another PD.
  */
-int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey)
 {
 	struct softrdma_mw *mw;
@@ -269,7 +283,7 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->ibmw.pd != qp->pd)
+	if (mw->ibmw.pd != qp->ibqp.pd)
 		err = -EACCES;
 	else if (mw->ibmw.type != IB_MW_TYPE_2 || !mw->mr ||
 		 mw->key != rkey || mw->qp != qp)
@@ -302,7 +316,7 @@ out_unlock_rcu:
  * Return: -ENOENT when @rkey names no window; 0; -EACCES otherwise (the
  * responder's Remote Access Error).
  */
-int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		     u32 rkey, u64 va, u64 len, int access,
 		     struct softrdma_mr **mr, u64 *mr_va)
 {
@@ -316,7 +330,7 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
 		goto out_unlock_rcu;
 	err = -EACCES;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->mr && mw->key == rkey && mw->ibmw.pd == qp->pd &&
+	if (mw->mr && mw->key == rkey && mw->ibmw.pd == qp->ibqp.pd &&
 	    (mw->ibmw.type != IB_MW_TYPE_2 || mw->qp == qp) &&
 	    (mw->access & access) == access &&
 	    softrdma_mw_range(mw->addr, mw->length,
@@ -337,15 +351,20 @@ out_unlock_rcu:
  * @sdev: the device
  * @qp: a QP being destroyed, that executes nothing any more
  *
- * IBA 10.6.7.2.5: destroying a QP invalidates its type 2 windows.
+ * IBA 10.6.7.2.5: destroying a QP invalidates its type 2 windows.  Only
+ * a QP that has some is looked for in the key space: nothing binds through
+ * @qp any more, and each window counts itself out of @qp->mw_bound under
+ * its lock when it lets @qp go.
  */
-void softrdma_mw_qp_gone(struct softrdma_dev *sdev, const struct ib_qp *qp)
+void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp)
 {
 	struct softrdma_mw *mw;
 	unsigned long index;
 	unsigned long flags;
 	void *entry;
 
+	if (!atomic_read(&qp->mw_bound))
+		return;
 	rcu_read_lock();
 	xa_for_each(&sdev->mr_xa, index, entry) {
 		if (xa_pointer_tag(entry) != SOFTRDMA_KEY_TAG_MW)

@@ -13,12 +13,19 @@
 
 struct softrdma_dev;
 struct softrdma_mr;
+struct softrdma_qp;
 
 /* Rights a window may grant: remote ones only (IBA 10.6.7.2.1) */
 #define SOFTRDMA_MW_ACCESS	(IB_ACCESS_REMOTE_WRITE |		\
 				 IB_ACCESS_REMOTE_READ |		\
 				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ZERO_BASED)
+
+/*
+ * The key of a deallocated window: no R_Key matches it, as index 0 is never
+ * a window's, so a lookup that found the window just before finds nothing.
+ */
+#define SOFTRDMA_MW_KEY_DEAD	0
 
 /*
  * A window shares the key space of MRs: it holds an index of the
@@ -30,10 +37,11 @@ struct softrdma_mw {
 	struct ib_mw ibmw;
 	/* protects everything below: the binding */
 	spinlock_t lock;
-	u32 key;		/* the R_Key valid now; its byte changes per bind */
+	/* the R_Key valid now, its byte changes per bind; or KEY_DEAD */
+	u32 key;
 	struct softrdma_mr *mr;	/* bound to, referenced; NULL: not bound */
-	/* type 2: the QP it was bound through (compared, never dereferenced) */
-	const struct ib_qp *qp;
+	/* type 2: the QP it was bound through, counted in its mw_bound */
+	struct softrdma_qp *qp;
 	u64 addr;		/* first byte, in the MR's iova space */
 	u64 length;
 	int access;		/* SOFTRDMA_MW_ACCESS bits */
@@ -56,14 +64,14 @@ struct softrdma_mw_bind {
 
 extern const struct ib_device_ops softrdma_mw_ops;
 
-int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		     const struct softrdma_mw_bind *b);
-int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey);
-int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		     u32 rkey, u64 va, u64 len, int access,
 		     struct softrdma_mr **mr, u64 *mr_va);
-void softrdma_mw_qp_gone(struct softrdma_dev *sdev, const struct ib_qp *qp);
+void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 bool softrdma_mw_range(u64 w_addr, u64 w_len, bool zero_based, u64 va,

@@ -8,9 +8,11 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "counters.h"
 #include "device.h"
 #include "mr.h"
 #include "mw.h"
+#include "qp.h"
 
 #define MR_IOVA		0x10000ULL
 #define MR_LEN		0x4000ULL
@@ -187,7 +189,7 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 struct mw_dev {
 	struct softrdma_dev *sdev;
 	struct ib_pd pd[2];
-	struct ib_qp qp[2];	/* both in pd[0] */
+	struct softrdma_qp qp[2];	/* both in pd[0] */
 	struct softrdma_mr *mr;	/* user MR in pd[0], MR_IOVA + MR_LEN */
 	struct softrdma_mw *mw;
 };
@@ -204,10 +206,13 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 	KUNIT_ASSERT_NOT_NULL(test, d->mr);
 	KUNIT_ASSERT_NOT_NULL(test, d->mw);
 	xa_init_flags(&d->sdev->mr_xa, XA_FLAGS_ALLOC1);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(d->sdev), 0);
 	d->pd[0].device = &d->sdev->ibdev;
 	d->pd[1].device = &d->sdev->ibdev;
-	d->qp[0].pd = &d->pd[0];
-	d->qp[1].pd = &d->pd[0];
+	d->qp[0].sdev = d->sdev;
+	d->qp[0].ibqp.pd = &d->pd[0];
+	d->qp[1].sdev = d->sdev;
+	d->qp[1].ibqp.pd = &d->pd[0];
 
 	d->mr->type = SOFTRDMA_MR_USER;
 	d->mr->pd = &d->pd[0];
@@ -228,15 +233,18 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 static void mw_dev_free(struct kunit *test, struct mw_dev *d)
 {
 	KUNIT_EXPECT_EQ(test, softrdma_mw_ops.dealloc_mw(&d->mw->ibmw), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[1].mw_bound), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->mr->ref), 1U);
 	KUNIT_EXPECT_EQ(test, softrdma_dereg_mr(&d->mr->ibmr, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&d->sdev->mr_xa));
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MW]), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MR]), 0);
+	softrdma_counters_free(d->sdev);
 }
 
-static int mw_dev_bind(struct mw_dev *d, const struct ib_qp *qp, u8 key,
+static int mw_dev_bind(struct mw_dev *d, struct softrdma_qp *qp, u8 key,
 		       int access, u64 addr, u64 length)
 {
 	struct softrdma_mw_bind b = {
@@ -311,7 +319,8 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->mw->key & 0xff, 0x5aU);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
 
-	err = softrdma_mw_rkey(d->sdev, &d->qp[c->qp], d->mw->key ^ c->key_xor,
+	err = softrdma_mw_rkey(d->sdev, &d->qp[c->qp],
+			       d->mw->key ^ c->key_xor,
 			       c->va, c->len, c->access, &mr, &mr_va);
 	KUNIT_EXPECT_EQ(test, err, c->err);
 	if (!err) {
@@ -321,7 +330,8 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 	}
 	/* a window's key is never an MR's, nor an MR's a window's */
 	KUNIT_EXPECT_NULL(test, softrdma_mr_get(d->sdev, d->mw->key));
-	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0], d->mr->key,
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0],
+					       d->mr->key,
 					       MR_IOVA, 8,
 					       IB_ACCESS_REMOTE_READ, &mr,
 					       &mr_va), -ENOENT);
@@ -375,6 +385,44 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	mw_dev_free(test, d);
 }
 
+/*
+ * A QP counts the type 2 windows bound through it until each lets it go:
+ * by invalidation, dealloc (mw_dev_free()) or the QP's destruction.  A
+ * refused bind counts nothing, and a QP with nothing counted is not looked
+ * for in the key space.
+ */
+static void softrdma_mw_qp_count(struct kunit *test)
+{
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	atomic_t *bound0 = &d->qp[0].mw_bound;
+	atomic_t *bound1 = &d->qp[1].mw_bound;
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[1], 2, RW, MR_IOVA, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0],
+						     d->mw->key), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 0);
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[1], 3, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 1);
+	/* with its count hidden, qp[1]'s window is not looked for */
+	atomic_set(bound1, 0);
+	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
+	atomic_set(bound1, 1);
+	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 4, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 1);
+	mw_dev_free(test, d);
+}
+
 /* Type 1: never invalidated; length 0 unbinds; dealloc unbinds too. */
 static void softrdma_mw_type1_unbind(struct kunit *test)
 {
@@ -382,6 +430,8 @@ static void softrdma_mw_type1_unbind(struct kunit *test)
 	u32 key;
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
+	/* only type 2 windows are bound through a QP */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
 	key = d->mw->key;
 	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0], key),
 			-EINVAL);
@@ -399,6 +449,7 @@ static struct kunit_case softrdma_mw_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mw_bind_rules, mw_bind_gen_params),
 	KUNIT_CASE_PARAM(softrdma_mw_rkey_lookup, mw_rkey_gen_params),
 	KUNIT_CASE(softrdma_mw_invalidate_and_qp_gone),
+	KUNIT_CASE(softrdma_mw_qp_count),
 	KUNIT_CASE(softrdma_mw_type1_unbind),
 	{}
 };

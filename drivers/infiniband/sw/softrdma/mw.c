@@ -12,12 +12,14 @@
  * destroyed.  While a window is bound, its MR cannot be deregistered
  * (dereg fails with -EINVAL, as rxe does; IBA 10.6.7.2.6).
  *
- * Lifetime: a window is found in the device's mr_xa under RCU, its
- * binding read and changed under its lock; dealloc unpublishes it, waits
- * a grace period, unbinds it.  A bound window holds a reference on its MR.
+ * Lifetime: a window's entry is found in the device's mr_xa under RCU,
+ * its binding read and changed under its lock; dealloc unbinds it, makes
+ * it dead, unpublishes it and lets RCU free it.  A bound window holds a
+ * reference on its MR.
  */
 #include <linux/rcupdate.h>
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
@@ -28,8 +30,8 @@
 #include "res.h"
 
 /* The window a key's index holds, or NULL; caller in an RCU section */
-static struct softrdma_mw *softrdma_mw_slot(struct softrdma_dev *sdev,
-					    u32 key)
+static struct softrdma_mw_entry *softrdma_mw_slot(struct softrdma_dev *sdev,
+						  u32 key)
 {
 	void *entry = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
 
@@ -41,7 +43,7 @@ static struct softrdma_mw *softrdma_mw_slot(struct softrdma_dev *sdev,
 static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
-	struct softrdma_mw *mw = to_smw(ibmw);
+	struct softrdma_mw_entry *mw;
 	u32 index, next;
 	int err;
 
@@ -51,6 +53,13 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	if (err)
 		return err;
 
+	mw = kzalloc(sizeof(*mw), GFP_KERNEL);
+	if (!mw) {
+		err = -ENOMEM;
+		goto out_put_res;
+	}
+	mw->pd = ibmw->pd;
+	mw->type = ibmw->type;
 	spin_lock_init(&mw->lock);
 	next = get_random_u32_inclusive(1, SOFTRDMA_MR_INDEX_MAX);
 	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
@@ -58,7 +67,7 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 			      GFP_KERNEL);
 	if (err < 0) {
 		err = err == -EBUSY ? -ENOMEM : err;
-		goto out_put_res;
+		goto out_free_entry;
 	}
 	mw->key = softrdma_mr_key(index, get_random_u8());
 	ibmw->rkey = mw->key;
@@ -67,17 +76,20 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 			      GFP_KERNEL));
 	if (err)
 		goto out_erase;
+	to_smw(ibmw)->entry = mw;
 	return 0;
 
 out_erase:
 	xa_erase(&sdev->mr_xa, index);
+out_free_entry:
+	kfree(mw);
 out_put_res:
 	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
 	return err;
 }
 
 /* Undo a binding; mw->lock held */
-static void softrdma_mw_unbind(struct softrdma_mw *mw)
+static void softrdma_mw_unbind(struct softrdma_mw_entry *mw)
 {
 	lockdep_assert_held(&mw->lock);
 
@@ -97,23 +109,24 @@ static void softrdma_mw_unbind(struct softrdma_mw *mw)
 
 static int softrdma_dealloc_mw(struct ib_mw *ibmw)
 {
+	struct softrdma_mw_entry *mw = to_smw(ibmw)->entry;
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
-	struct softrdma_mw *mw = to_smw(ibmw);
-	u32 index = softrdma_mr_key_index(mw->key);
 	unsigned long flags;
+	u32 index;
 
 	/*
 	 * Unbound while softrdma_mw_qp_gone() can still find it, so that the
 	 * QP it is bound through is alive; dead before it is unpublished, so
-	 * that a bind which found it cannot bind it again.
+	 * that a lookup which found it finds nothing to use or bind.
 	 */
 	spin_lock_irqsave(&mw->lock, flags);
 	softrdma_mw_unbind(mw);
+	index = softrdma_mr_key_index(mw->key);
 	mw->key = SOFTRDMA_MW_KEY_DEAD;
 	spin_unlock_irqrestore(&mw->lock, flags);
 	xa_erase(&sdev->mr_xa, index);
-	/* the RDMA core frees @mw on return: no lookup may still see it */
-	synchronize_rcu();
+	/* lookups use an entry only inside their RCU section */
+	kfree_rcu(mw, rcu);
 	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
 	return 0;
 }
@@ -158,12 +171,12 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_range);
  *
  * Return: 0, or -EINVAL: the bind completes with IB_WC_MW_BIND_ERR.
  */
-VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw *mw,
+VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw_entry *mw,
 					    const struct softrdma_mr *mr,
 					    const struct ib_qp *qp,
 					    const struct softrdma_mw_bind *b)
 {
-	bool type2 = mw->ibmw.type == IB_MW_TYPE_2;
+	bool type2 = mw->type == IB_MW_TYPE_2;
 
 	if (b->access & ~SOFTRDMA_MW_ACCESS)
 		return -EINVAL;
@@ -171,7 +184,7 @@ VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw *mw,
 	if (b->mw_rkey != mw->key)
 		return -EINVAL;
 	/* 10.6.7.2.1: QP, window and MR share one PD */
-	if (mw->ibmw.pd != qp->pd)
+	if (mw->pd != qp->pd)
 		return -EINVAL;
 	if (type2) {
 		/* o10-37.2.30: a bound type 2 window is invalidated first */
@@ -214,7 +227,7 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		     const struct softrdma_mw_bind *b)
 {
 	struct softrdma_mr *mr = NULL;
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -EINVAL;
 
@@ -243,7 +256,7 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			mw->addr = b->addr;
 			mw->length = b->length;
 			mw->access = b->access;
-			if (mw->ibmw.type == IB_MW_TYPE_2) {
+			if (mw->type == IB_MW_TYPE_2) {
 				mw->qp = qp;
 				atomic_inc(&qp->mw_bound);
 			}
@@ -274,7 +287,7 @@ out_unlock_rcu:
 int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -ENOENT;
 
@@ -283,9 +296,9 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->ibmw.pd != qp->ibqp.pd)
+	if (mw->pd != qp->ibqp.pd)
 		err = -EACCES;
-	else if (mw->ibmw.type != IB_MW_TYPE_2 || !mw->mr ||
+	else if (mw->type != IB_MW_TYPE_2 || !mw->mr ||
 		 mw->key != rkey || mw->qp != qp)
 		err = -EINVAL;
 	else
@@ -320,7 +333,7 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		     u32 rkey, u64 va, u64 len, int access,
 		     struct softrdma_mr **mr, u64 *mr_va)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -ENOENT;
 
@@ -330,8 +343,8 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		goto out_unlock_rcu;
 	err = -EACCES;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->mr && mw->key == rkey && mw->ibmw.pd == qp->ibqp.pd &&
-	    (mw->ibmw.type != IB_MW_TYPE_2 || mw->qp == qp) &&
+	if (mw->mr && mw->key == rkey && mw->pd == qp->ibqp.pd &&
+	    (mw->type != IB_MW_TYPE_2 || mw->qp == qp) &&
 	    (mw->access & access) == access &&
 	    softrdma_mw_range(mw->addr, mw->length,
 			      mw->access & IB_ZERO_BASED, va, len, mr_va) &&
@@ -358,7 +371,7 @@ out_unlock_rcu:
  */
 void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long index;
 	unsigned long flags;
 	void *entry;

@@ -7,6 +7,7 @@
 #ifndef SOFTRDMA_MW_H
 #define SOFTRDMA_MW_H
 
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
@@ -28,14 +29,18 @@ struct softrdma_qp;
 #define SOFTRDMA_MW_KEY_DEAD	0
 
 /*
- * A window shares the key space of MRs: it holds an index of the
- * device's mr_xa, tagged SOFTRDMA_KEY_TAG_MW (mr.h), so that no R_Key
- * can name both.  It is found under RCU only; dealloc unpublishes it and
- * waits for a grace period before the RDMA core frees it.
+ * A window shares the key space of MRs: its entry holds an index of the
+ * device's mr_xa, tagged SOFTRDMA_KEY_TAG_MW (mr.h), so that no R_Key can
+ * name both.  The entry is the window's state apart from the ib_mw, which
+ * the RDMA core frees as soon as dealloc_mw returns: lookups find it under
+ * RCU and use it only inside that section; dealloc makes it dead and
+ * unpublishes it, and it is freed after a grace period (kfree_rcu), which
+ * nothing waits for.
  */
-struct softrdma_mw {
-	struct ib_mw ibmw;
-	/* protects everything below: the binding */
+struct softrdma_mw_entry {
+	const struct ib_pd *pd;	/* the window's, compared only */
+	enum ib_mw_type type;
+	/* protects everything below but @rcu: the binding */
 	spinlock_t lock;
 	/* the R_Key valid now, its byte changes per bind; or KEY_DEAD */
 	u32 key;
@@ -45,6 +50,17 @@ struct softrdma_mw {
 	u64 addr;		/* first byte, in the MR's iova space */
 	u64 length;
 	int access;		/* SOFTRDMA_MW_ACCESS bits */
+	struct rcu_head rcu;
+};
+
+/*
+ * ibmw.rkey is the key at allocation only: the RDMA core reads it for the
+ * answer to alloc_mw and nowhere else, and a consumer learns the key of a
+ * bind from the bind itself.
+ */
+struct softrdma_mw {
+	struct ib_mw ibmw;
+	struct softrdma_mw_entry *entry;	/* in the device's mr_xa */
 };
 
 static inline struct softrdma_mw *to_smw(struct ib_mw *ibmw)
@@ -76,7 +92,7 @@ void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp);
 #if IS_ENABLED(CONFIG_KUNIT)
 bool softrdma_mw_range(u64 w_addr, u64 w_len, bool zero_based, u64 va,
 		       u64 len, u64 *mr_va);
-int softrdma_mw_bind_check(const struct softrdma_mw *mw,
+int softrdma_mw_bind_check(const struct softrdma_mw_entry *mw,
 			   const struct softrdma_mr *mr, const struct ib_qp *qp,
 			   const struct softrdma_mw_bind *b);
 #endif

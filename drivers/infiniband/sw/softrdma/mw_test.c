@@ -149,7 +149,7 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 {
 	const struct mw_bind_case *c = test->param_value;
 	struct softrdma_mr *mr;
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	struct ib_pd *pds;
 	struct ib_qp *qp;
 	struct softrdma_mw_bind b = {
@@ -173,8 +173,8 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 	mr->access = c->mr_access;
 	mr->iova = MR_IOVA;
 	mr->length = c->mr_type == SOFTRDMA_MR_DMA ? U64_MAX : MR_LEN;
-	mw->ibmw.type = c->type;
-	mw->ibmw.pd = &pds[c->mw_pd];
+	mw->type = c->type;
+	mw->pd = &pds[c->mw_pd];
 	mw->key = 0x12345678;
 	if (c->bound)
 		mw->mr = mr;
@@ -194,6 +194,26 @@ struct mw_dev {
 	struct softrdma_mw *mw;
 };
 
+/* A window allocated as the RDMA core does; mw_dev_dealloc() is the core's */
+static struct softrdma_mw *mw_dev_alloc(struct kunit *test, struct mw_dev *d,
+					enum ib_mw_type type, struct ib_pd *pd)
+{
+	struct softrdma_mw *mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->ibmw.device = &d->sdev->ibdev;
+	mw->ibmw.pd = pd;
+	mw->ibmw.type = type;
+	KUNIT_ASSERT_EQ(test, softrdma_mw_ops.alloc_mw(&mw->ibmw, NULL), 0);
+	return mw;
+}
+
+static void mw_dev_dealloc(struct kunit *test, struct softrdma_mw *mw)
+{
+	KUNIT_EXPECT_EQ(test, softrdma_mw_ops.dealloc_mw(&mw->ibmw), 0);
+	kunit_kfree(test, mw);
+}
+
 static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 {
 	struct mw_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
@@ -201,10 +221,8 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	d->sdev = kunit_kzalloc(test, sizeof(*d->sdev), GFP_KERNEL);
 	d->mr = kzalloc(sizeof(*d->mr), GFP_KERNEL);
-	d->mw = kunit_kzalloc(test, sizeof(*d->mw), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d->sdev);
 	KUNIT_ASSERT_NOT_NULL(test, d->mr);
-	KUNIT_ASSERT_NOT_NULL(test, d->mw);
 	xa_init_flags(&d->sdev->mr_xa, XA_FLAGS_ALLOC1);
 	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(d->sdev), 0);
 	d->pd[0].device = &d->sdev->ibdev;
@@ -222,17 +240,14 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 	KUNIT_ASSERT_EQ(test, softrdma_mr_add(d->sdev, d->mr), 0);
 	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(d->sdev, d->mr), 0);
 
-	d->mw->ibmw.device = &d->sdev->ibdev;
-	d->mw->ibmw.pd = &d->pd[0];
-	d->mw->ibmw.type = type;
-	KUNIT_ASSERT_EQ(test, softrdma_mw_ops.alloc_mw(&d->mw->ibmw, NULL), 0);
+	d->mw = mw_dev_alloc(test, d, type, &d->pd[0]);
 	return d;
 }
 
 /* dealloc, dereg: the device's key space ends empty, every count zero */
 static void mw_dev_free(struct kunit *test, struct mw_dev *d)
 {
-	KUNIT_EXPECT_EQ(test, softrdma_mw_ops.dealloc_mw(&d->mw->ibmw), 0);
+	mw_dev_dealloc(test, d->mw);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[1].mw_bound), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
@@ -248,7 +263,7 @@ static int mw_dev_bind(struct mw_dev *d, struct softrdma_qp *qp, u8 key,
 		       int access, u64 addr, u64 length)
 {
 	struct softrdma_mw_bind b = {
-		.mw_rkey = d->mw->key,
+		.mw_rkey = d->mw->entry->key,
 		.mr_lkey = d->mr->key,
 		.rkey = key,
 		.access = access,
@@ -316,11 +331,11 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 0x5a, c->mw_access,
 					  c->w_addr, c->w_len), 0);
-	KUNIT_EXPECT_EQ(test, d->mw->key & 0xff, 0x5aU);
+	KUNIT_EXPECT_EQ(test, d->mw->entry->key & 0xff, 0x5aU);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
 
 	err = softrdma_mw_rkey(d->sdev, &d->qp[c->qp],
-			       d->mw->key ^ c->key_xor,
+			       d->mw->entry->key ^ c->key_xor,
 			       c->va, c->len, c->access, &mr, &mr_va);
 	KUNIT_EXPECT_EQ(test, err, c->err);
 	if (!err) {
@@ -329,7 +344,7 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 		softrdma_mr_put(mr);
 	}
 	/* a window's key is never an MR's, nor an MR's a window's */
-	KUNIT_EXPECT_NULL(test, softrdma_mr_get(d->sdev, d->mw->key));
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(d->sdev, d->mw->entry->key));
 	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0],
 					       d->mr->key,
 					       MR_IOVA, 8,
@@ -351,7 +366,7 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	u32 key;
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
-	key = d->mw->key;
+	key = d->mw->entry->key;
 	KUNIT_EXPECT_EQ(test, softrdma_dereg_mr(&d->mr->ibmr, NULL), -EINVAL);
 	/* a bound type 2 window binds again only once invalidated */
 	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[0], 2, RW, MR_IOVA, 8),
@@ -378,8 +393,8 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
 	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
-	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[1], d->mw->key,
-					       MR_IOVA, 8,
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[1],
+					       d->mw->entry->key, MR_IOVA, 8,
 					       IB_ACCESS_REMOTE_READ, &mr,
 					       &mr_va), -EACCES);
 	mw_dev_free(test, d);
@@ -404,7 +419,7 @@ static void softrdma_mw_qp_count(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
 	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0],
-						     d->mw->key), 0);
+						     d->mw->entry->key), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 0);
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[1], 3, RW, MR_IOVA, 8), 0);
@@ -423,6 +438,68 @@ static void softrdma_mw_qp_count(struct kunit *test)
 	mw_dev_free(test, d);
 }
 
+#define MW_MANY		1024
+
+/*
+ * dealloc waits for no grace period: here it runs inside an RCU read-side
+ * section, as a lookup that found the windows does, where waiting for one
+ * would never return.  Every window lets its MR and QP go, and the entry
+ * the lookup found stays readable, dead to a bind with its old key.
+ */
+static void softrdma_mw_dealloc_many(struct kunit *test)
+{
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	struct softrdma_mw_bind b = {
+		.mr_lkey = d->mr->key,
+		.access = RW,
+		.addr = MR_IOVA,
+		.length = 8,
+	};
+	struct softrdma_mw_entry *found;
+	struct softrdma_mw **mws;
+	struct softrdma_mr *mr;
+	int dealloc_err = 0;
+	int bind_err, i;
+	u64 mr_va;
+	u32 key;
+
+	mws = kunit_kcalloc(test, MW_MANY, sizeof(*mws), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mws);
+	for (i = 0; i < MW_MANY; i++) {
+		mws[i] = mw_dev_alloc(test, d, i % 2 ? IB_MW_TYPE_2 :
+					IB_MW_TYPE_1, &d->pd[0]);
+		b.mw_rkey = mws[i]->entry->key;
+		b.rkey = i;
+		KUNIT_ASSERT_EQ(test, softrdma_mw_bind(d->sdev, &d->qp[0], &b),
+				0);
+	}
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, MW_MANY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), MW_MANY / 2);
+	key = mws[1]->entry->key;
+
+	rcu_read_lock();
+	found = xa_untag_pointer(xa_load(&d->sdev->mr_xa,
+					 softrdma_mr_key_index(key)));
+	for (i = 0; i < MW_MANY; i++)
+		dealloc_err |= softrdma_mw_ops.dealloc_mw(&mws[i]->ibmw);
+	b.mw_rkey = key;
+	bind_err = softrdma_mw_bind_check(found, d->mr, &d->qp[0].ibqp, &b);
+	rcu_read_unlock();
+
+	KUNIT_EXPECT_EQ(test, dealloc_err, 0);
+	KUNIT_EXPECT_EQ(test, bind_err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
+	KUNIT_EXPECT_EQ(test, kref_read(&d->mr->ref), 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MW]), 1);
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0], key, MR_IOVA,
+					       8, IB_ACCESS_REMOTE_READ, &mr,
+					       &mr_va), -ENOENT);
+	for (i = 0; i < MW_MANY; i++)
+		kunit_kfree(test, mws[i]);
+	mw_dev_free(test, d);
+}
+
 /* Type 1: never invalidated; length 0 unbinds; dealloc unbinds too. */
 static void softrdma_mw_type1_unbind(struct kunit *test)
 {
@@ -432,12 +509,12 @@ static void softrdma_mw_type1_unbind(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
 	/* only type 2 windows are bound through a QP */
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
-	key = d->mw->key;
+	key = d->mw->entry->key;
 	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0], key),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[1], 2, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
-	KUNIT_EXPECT_NE(test, d->mw->key, key);
+	KUNIT_EXPECT_NE(test, d->mw->entry->key, key);
 	/* bound when deallocated: the MR is let go */
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 3, RW, MR_IOVA, 8), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
@@ -451,6 +528,7 @@ static struct kunit_case softrdma_mw_cases[] = {
 	KUNIT_CASE(softrdma_mw_invalidate_and_qp_gone),
 	KUNIT_CASE(softrdma_mw_qp_count),
 	KUNIT_CASE(softrdma_mw_type1_unbind),
+	KUNIT_CASE(softrdma_mw_dealloc_many),
 	{}
 };
 

@@ -278,11 +278,12 @@ out_unlock_rcu:
  * @rkey: the key
  *
  * Only a bound type 2 window, by its whole key, through the QP it is bound
- * to (o10-37.2.26: type 1 windows cannot be invalidated).
+ * to (o10-37.2.26: type 1 windows cannot be invalidated).  Every refusal
+ * is the same, as a bind's: a LOCAL_INV's status tells no index holding
+ * another PD's window from an empty one.
  *
  * Return: -ENOENT when @rkey names no window (an MR's key, or nothing);
- * 0; -EINVAL for a window that cannot be invalidated so; -EACCES for a
- * window of another PD.
+ * 0; -EINVAL for a window that cannot be invalidated so.
  */
 int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey)
@@ -296,15 +297,13 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->pd != qp->ibqp.pd)
-		err = -EACCES;
-	else if (mw->type != IB_MW_TYPE_2 || !mw->mr ||
-		 mw->key != rkey || mw->qp != qp)
+	if (mw->key != rkey || mw->pd != qp->ibqp.pd ||
+	    mw->type != IB_MW_TYPE_2 || !mw->mr || mw->qp != qp) {
 		err = -EINVAL;
-	else
-		err = 0;
-	if (!err)
+	} else {
 		softrdma_mw_unbind(mw);
+		err = 0;
+	}
 	spin_unlock_irqrestore(&mw->lock, flags);
 out_unlock_rcu:
 	rcu_read_unlock();

@@ -400,6 +400,55 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	mw_dev_free(test, d);
 }
 
+static const struct mw_inv_case {
+	const char *name;
+	enum ib_mw_type type;	/* of the window the key names; 0: none */
+	int pd;
+	u32 key_xor;
+} mw_inv_cases[] = {
+	{ "other PD's type 2 window", IB_MW_TYPE_2, PD_OTHER, 0 },
+	{ "other PD's window, stale key byte", IB_MW_TYPE_2, PD_OTHER, 0x80 },
+	{ "other PD's type 1 window", IB_MW_TYPE_1, PD_OTHER, 0 },
+	{ "own unbound type 2 window", IB_MW_TYPE_2, PD_QP, 0 },
+	{ "own window, stale key byte", IB_MW_TYPE_2, PD_QP, 0x80 },
+	{ "own type 1 window", IB_MW_TYPE_1, PD_QP, 0 },
+	{ "index of no window", 0 },
+};
+
+static void mw_inv_case_desc(const struct mw_inv_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mw_inv, mw_inv_cases, mw_inv_case_desc);
+
+/*
+ * A LOCAL_INV that fails completes with one status, whatever the key's
+ * index holds: a scan of keys tells no index with another PD's window
+ * from an empty one.
+ */
+static void softrdma_mw_local_inv_status(struct kunit *test)
+{
+	const struct mw_inv_case *c = test->param_value;
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	struct softrdma_mw *mw = NULL;
+	u32 index, key;
+
+	if (c->type) {
+		mw = mw_dev_alloc(test, d, c->type, &d->pd[c->pd]);
+		key = mw->entry->key ^ c->key_xor;
+	} else {
+		for (index = 1; xa_load(&d->sdev->mr_xa, index); index++)
+			;
+		key = softrdma_mr_key(index, 0x5a);
+	}
+	KUNIT_EXPECT_EQ(test, softrdma_qp_local_inv(&d->qp[0], key),
+			IB_WC_MW_BIND_ERR);
+	if (mw)
+		mw_dev_dealloc(test, mw);
+	mw_dev_free(test, d);
+}
+
 /*
  * A QP counts the type 2 windows bound through it until each lets it go:
  * by invalidation, dealloc (mw_dev_free()) or the QP's destruction.  A
@@ -526,6 +575,7 @@ static struct kunit_case softrdma_mw_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mw_bind_rules, mw_bind_gen_params),
 	KUNIT_CASE_PARAM(softrdma_mw_rkey_lookup, mw_rkey_gen_params),
 	KUNIT_CASE(softrdma_mw_invalidate_and_qp_gone),
+	KUNIT_CASE_PARAM(softrdma_mw_local_inv_status, mw_inv_gen_params),
 	KUNIT_CASE(softrdma_mw_qp_count),
 	KUNIT_CASE(softrdma_mw_type1_unbind),
 	KUNIT_CASE(softrdma_mw_dealloc_many),

@@ -12,23 +12,26 @@
  * destroyed.  While a window is bound, its MR cannot be deregistered
  * (dereg fails with -EINVAL, as rxe does; IBA 10.6.7.2.6).
  *
- * Lifetime: a window is found in the device's mr_xa under RCU, its
- * binding read and changed under its lock; dealloc unpublishes it, waits
- * a grace period, unbinds it.  A bound window holds a reference on its MR.
+ * Lifetime: a window's entry is found in the device's mr_xa under RCU,
+ * its binding read and changed under its lock; dealloc unbinds it, makes
+ * it dead, unpublishes it and lets RCU free it.  A bound window holds a
+ * reference on its MR.
  */
 #include <linux/rcupdate.h>
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
 #include "device.h"
 #include "mr.h"
 #include "mw.h"
+#include "qp.h"
 #include "res.h"
 
 /* The window a key's index holds, or NULL; caller in an RCU section */
-static struct softrdma_mw *softrdma_mw_slot(struct softrdma_dev *sdev,
-					    u32 key)
+static struct softrdma_mw_entry *softrdma_mw_slot(struct softrdma_dev *sdev,
+						  u32 key)
 {
 	void *entry = xa_load(&sdev->mr_xa, softrdma_mr_key_index(key));
 
@@ -40,7 +43,7 @@ static struct softrdma_mw *softrdma_mw_slot(struct softrdma_dev *sdev,
 static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
-	struct softrdma_mw *mw = to_smw(ibmw);
+	struct softrdma_mw_entry *mw;
 	u32 index, next;
 	int err;
 
@@ -50,6 +53,13 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	if (err)
 		return err;
 
+	mw = kzalloc(sizeof(*mw), GFP_KERNEL);
+	if (!mw) {
+		err = -ENOMEM;
+		goto out_put_res;
+	}
+	mw->pd = ibmw->pd;
+	mw->type = ibmw->type;
 	spin_lock_init(&mw->lock);
 	next = get_random_u32_inclusive(1, SOFTRDMA_MR_INDEX_MAX);
 	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
@@ -57,7 +67,7 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 			      GFP_KERNEL);
 	if (err < 0) {
 		err = err == -EBUSY ? -ENOMEM : err;
-		goto out_put_res;
+		goto out_free_entry;
 	}
 	mw->key = softrdma_mr_key(index, get_random_u8());
 	ibmw->rkey = mw->key;
@@ -66,17 +76,20 @@ static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 			      GFP_KERNEL));
 	if (err)
 		goto out_erase;
+	to_smw(ibmw)->entry = mw;
 	return 0;
 
 out_erase:
 	xa_erase(&sdev->mr_xa, index);
+out_free_entry:
+	kfree(mw);
 out_put_res:
 	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
 	return err;
 }
 
 /* Undo a binding; mw->lock held */
-static void softrdma_mw_unbind(struct softrdma_mw *mw)
+static void softrdma_mw_unbind(struct softrdma_mw_entry *mw)
 {
 	lockdep_assert_held(&mw->lock);
 
@@ -84,7 +97,11 @@ static void softrdma_mw_unbind(struct softrdma_mw *mw)
 		softrdma_mr_window_put(mw->mr);
 		mw->mr = NULL;
 	}
-	mw->qp = NULL;
+	/* the QP lives until then: softrdma_mw_qp_gone() */
+	if (mw->qp) {
+		atomic_dec(&mw->qp->mw_bound);
+		mw->qp = NULL;
+	}
 	mw->addr = 0;
 	mw->length = 0;
 	mw->access = 0;
@@ -92,16 +109,24 @@ static void softrdma_mw_unbind(struct softrdma_mw *mw)
 
 static int softrdma_dealloc_mw(struct ib_mw *ibmw)
 {
+	struct softrdma_mw_entry *mw = to_smw(ibmw)->entry;
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
-	struct softrdma_mw *mw = to_smw(ibmw);
 	unsigned long flags;
+	u32 index;
 
-	xa_erase(&sdev->mr_xa, softrdma_mr_key_index(mw->key));
-	/* the RDMA core frees @mw on return: no lookup may still see it */
-	synchronize_rcu();
+	/*
+	 * Unbound while softrdma_mw_qp_gone() can still find it, so that the
+	 * QP it is bound through is alive; dead before it is unpublished, so
+	 * that a lookup which found it finds nothing to use or bind.
+	 */
 	spin_lock_irqsave(&mw->lock, flags);
 	softrdma_mw_unbind(mw);
+	index = softrdma_mr_key_index(mw->key);
+	mw->key = SOFTRDMA_MW_KEY_DEAD;
 	spin_unlock_irqrestore(&mw->lock, flags);
+	xa_erase(&sdev->mr_xa, index);
+	/* lookups use an entry only inside their RCU section */
+	kfree_rcu(mw, rcu);
 	softrdma_res_put(&sdev->res, SOFTRDMA_RES_MW);
 	return 0;
 }
@@ -146,12 +171,12 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_range);
  *
  * Return: 0, or -EINVAL: the bind completes with IB_WC_MW_BIND_ERR.
  */
-VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw *mw,
+VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw_entry *mw,
 					    const struct softrdma_mr *mr,
 					    const struct ib_qp *qp,
 					    const struct softrdma_mw_bind *b)
 {
-	bool type2 = mw->ibmw.type == IB_MW_TYPE_2;
+	bool type2 = mw->type == IB_MW_TYPE_2;
 
 	if (b->access & ~SOFTRDMA_MW_ACCESS)
 		return -EINVAL;
@@ -159,7 +184,7 @@ VISIBLE_IF_KUNIT int softrdma_mw_bind_check(const struct softrdma_mw *mw,
 	if (b->mw_rkey != mw->key)
 		return -EINVAL;
 	/* 10.6.7.2.1: QP, window and MR share one PD */
-	if (mw->ibmw.pd != qp->pd)
+	if (mw->pd != qp->pd)
 		return -EINVAL;
 	if (type2) {
 		/* o10-37.2.30: a bound type 2 window is invalidated first */
@@ -198,11 +223,11 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_mw_bind_check);
  *
  * Return: 0, or -EINVAL for any broken rule (IB_WC_MW_BIND_ERR).
  */
-int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		     const struct softrdma_mw_bind *b)
 {
 	struct softrdma_mr *mr = NULL;
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -EINVAL;
 
@@ -217,7 +242,7 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	err = softrdma_mw_bind_check(mw, mr, qp, b);
+	err = softrdma_mw_bind_check(mw, mr, &qp->ibqp, b);
 	/* the MR takes no new window once its dereg began */
 	if (!err && mr)
 		err = softrdma_mr_window_get(mr);
@@ -231,8 +256,10 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
 			mw->addr = b->addr;
 			mw->length = b->length;
 			mw->access = b->access;
-			if (mw->ibmw.type == IB_MW_TYPE_2)
+			if (mw->type == IB_MW_TYPE_2) {
 				mw->qp = qp;
+				atomic_inc(&qp->mw_bound);
+			}
 		}
 	}
 	spin_unlock_irqrestore(&mw->lock, flags);
@@ -251,16 +278,17 @@ out_unlock_rcu:
  * @rkey: the key
  *
  * Only a bound type 2 window, by its whole key, through the QP it is bound
- * to (o10-37.2.26: type 1 windows cannot be invalidated).
+ * to (o10-37.2.26: type 1 windows cannot be invalidated).  Every refusal
+ * is the same, as a bind's: a LOCAL_INV's status tells no index holding
+ * another PD's window from an empty one.
  *
  * Return: -ENOENT when @rkey names no window (an MR's key, or nothing);
- * 0; -EINVAL for a window that cannot be invalidated so; -EACCES for a
- * window of another PD.
+ * 0; -EINVAL for a window that cannot be invalidated so.
  */
-int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -ENOENT;
 
@@ -269,15 +297,13 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
 	if (!mw)
 		goto out_unlock_rcu;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->ibmw.pd != qp->pd)
-		err = -EACCES;
-	else if (mw->ibmw.type != IB_MW_TYPE_2 || !mw->mr ||
-		 mw->key != rkey || mw->qp != qp)
+	if (mw->key != rkey || mw->pd != qp->ibqp.pd ||
+	    mw->type != IB_MW_TYPE_2 || !mw->mr || mw->qp != qp) {
 		err = -EINVAL;
-	else
-		err = 0;
-	if (!err)
+	} else {
 		softrdma_mw_unbind(mw);
+		err = 0;
+	}
 	spin_unlock_irqrestore(&mw->lock, flags);
 out_unlock_rcu:
 	rcu_read_unlock();
@@ -302,11 +328,11 @@ out_unlock_rcu:
  * Return: -ENOENT when @rkey names no window; 0; -EACCES otherwise (the
  * responder's Remote Access Error).
  */
-int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		     u32 rkey, u64 va, u64 len, int access,
 		     struct softrdma_mr **mr, u64 *mr_va)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long flags;
 	int err = -ENOENT;
 
@@ -316,8 +342,8 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
 		goto out_unlock_rcu;
 	err = -EACCES;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->mr && mw->key == rkey && mw->ibmw.pd == qp->pd &&
-	    (mw->ibmw.type != IB_MW_TYPE_2 || mw->qp == qp) &&
+	if (mw->mr && mw->key == rkey && mw->pd == qp->ibqp.pd &&
+	    (mw->type != IB_MW_TYPE_2 || mw->qp == qp) &&
 	    (mw->access & access) == access &&
 	    softrdma_mw_range(mw->addr, mw->length,
 			      mw->access & IB_ZERO_BASED, va, len, mr_va) &&
@@ -337,15 +363,20 @@ out_unlock_rcu:
  * @sdev: the device
  * @qp: a QP being destroyed, that executes nothing any more
  *
- * IBA 10.6.7.2.5: destroying a QP invalidates its type 2 windows.
+ * IBA 10.6.7.2.5: destroying a QP invalidates its type 2 windows.  Only
+ * a QP that has some is looked for in the key space: nothing binds through
+ * @qp any more, and each window counts itself out of @qp->mw_bound under
+ * its lock when it lets @qp go.
  */
-void softrdma_mw_qp_gone(struct softrdma_dev *sdev, const struct ib_qp *qp)
+void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp)
 {
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	unsigned long index;
 	unsigned long flags;
 	void *entry;
 
+	if (!atomic_read(&qp->mw_bound))
+		return;
 	rcu_read_lock();
 	xa_for_each(&sdev->mr_xa, index, entry) {
 		if (xa_pointer_tag(entry) != SOFTRDMA_KEY_TAG_MW)

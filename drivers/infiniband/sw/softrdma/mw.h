@@ -7,12 +7,14 @@
 #ifndef SOFTRDMA_MW_H
 #define SOFTRDMA_MW_H
 
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
 struct softrdma_dev;
 struct softrdma_mr;
+struct softrdma_qp;
 
 /* Rights a window may grant: remote ones only (IBA 10.6.7.2.1) */
 #define SOFTRDMA_MW_ACCESS	(IB_ACCESS_REMOTE_WRITE |		\
@@ -21,22 +23,44 @@ struct softrdma_mr;
 				 IB_ZERO_BASED)
 
 /*
- * A window shares the key space of MRs: it holds an index of the
- * device's mr_xa, tagged SOFTRDMA_KEY_TAG_MW (mr.h), so that no R_Key
- * can name both.  It is found under RCU only; dealloc unpublishes it and
- * waits for a grace period before the RDMA core frees it.
+ * The key of a deallocated window: no R_Key matches it, as index 0 is never
+ * a window's, so a lookup that found the window just before finds nothing.
  */
-struct softrdma_mw {
-	struct ib_mw ibmw;
-	/* protects everything below: the binding */
+#define SOFTRDMA_MW_KEY_DEAD	0
+
+/*
+ * A window shares the key space of MRs: its entry holds an index of the
+ * device's mr_xa, tagged SOFTRDMA_KEY_TAG_MW (mr.h), so that no R_Key can
+ * name both.  The entry is the window's state apart from the ib_mw, which
+ * the RDMA core frees as soon as dealloc_mw returns: lookups find it under
+ * RCU and use it only inside that section; dealloc makes it dead and
+ * unpublishes it, and it is freed after a grace period (kfree_rcu), which
+ * nothing waits for.
+ */
+struct softrdma_mw_entry {
+	const struct ib_pd *pd;	/* the window's, compared only */
+	enum ib_mw_type type;
+	/* protects everything below but @rcu: the binding */
 	spinlock_t lock;
-	u32 key;		/* the R_Key valid now; its byte changes per bind */
+	/* the R_Key valid now, its byte changes per bind; or KEY_DEAD */
+	u32 key;
 	struct softrdma_mr *mr;	/* bound to, referenced; NULL: not bound */
-	/* type 2: the QP it was bound through (compared, never dereferenced) */
-	const struct ib_qp *qp;
+	/* type 2: the QP it was bound through, counted in its mw_bound */
+	struct softrdma_qp *qp;
 	u64 addr;		/* first byte, in the MR's iova space */
 	u64 length;
 	int access;		/* SOFTRDMA_MW_ACCESS bits */
+	struct rcu_head rcu;
+};
+
+/*
+ * ibmw.rkey is the key at allocation only: the RDMA core reads it for the
+ * answer to alloc_mw and nowhere else, and a consumer learns the key of a
+ * bind from the bind itself.
+ */
+struct softrdma_mw {
+	struct ib_mw ibmw;
+	struct softrdma_mw_entry *entry;	/* in the device's mr_xa */
 };
 
 static inline struct softrdma_mw *to_smw(struct ib_mw *ibmw)
@@ -56,19 +80,19 @@ struct softrdma_mw_bind {
 
 extern const struct ib_device_ops softrdma_mw_ops;
 
-int softrdma_mw_bind(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		     const struct softrdma_mw_bind *b);
-int softrdma_mw_invalidate(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			   u32 rkey);
-int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct ib_qp *qp,
+int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		     u32 rkey, u64 va, u64 len, int access,
 		     struct softrdma_mr **mr, u64 *mr_va);
-void softrdma_mw_qp_gone(struct softrdma_dev *sdev, const struct ib_qp *qp);
+void softrdma_mw_qp_gone(struct softrdma_dev *sdev, struct softrdma_qp *qp);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 bool softrdma_mw_range(u64 w_addr, u64 w_len, bool zero_based, u64 va,
 		       u64 len, u64 *mr_va);
-int softrdma_mw_bind_check(const struct softrdma_mw *mw,
+int softrdma_mw_bind_check(const struct softrdma_mw_entry *mw,
 			   const struct softrdma_mr *mr, const struct ib_qp *qp,
 			   const struct softrdma_mw_bind *b);
 #endif

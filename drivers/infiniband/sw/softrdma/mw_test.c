@@ -8,9 +8,11 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "counters.h"
 #include "device.h"
 #include "mr.h"
 #include "mw.h"
+#include "qp.h"
 
 #define MR_IOVA		0x10000ULL
 #define MR_LEN		0x4000ULL
@@ -147,7 +149,7 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 {
 	const struct mw_bind_case *c = test->param_value;
 	struct softrdma_mr *mr;
-	struct softrdma_mw *mw;
+	struct softrdma_mw_entry *mw;
 	struct ib_pd *pds;
 	struct ib_qp *qp;
 	struct softrdma_mw_bind b = {
@@ -171,8 +173,8 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 	mr->access = c->mr_access;
 	mr->iova = MR_IOVA;
 	mr->length = c->mr_type == SOFTRDMA_MR_DMA ? U64_MAX : MR_LEN;
-	mw->ibmw.type = c->type;
-	mw->ibmw.pd = &pds[c->mw_pd];
+	mw->type = c->type;
+	mw->pd = &pds[c->mw_pd];
 	mw->key = 0x12345678;
 	if (c->bound)
 		mw->mr = mr;
@@ -187,10 +189,30 @@ static void softrdma_mw_bind_rules(struct kunit *test)
 struct mw_dev {
 	struct softrdma_dev *sdev;
 	struct ib_pd pd[2];
-	struct ib_qp qp[2];	/* both in pd[0] */
+	struct softrdma_qp qp[2];	/* both in pd[0] */
 	struct softrdma_mr *mr;	/* user MR in pd[0], MR_IOVA + MR_LEN */
 	struct softrdma_mw *mw;
 };
+
+/* A window allocated as the RDMA core does; mw_dev_dealloc() is the core's */
+static struct softrdma_mw *mw_dev_alloc(struct kunit *test, struct mw_dev *d,
+					enum ib_mw_type type, struct ib_pd *pd)
+{
+	struct softrdma_mw *mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->ibmw.device = &d->sdev->ibdev;
+	mw->ibmw.pd = pd;
+	mw->ibmw.type = type;
+	KUNIT_ASSERT_EQ(test, softrdma_mw_ops.alloc_mw(&mw->ibmw, NULL), 0);
+	return mw;
+}
+
+static void mw_dev_dealloc(struct kunit *test, struct softrdma_mw *mw)
+{
+	KUNIT_EXPECT_EQ(test, softrdma_mw_ops.dealloc_mw(&mw->ibmw), 0);
+	kunit_kfree(test, mw);
+}
 
 static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 {
@@ -199,15 +221,16 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	d->sdev = kunit_kzalloc(test, sizeof(*d->sdev), GFP_KERNEL);
 	d->mr = kzalloc(sizeof(*d->mr), GFP_KERNEL);
-	d->mw = kunit_kzalloc(test, sizeof(*d->mw), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d->sdev);
 	KUNIT_ASSERT_NOT_NULL(test, d->mr);
-	KUNIT_ASSERT_NOT_NULL(test, d->mw);
 	xa_init_flags(&d->sdev->mr_xa, XA_FLAGS_ALLOC1);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(d->sdev), 0);
 	d->pd[0].device = &d->sdev->ibdev;
 	d->pd[1].device = &d->sdev->ibdev;
-	d->qp[0].pd = &d->pd[0];
-	d->qp[1].pd = &d->pd[0];
+	d->qp[0].sdev = d->sdev;
+	d->qp[0].ibqp.pd = &d->pd[0];
+	d->qp[1].sdev = d->sdev;
+	d->qp[1].ibqp.pd = &d->pd[0];
 
 	d->mr->type = SOFTRDMA_MR_USER;
 	d->mr->pd = &d->pd[0];
@@ -217,30 +240,30 @@ static struct mw_dev *mw_dev_new(struct kunit *test, enum ib_mw_type type)
 	KUNIT_ASSERT_EQ(test, softrdma_mr_add(d->sdev, d->mr), 0);
 	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(d->sdev, d->mr), 0);
 
-	d->mw->ibmw.device = &d->sdev->ibdev;
-	d->mw->ibmw.pd = &d->pd[0];
-	d->mw->ibmw.type = type;
-	KUNIT_ASSERT_EQ(test, softrdma_mw_ops.alloc_mw(&d->mw->ibmw, NULL), 0);
+	d->mw = mw_dev_alloc(test, d, type, &d->pd[0]);
 	return d;
 }
 
 /* dealloc, dereg: the device's key space ends empty, every count zero */
 static void mw_dev_free(struct kunit *test, struct mw_dev *d)
 {
-	KUNIT_EXPECT_EQ(test, softrdma_mw_ops.dealloc_mw(&d->mw->ibmw), 0);
+	mw_dev_dealloc(test, d->mw);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[1].mw_bound), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->mr->ref), 1U);
 	KUNIT_EXPECT_EQ(test, softrdma_dereg_mr(&d->mr->ibmr, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&d->sdev->mr_xa));
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MW]), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MR]), 0);
+	softrdma_counters_free(d->sdev);
 }
 
-static int mw_dev_bind(struct mw_dev *d, const struct ib_qp *qp, u8 key,
+static int mw_dev_bind(struct mw_dev *d, struct softrdma_qp *qp, u8 key,
 		       int access, u64 addr, u64 length)
 {
 	struct softrdma_mw_bind b = {
-		.mw_rkey = d->mw->key,
+		.mw_rkey = d->mw->entry->key,
 		.mr_lkey = d->mr->key,
 		.rkey = key,
 		.access = access,
@@ -308,10 +331,11 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 0x5a, c->mw_access,
 					  c->w_addr, c->w_len), 0);
-	KUNIT_EXPECT_EQ(test, d->mw->key & 0xff, 0x5aU);
+	KUNIT_EXPECT_EQ(test, d->mw->entry->key & 0xff, 0x5aU);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
 
-	err = softrdma_mw_rkey(d->sdev, &d->qp[c->qp], d->mw->key ^ c->key_xor,
+	err = softrdma_mw_rkey(d->sdev, &d->qp[c->qp],
+			       d->mw->entry->key ^ c->key_xor,
 			       c->va, c->len, c->access, &mr, &mr_va);
 	KUNIT_EXPECT_EQ(test, err, c->err);
 	if (!err) {
@@ -320,8 +344,9 @@ static void softrdma_mw_rkey_lookup(struct kunit *test)
 		softrdma_mr_put(mr);
 	}
 	/* a window's key is never an MR's, nor an MR's a window's */
-	KUNIT_EXPECT_NULL(test, softrdma_mr_get(d->sdev, d->mw->key));
-	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0], d->mr->key,
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get(d->sdev, d->mw->entry->key));
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0],
+					       d->mr->key,
 					       MR_IOVA, 8,
 					       IB_ACCESS_REMOTE_READ, &mr,
 					       &mr_va), -ENOENT);
@@ -341,7 +366,7 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	u32 key;
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
-	key = d->mw->key;
+	key = d->mw->entry->key;
 	KUNIT_EXPECT_EQ(test, softrdma_dereg_mr(&d->mr->ibmr, NULL), -EINVAL);
 	/* a bound type 2 window binds again only once invalidated */
 	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[0], 2, RW, MR_IOVA, 8),
@@ -368,10 +393,159 @@ static void softrdma_mw_invalidate_and_qp_gone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
 	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
-	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[1], d->mw->key,
-					       MR_IOVA, 8,
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[1],
+					       d->mw->entry->key, MR_IOVA, 8,
 					       IB_ACCESS_REMOTE_READ, &mr,
 					       &mr_va), -EACCES);
+	mw_dev_free(test, d);
+}
+
+static const struct mw_inv_case {
+	const char *name;
+	enum ib_mw_type type;	/* of the window the key names; 0: none */
+	int pd;
+	u32 key_xor;
+} mw_inv_cases[] = {
+	{ "other PD's type 2 window", IB_MW_TYPE_2, PD_OTHER, 0 },
+	{ "other PD's window, stale key byte", IB_MW_TYPE_2, PD_OTHER, 0x80 },
+	{ "other PD's type 1 window", IB_MW_TYPE_1, PD_OTHER, 0 },
+	{ "own unbound type 2 window", IB_MW_TYPE_2, PD_QP, 0 },
+	{ "own window, stale key byte", IB_MW_TYPE_2, PD_QP, 0x80 },
+	{ "own type 1 window", IB_MW_TYPE_1, PD_QP, 0 },
+	{ "index of no window", 0 },
+};
+
+static void mw_inv_case_desc(const struct mw_inv_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mw_inv, mw_inv_cases, mw_inv_case_desc);
+
+/*
+ * A LOCAL_INV that fails completes with one status, whatever the key's
+ * index holds: a scan of keys tells no index with another PD's window
+ * from an empty one.
+ */
+static void softrdma_mw_local_inv_status(struct kunit *test)
+{
+	const struct mw_inv_case *c = test->param_value;
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	struct softrdma_mw *mw = NULL;
+	u32 index, key;
+
+	if (c->type) {
+		mw = mw_dev_alloc(test, d, c->type, &d->pd[c->pd]);
+		key = mw->entry->key ^ c->key_xor;
+	} else {
+		for (index = 1; xa_load(&d->sdev->mr_xa, index); index++)
+			;
+		key = softrdma_mr_key(index, 0x5a);
+	}
+	KUNIT_EXPECT_EQ(test, softrdma_qp_local_inv(&d->qp[0], key),
+			IB_WC_MW_BIND_ERR);
+	if (mw)
+		mw_dev_dealloc(test, mw);
+	mw_dev_free(test, d);
+}
+
+/*
+ * A QP counts the type 2 windows bound through it until each lets it go:
+ * by invalidation, dealloc (mw_dev_free()) or the QP's destruction.  A
+ * refused bind counts nothing, and a QP with nothing counted is not looked
+ * for in the key space.
+ */
+static void softrdma_mw_qp_count(struct kunit *test)
+{
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	atomic_t *bound0 = &d->qp[0].mw_bound;
+	atomic_t *bound1 = &d->qp[1].mw_bound;
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[1], 2, RW, MR_IOVA, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0],
+						     d->mw->entry->key), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 0);
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[1], 3, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 1);
+	/* with its count hidden, qp[1]'s window is not looked for */
+	atomic_set(bound1, 0);
+	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
+	atomic_set(bound1, 1);
+	softrdma_mw_qp_gone(d->sdev, &d->qp[1]);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound1), 0);
+
+	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 4, RW, MR_IOVA, 8), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(bound0), 1);
+	mw_dev_free(test, d);
+}
+
+#define MW_MANY		1024
+
+/*
+ * dealloc waits for no grace period: here it runs inside an RCU read-side
+ * section, as a lookup that found the windows does, where waiting for one
+ * would never return.  Every window lets its MR and QP go, and the entry
+ * the lookup found stays readable, dead to a bind with its old key.
+ */
+static void softrdma_mw_dealloc_many(struct kunit *test)
+{
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	struct softrdma_mw_bind b = {
+		.mr_lkey = d->mr->key,
+		.access = RW,
+		.addr = MR_IOVA,
+		.length = 8,
+	};
+	struct softrdma_mw_entry *found;
+	struct softrdma_mw **mws;
+	struct softrdma_mr *mr;
+	int dealloc_err = 0;
+	int bind_err, i;
+	u64 mr_va;
+	u32 key;
+
+	mws = kunit_kcalloc(test, MW_MANY, sizeof(*mws), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mws);
+	for (i = 0; i < MW_MANY; i++) {
+		mws[i] = mw_dev_alloc(test, d, i % 2 ? IB_MW_TYPE_2 :
+					IB_MW_TYPE_1, &d->pd[0]);
+		b.mw_rkey = mws[i]->entry->key;
+		b.rkey = i;
+		KUNIT_ASSERT_EQ(test, softrdma_mw_bind(d->sdev, &d->qp[0], &b),
+				0);
+	}
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, MW_MANY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), MW_MANY / 2);
+	key = mws[1]->entry->key;
+
+	rcu_read_lock();
+	found = xa_untag_pointer(xa_load(&d->sdev->mr_xa,
+					 softrdma_mr_key_index(key)));
+	for (i = 0; i < MW_MANY; i++)
+		dealloc_err |= softrdma_mw_ops.dealloc_mw(&mws[i]->ibmw);
+	b.mw_rkey = key;
+	bind_err = softrdma_mw_bind_check(found, d->mr, &d->qp[0].ibqp, &b);
+	rcu_read_unlock();
+
+	KUNIT_EXPECT_EQ(test, dealloc_err, 0);
+	KUNIT_EXPECT_EQ(test, bind_err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
+	KUNIT_EXPECT_EQ(test, kref_read(&d->mr->ref), 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->sdev->res.n[SOFTRDMA_RES_MW]), 1);
+	KUNIT_EXPECT_EQ(test, softrdma_mw_rkey(d->sdev, &d->qp[0], key, MR_IOVA,
+					       8, IB_ACCESS_REMOTE_READ, &mr,
+					       &mr_va), -ENOENT);
+	for (i = 0; i < MW_MANY; i++)
+		kunit_kfree(test, mws[i]);
 	mw_dev_free(test, d);
 }
 
@@ -382,12 +556,14 @@ static void softrdma_mw_type1_unbind(struct kunit *test)
 	u32 key;
 
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 1, RW, MR_IOVA, 8), 0);
-	key = d->mw->key;
+	/* only type 2 windows are bound through a QP */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->qp[0].mw_bound), 0);
+	key = d->mw->entry->key;
 	KUNIT_EXPECT_EQ(test, softrdma_mw_invalidate(d->sdev, &d->qp[0], key),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, mw_dev_bind(d, &d->qp[1], 2, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 0U);
-	KUNIT_EXPECT_NE(test, d->mw->key, key);
+	KUNIT_EXPECT_NE(test, d->mw->entry->key, key);
 	/* bound when deallocated: the MR is let go */
 	KUNIT_ASSERT_EQ(test, mw_dev_bind(d, &d->qp[0], 3, RW, MR_IOVA, 8), 0);
 	KUNIT_EXPECT_EQ(test, d->mr->num_mw, 1U);
@@ -399,7 +575,10 @@ static struct kunit_case softrdma_mw_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mw_bind_rules, mw_bind_gen_params),
 	KUNIT_CASE_PARAM(softrdma_mw_rkey_lookup, mw_rkey_gen_params),
 	KUNIT_CASE(softrdma_mw_invalidate_and_qp_gone),
+	KUNIT_CASE_PARAM(softrdma_mw_local_inv_status, mw_inv_gen_params),
+	KUNIT_CASE(softrdma_mw_qp_count),
 	KUNIT_CASE(softrdma_mw_type1_unbind),
+	KUNIT_CASE(softrdma_mw_dealloc_many),
 	{}
 };
 

@@ -143,7 +143,7 @@ static enum ib_wc_status softrdma_local_op_end(struct softrdma_qp *qp,
  */
 enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
 {
-	int err = softrdma_mw_invalidate(qp->sdev, &qp->ibqp, key);
+	int err = softrdma_mw_invalidate(qp->sdev, qp, key);
 
 	if (err == -ENOENT)
 		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, false);
@@ -159,7 +159,7 @@ enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
  */
 int softrdma_qp_remote_inv(struct softrdma_qp *qp, u32 key)
 {
-	int err = softrdma_mw_invalidate(qp->sdev, &qp->ibqp, key);
+	int err = softrdma_mw_invalidate(qp->sdev, qp, key);
 
 	if (err == -ENOENT)
 		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, true);
@@ -194,7 +194,7 @@ enum ib_wc_status softrdma_qp_exec_local(struct softrdma_qp *qp,
 		return softrdma_qp_local_inv(qp, wqe->ex.invalidate_rkey);
 	case IB_WR_BIND_MW:
 		/* IBA 10.6.7.2: every broken binding rule is a bind error */
-		err = softrdma_mw_bind(qp->sdev, &qp->ibqp, &wqe->wr.mw);
+		err = softrdma_mw_bind(qp->sdev, qp, &wqe->wr.mw);
 		if (!err) {
 			softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_MW_BIND);
 			return IB_WC_SUCCESS;
@@ -655,7 +655,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	softrdma_qp_put(qp);
 	wait_for_completion(&qp->released);
 	/* IBA 10.6.7.2.5: its type 2 windows go with it */
-	softrdma_mw_qp_gone(qp->sdev, &qp->ibqp);
+	softrdma_mw_qp_gone(qp->sdev, qp);
 
 	softrdma_qp_transport_destroy(qp);
 	softrdma_qp_destroy_queues(qp);

@@ -120,6 +120,9 @@ struct softrdma_qp {
 
 	/* RoCE: the engines' state is around the QP (roce_qp.h) */
 	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
+
+	/* type 2 memory windows bound through the QP (mw.c) */
+	atomic_t mw_bound;
 };
 
 /*

@@ -317,8 +317,7 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 	/* IBA 9.4.5: a QP grants remote rights of its own (10.2.4.1) */
 	if ((qp->attr.qp_access_flags & access) != access)
 		return NULL;
-	err = softrdma_mw_rkey(qp->sdev, &qp->ibqp, rkey, *va, len, access,
-			       &mr, va);
+	err = softrdma_mw_rkey(qp->sdev, qp, rkey, *va, len, access, &mr, va);
 	if (!err)
 		return mr;
 	if (err != -ENOENT)

@@ -1129,12 +1129,17 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_forget);
  * @replay: the answer awaited, replaced
  * @psn: the first response it asks for
  * @n: how many; 0 leaves nothing awaited
+ *
+ * A requester asks for fewer than 2^23 PSNs (softrdma_rc_msg_fits());
+ * more could not be told from a wrapped window by softrdma_rc_rd_replay_step()
+ * and would take every PSN for the answer: the window stops short of
+ * half the PSN space (IBA 9.7.1).
  */
 void softrdma_rc_rd_replay_start(struct softrdma_rc_rd_replay *replay,
 				 u32 psn, u32 n)
 {
 	replay->next = psn;
-	replay->end = psn_add(psn, n);
+	replay->end = psn_add(psn, min_t(u32, n, PSN_HALF - 1));
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_replay_start);
 

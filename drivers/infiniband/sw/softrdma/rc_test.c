@@ -998,6 +998,21 @@ static const struct rc_replay_case rc_replay_cases[] = {
 		{ false, 3, RC_RD_NEXT, true }, { false, 1, RC_RD_STALE, true },
 		{ false, 2, RC_RD_STALE, true },
 		{ false, 3, RC_RD_STALE, false } } },
+	/* asked for half the PSN space or more: an older response is none */
+	{ "ask_half_the_psn_space", 100, 8, 7, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(PSN_HALF),
+		{ false, 1, RC_RD_NEXT, true },
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, true },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true } } },
+	{ "ask_the_whole_psn_space", 100, 8, 7, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(PSN_MASK),
+		{ false, 1, RC_RD_NEXT, true },
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, true },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true } } },
 	{ "psn_wrap", PSN_MASK - 1, 6, 7, {
 		{ false, 0, RC_RD_NEXT, true }, RC_ASK(5),
 		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },

@@ -360,7 +360,7 @@ void softrdma_rc_sq_drained(struct softrdma_qp *qp)
  * softrdma_rc_sq_drained_take() - take the SQ Drained event owed
  * @qp: the QP; sq.lock held, about to be dropped
  *
- * Return: true if the caller must softrdma_rc_sq_drained_raise() once it
+ * Return: true if the caller must softrdma_qp_sq_drained_event() once it
  * has dropped sq.lock.
  */
 bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp)
@@ -373,24 +373,6 @@ bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp)
 		return false;
 	rc->sqd = SOFTRDMA_RC_SQD_DONE;
 	return true;
-}
-
-/**
- * softrdma_rc_sq_drained_raise() - raise SQ Drained, if asked for
- * @qp: the QP; sq.lock not held (the handler may post to the QP)
- */
-void softrdma_rc_sq_drained_raise(struct softrdma_qp *qp)
-{
-	struct ib_event event = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_SQ_DRAINED,
-	};
-
-	lockdep_assert_not_held(&qp->sq.lock);
-
-	if (READ_ONCE(qp->attr.en_sqd_async_notify) && qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
 }
 
 /**
@@ -413,7 +395,7 @@ void softrdma_rc_drain(struct softrdma_qp *qp)
 	raise = softrdma_rc_sq_drained_take(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	if (raise)
-		softrdma_rc_sq_drained_raise(qp);
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /**

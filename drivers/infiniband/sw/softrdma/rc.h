@@ -310,7 +310,6 @@ void softrdma_rc_drain(struct softrdma_qp *qp);
 bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id);
 void softrdma_rc_sq_drained(struct softrdma_qp *qp);
 bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp);
-void softrdma_rc_sq_drained_raise(struct softrdma_qp *qp);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
 /* The engines' state machines (rc.c); KUnit-tested in rc_test.c */

@@ -652,7 +652,7 @@ out_unlock:
 	sq_drained = softrdma_rc_sq_drained_take(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	if (sq_drained)
-		softrdma_rc_sq_drained_raise(qp);
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /**

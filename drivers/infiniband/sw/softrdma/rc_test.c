@@ -1448,7 +1448,7 @@ static void sq_drained_retire(struct softrdma_qp *qp)
 	raise = softrdma_rc_sq_drained_take(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	if (raise)
-		softrdma_rc_sq_drained_raise(qp);
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /*

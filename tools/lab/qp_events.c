@@ -19,7 +19,10 @@
  * IBV_EVENT_QP_LAST_WQE_REACHED; the modify to ERR raises nothing else.
  * RoCE: two QPs of the device connected to each other; the first SEND
  * into the one left in RTR raises IBV_EVENT_COMM_EST, and RTS -> SQD with
- * IBV_QP_EN_SQD_ASYNC_NOTIFY raises IBV_EVENT_SQ_DRAINED.
+ * IBV_QP_EN_SQD_ASYNC_NOTIFY raises IBV_EVENT_SQ_DRAINED: at once with
+ * nothing outstanding, and, entered under a load of large RDMA WRITEs and
+ * READs, once all of them completed successfully (data checked).  A UD
+ * QP moved to SQD raises it too.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
  * SEND (data checked) and is closed in order with rdma_disconnect(): no
@@ -284,6 +287,234 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_dereg_mr(rmr);
 }
 
+/* the QP's state, as ibv_query_qp reads it; -1 if it fails */
+static int query_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
+		return -1;
+	return a.qp_state;
+}
+
+static int modify_state(struct ibv_qp *qp, enum ibv_qp_state state,
+			int notify)
+{
+	struct ibv_qp_attr at = { .qp_state = state,
+				  .en_sqd_async_notify = notify };
+
+	return ibv_modify_qp(qp, &at, IBV_QP_STATE |
+			     (notify ? IBV_QP_EN_SQD_ASYNC_NOTIFY : 0));
+}
+
+/* poll @cq until @want completions or about 20 s: successes, and @bad */
+static int sqd_poll(struct ibv_cq *cq, int want, int *bad, char *why,
+		    size_t len)
+{
+	struct ibv_wc wc[16];
+	int ok = 0, got, i;
+
+	for (i = 0; i < 2000 && ok + *bad < want; i++) {
+		got = ibv_poll_cq(cq, 16, wc);
+		if (got < 0)
+			break;
+		while (got-- > 0) {
+			if (wc[got].status == IBV_WC_SUCCESS) {
+				ok++;
+				continue;
+			}
+			if (!(*bad)++)
+				snprintf(why, len, " (wr_id %llu: %s)",
+					 (unsigned long long)wc[got].wr_id,
+					 ibv_wc_status_str(wc[got].status));
+		}
+		if (ok + *bad < want)
+			usleep(10000);
+	}
+	return ok;
+}
+
+#define SQD_MSG		(1u << 20)
+#define SQD_NMSG	4	/* WRITEs, and as many READs */
+
+/*
+ * RoCE, IBA 10.3.1: SQD completes what was started.  A posts large RDMA
+ * WRITEs and READs to B and is moved RTS -> SQD, asking for the event,
+ * while they are under way (B is in SQD too: its responder goes on):
+ * every one completes successfully, data checked, A raises
+ * IBV_EVENT_SQ_DRAINED once and nothing else is raised; both back in RTS,
+ * a WRITE and a READ go as before.
+ */
+static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
+			    int gidx)
+{
+	const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ;
+	const size_t half = SQD_NMSG * SQD_MSG, len = 2 * half;
+	struct ibv_send_wr wr[2 * SQD_NMSG], *bad_wr;
+	struct ibv_sge sge[2 * SQD_NMSG];
+	struct lv_info ia = { 0 }, ib = { 0 };
+	int i, ok, bad = 0, early, err, type;
+	struct ibv_mr *amr, *bmr;
+	struct ibv_qp *a, *b, *evqp;
+	struct ibv_wc wc[16];
+	char why[128] = "", seen[256];
+	unsigned char *abuf, *bbuf;
+	struct ibv_cq *cq;
+	size_t k;
+
+	abuf = malloc(len);
+	bbuf = malloc(len);
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	if (!abuf || !bbuf || !cq)
+		lv_die("sqd: buffers/cq");
+	/* A's first half goes to B's, B's second half comes to A's */
+	for (k = 0; k < half; k++) {
+		abuf[k] = (unsigned char)(k * 7 + 1);
+		bbuf[half + k] = (unsigned char)(k * 13 + 5);
+	}
+	memset(abuf + half, 0, half);
+	memset(bbuf, 0, half);
+	amr = ibv_reg_mr(pd, abuf, len, access);
+	bmr = ibv_reg_mr(pd, bbuf, len, access);
+	a = lv_create_rc_qp(pd, cq, 16, 0, NULL);
+	b = lv_create_rc_qp(pd, cq, 16, 0, NULL);
+	if (!amr || !bmr || !a || !b)
+		lv_die("sqd: mr/qp");
+	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
+		lv_die("query_gid");
+	ib.gid = ia.gid;
+	ia.qpn = a->qp_num;
+	ib.qpn = b->qp_num;
+	ia.psn = 0xfffff0;	/* through the PSN wrap */
+	ib.psn = 0x400;
+	lv_rc_connect(a, gidx, IBV_MTU_1024, access, &ia, &ib);
+	lv_rc_connect(b, gidx, IBV_MTU_1024, access, &ib, &ia);
+	err = modify_state(b, IBV_QPS_SQD, 0);
+	lv_check(!err, "sqd: the responder's QP RTS -> SQD: %s",
+		 strerror(err));
+
+	memset(wr, 0, sizeof(wr));
+	for (i = 0; i < 2 * SQD_NMSG; i++) {
+		size_t off = (size_t)i * SQD_MSG;
+
+		sge[i].addr = (uintptr_t)abuf + off;
+		sge[i].length = SQD_MSG;
+		sge[i].lkey = amr->lkey;
+		wr[i].wr_id = 100 + i;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = off < half ? IBV_WR_RDMA_WRITE :
+					    IBV_WR_RDMA_READ;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].wr.rdma.remote_addr = (uintptr_t)bbuf + off;
+		wr[i].wr.rdma.rkey = bmr->rkey;
+		wr[i].next = i + 1 < 2 * SQD_NMSG ? &wr[i + 1] : NULL;
+	}
+	if (ibv_post_send(a, wr, &bad_wr))
+		lv_die("sqd: post_send");
+	early = ibv_poll_cq(cq, 16, wc);
+	err = modify_state(a, IBV_QPS_SQD, 1);
+	lv_check(!err, "sqd: RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY under load: %s",
+		 strerror(err));
+	lv_check(early >= 0 && early < 2 * SQD_NMSG,
+		 "sqd: work was outstanding when SQD was entered (%d of %d done)",
+		 early, 2 * SQD_NMSG);
+	for (i = 0, ok = 0; i < early; i++) {
+		if (wc[i].status == IBV_WC_SUCCESS)
+			ok++;
+		else if (!bad++)
+			snprintf(why, sizeof(why), " (%s)",
+				 ibv_wc_status_str(wc[i].status));
+	}
+	ok += sqd_poll(cq, 2 * SQD_NMSG - (early > 0 ? early : 0), &bad,
+		       why, sizeof(why));
+	lv_check(ok == 2 * SQD_NMSG && !bad,
+		 "sqd: the %d RDMA WRITEs and READs outstanding at SQD all complete successfully (%d ok, %d in error%s)",
+		 2 * SQD_NMSG, ok, bad, why);
+	lv_check(!memcmp(abuf, bbuf, half) &&
+		 !memcmp(abuf + half, bbuf + half, half),
+		 "sqd: the WRITEs' and READs' data arrived intact");
+	evqp = NULL;
+	type = next_event(ctx, 5000, &evqp);
+	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
+		 "sqd: the QP raises IBV_EVENT_SQ_DRAINED once they are done (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+	lv_check(!qp_events_within(ctx, 500, seen, sizeof(seen)),
+		 "sqd: once, and nothing else is raised%s", seen);
+	lv_check(query_state(a) == IBV_QPS_SQD && query_state(b) == IBV_QPS_SQD,
+		 "sqd: both QPs are still in SQD (%d, %d)", query_state(a),
+		 query_state(b));
+
+	/* back to RTS: a WRITE and a READ go as before */
+	err = modify_state(a, IBV_QPS_RTS, 0) ?: modify_state(b, IBV_QPS_RTS, 0);
+	memset(abuf + half, 0, SQD_MSG);
+	memset(bbuf, 0, SQD_MSG);
+	wr[0].next = &wr[SQD_NMSG];
+	wr[SQD_NMSG].next = NULL;
+	bad = 0;
+	why[0] = 0;
+	if (!err && ibv_post_send(a, wr, &bad_wr))
+		lv_die("sqd: post_send in RTS");
+	ok = err ? 0 : sqd_poll(cq, 2, &bad, why, sizeof(why));
+	lv_check(!err && ok == 2 && !bad && !memcmp(abuf, bbuf, SQD_MSG) &&
+		 !memcmp(abuf + half, bbuf + half, SQD_MSG),
+		 "sqd: SQD -> RTS, a WRITE and a READ complete with their data (%s%s)",
+		 strerror(err), why);
+
+	ibv_destroy_qp(a);
+	ibv_destroy_qp(b);
+	ibv_dereg_mr(amr);
+	ibv_dereg_mr(bmr);
+	ibv_destroy_cq(cq);
+	free(abuf);
+	free(bbuf);
+}
+
+/*
+ * A UD QP, IBA 10.3.1: its SQ has drained when its sends have left; moved
+ * RTS -> SQD asking for it, it raises IBV_EVENT_SQ_DRAINED, once.
+ */
+static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr at = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				  .qkey = 0x11111111 };
+	struct ibv_qp *qp, *evqp;
+	char seen[256];
+	int err, type;
+
+	qp = ibv_create_qp(pd, &init);
+	if (!qp)
+		lv_die("ud: create_qp");
+	err = ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_QKEY);
+	at.qp_state = IBV_QPS_RTR;
+	err = err ?: ibv_modify_qp(qp, &at, IBV_QP_STATE);
+	at.qp_state = IBV_QPS_RTS;
+	at.sq_psn = 0x77;
+	err = err ?: ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	err = err ?: modify_state(qp, IBV_QPS_SQD, 1);
+	lv_check(!err, "ud: RESET -> RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
+		 strerror(err));
+	evqp = NULL;
+	type = err ? -1 : next_event(qp->context, 2000, &evqp);
+	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == qp,
+		 "ud: a UD QP moved to SQD raises IBV_EVENT_SQ_DRAINED (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+	lv_check(!qp_events_within(qp->context, 300, seen, sizeof(seen)),
+		 "ud: once, and nothing else%s", seen);
+	err = modify_state(qp, IBV_QPS_RTS, 0);
+	lv_check(!err && query_state(qp) == IBV_QPS_RTS,
+		 "ud: SQD -> RTS: %s", strerror(err));
+	ibv_destroy_qp(qp);
+}
+
 static void attrs(const char *dev, int gidx)
 {
 	struct ibv_context *ctx = lv_open_device(dev);
@@ -400,8 +631,11 @@ static void attrs(const char *dev, int gidx)
 		 "and nothing else%s", seen);
 	ibv_destroy_qp(sqp);
 	ibv_destroy_srq(srq);
-	if (!iwarp)
+	if (!iwarp) {
 		loop_events(ctx, pd, cq, gidx);
+		sqd_outstanding(ctx, pd, gidx);
+		ud_sqd(pd, cq);
+	}
 	ibv_destroy_cq(cq);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);

@@ -8,7 +8,10 @@
 # - each guest alone: an RC QP taken RESET -> INIT -> RTR (-> RTS on
 #   RoCE) -> ERR with the attributes an IB-style caller passes,
 #   ibv_query_qp reading back every value after each step; a QP on an
-#   SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED;
+#   SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED; RoCE: the
+#   first SEND into a QP in RTR raises IBV_EVENT_COMM_EST, and SQD raises
+#   IBV_EVENT_SQ_DRAINED once, also entered under a load of large RDMA
+#   WRITEs and READs (all completing, data checked), and on a UD QP;
 # - guest0 serves, guest1 connects over the RDMA CM: an orderly
 #   rdma_disconnect() raises no QP event on either side (the QPs end in
 #   ERR); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the

@@ -367,6 +367,29 @@ void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state)
 	spin_unlock_bh(&qp->sq.lock);
 }
 
+/**
+ * softrdma_qp_sq_drained_event() - raise SQ Drained, if asked for
+ * @qp: the QP, in SQD, its engine drained; sq.lock not held (IBA
+ *	11.6.3.1 lets the consumer's handler post to the QP)
+ *
+ * The engine decides when its drain ended, once per move to SQD; this
+ * raises the event only if the consumer asked for it with
+ * IB_QP_EN_SQD_ASYNC_NOTIFY.
+ */
+void softrdma_qp_sq_drained_event(struct softrdma_qp *qp)
+{
+	struct ib_event event = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_SQ_DRAINED,
+	};
+
+	lockdep_assert_not_held(&qp->sq.lock);
+
+	if (READ_ONCE(qp->attr.en_sqd_async_notify) && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+}
+
 static void softrdma_qp_enter_error(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);

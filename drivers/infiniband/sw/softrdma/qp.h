@@ -245,6 +245,7 @@ int softrdma_qp_remote_inv(struct softrdma_qp *qp, u32 key);
 bool softrdma_qp_complete_send(struct softrdma_qp *qp,
 			       const struct softrdma_send_wqe *wqe,
 			       enum ib_wc_status status);
+void softrdma_qp_sq_drained_event(struct softrdma_qp *qp);
 
 /* for the transports' modify_qp (transport.h); under qp->state_mutex */
 void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state);

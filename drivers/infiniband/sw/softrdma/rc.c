@@ -253,7 +253,7 @@ void softrdma_rc_reset(struct softrdma_qp *qp)
 	softrdma_rc_rd_forget(&rc->rd_ahead);
 	softrdma_rc_rd_replay_start(&rc->rd_replay, 0, 0);
 	rc->req_backoff_us = 0;
-	rc->sq_drained = false;
+	rc->sqd = SOFTRDMA_RC_SQD_WAIT;
 	__skb_queue_purge(&rc->req_txq);
 	spin_unlock_bh(&qp->sq.lock);
 
@@ -299,6 +299,9 @@ void softrdma_rc_start(struct softrdma_qp *qp)
 	spin_unlock_bh(&qp->rq.lock);
 
 	spin_lock_bh(&qp->sq.lock);
+	/* RTS: the next move to SQD drains anew */
+	if (qp->state == IB_QPS_RTS)
+		rc->sqd = SOFTRDMA_RC_SQD_WAIT;
 	if (rc->req_state == SOFTRDMA_RC_REQ_STOPPED)
 		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_IDLE);
 	if (rc->req_state == SOFTRDMA_RC_REQ_IDLE &&
@@ -331,32 +334,45 @@ void softrdma_rc_kick(struct softrdma_qp *qp)
 }
 
 /**
- * softrdma_rc_sq_drained() - raise SQ Drained once a drain has ended
+ * softrdma_rc_sq_drained() - has a drain ended?
  * @qp: the QP; sq.lock held
  *
  * IBA 10.3.1, 11.6.3.1: in SQD the requester starts no new WQE; once
  * every WQE it started has completed, the QP raises IB_EVENT_SQ_DRAINED,
  * once per move to SQD, if the consumer asked for it
  * (IB_QP_EN_SQD_ASYNC_NOTIFY).  Called after every retirement and when
- * SQD is entered.
+ * SQD is entered; it only marks the event owed: whoever drops sq.lock
+ * next raises it (softrdma_rc_sq_drained_take()).
  */
 void softrdma_rc_sq_drained(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-	struct ib_event event = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_SQ_DRAINED,
-	};
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	if (qp->state != IB_QPS_SQD || rc->sq_drained || qp->sq.fetched ||
-	    !softrdma_rc_req_active(rc->req_state))
+	if (qp->state != IB_QPS_SQD || rc->sqd != SOFTRDMA_RC_SQD_WAIT ||
+	    qp->sq.fetched || !softrdma_rc_req_active(rc->req_state))
 		return;
-	rc->sq_drained = true;
-	if (READ_ONCE(qp->attr.en_sqd_async_notify) && qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
+	rc->sqd = SOFTRDMA_RC_SQD_OWED;
+}
+
+/**
+ * softrdma_rc_sq_drained_take() - take the SQ Drained event owed
+ * @qp: the QP; sq.lock held, about to be dropped
+ *
+ * Return: true if the caller must softrdma_qp_sq_drained_event() once it
+ * has dropped sq.lock.
+ */
+bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (rc->sqd != SOFTRDMA_RC_SQD_OWED)
+		return false;
+	rc->sqd = SOFTRDMA_RC_SQD_DONE;
+	return true;
 }
 
 /**
@@ -365,16 +381,21 @@ void softrdma_rc_sq_drained(struct softrdma_qp *qp)
  *
  * The requester finishes the WQEs it started (softrdma_rc_req_run() takes
  * no new one in SQD); SQ Drained follows when they are done, at once if
- * none is outstanding.
+ * none is outstanding.  A drain that ended before this ran (the last
+ * WQE retired between the move and here) raised it already.
  */
 void softrdma_rc_drain(struct softrdma_qp *qp)
 {
+	bool raise;
+
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
-	softrdma_qp_rc(qp)->sq_drained = false;
 	softrdma_rc_sq_drained(qp);
+	raise = softrdma_rc_sq_drained_take(qp);
 	spin_unlock_bh(&qp->sq.lock);
+	if (raise)
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /**
@@ -1090,12 +1111,17 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_forget);
  * @replay: the answer awaited, replaced
  * @psn: the first response it asks for
  * @n: how many; 0 leaves nothing awaited
+ *
+ * A requester asks for fewer than 2^23 PSNs (softrdma_rc_msg_fits());
+ * more could not be told from a wrapped window by softrdma_rc_rd_replay_step()
+ * and would take every PSN for the answer: the window stops short of
+ * half the PSN space (IBA 9.7.1).
  */
 void softrdma_rc_rd_replay_start(struct softrdma_rc_rd_replay *replay,
 				 u32 psn, u32 n)
 {
 	replay->next = psn;
-	replay->end = psn_add(psn, n);
+	replay->end = psn_add(psn, min_t(u32, n, PSN_HALF - 1));
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_rd_replay_start);
 

@@ -189,6 +189,17 @@ enum softrdma_rc_resp_state {
 	SOFTRDMA_RC_RESP_NR_STATES
 };
 
+/*
+ * SQ Drained (IBA 11.6.3.1), once per move to SQD (qp->sq.lock).  The
+ * event is decided under the lock and raised once it is dropped, so that
+ * a consumer's handler may post or modify the QP.
+ */
+enum softrdma_rc_sqd {
+	SOFTRDMA_RC_SQD_WAIT,		/* not in SQD, or WQEs still out */
+	SOFTRDMA_RC_SQD_OWED,		/* drained: raise once unlocked */
+	SOFTRDMA_RC_SQD_DONE,		/* raised (if asked for) */
+};
+
 struct softrdma_rc {
 	/* requester and completer: under qp->sq.lock */
 	enum softrdma_rc_req_state req_state;
@@ -204,8 +215,8 @@ struct softrdma_rc {
 	 * before an ERR -> RESET -> RTS cycle means nothing to the next.
 	 */
 	u32 req_life;
-	/* SQD: IB_EVENT_SQ_DRAINED was raised for this drain */
-	bool sq_drained;
+	/* SQ Drained of the current or last move to SQD */
+	enum softrdma_rc_sqd sqd;
 	u32 req_psn;		/* next PSN to send */
 	u32 una_psn;		/* oldest PSN not acknowledged */
 	u32 sent_psn;		/* after the highest PSN ever sent */
@@ -298,6 +309,7 @@ void softrdma_rc_stop(struct softrdma_qp *qp);
 void softrdma_rc_drain(struct softrdma_qp *qp);
 bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id);
 void softrdma_rc_sq_drained(struct softrdma_qp *qp);
+bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp);
 void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 
 /* The engines' state machines (rc.c); KUnit-tested in rc_test.c */

@@ -556,8 +556,12 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	int off;
 
 	spin_lock_bh(&qp->sq.lock);
+	/*
+	 * IBA 10.3.1: SQD completes the messages the requester started, so
+	 * their ACKs and responses are taken as in RTS.
+	 */
 	if (!softrdma_rc_req_active(rc->req_state) ||
-	    qp->state != IB_QPS_RTS) {
+	    (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 		goto out_unlock;
 	}

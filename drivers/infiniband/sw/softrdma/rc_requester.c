@@ -604,6 +604,7 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	unsigned int sent = 0;
 	struct sk_buff *skb;
+	bool sq_drained;
 	u32 psn, life;
 	int err;
 
@@ -647,7 +648,11 @@ void softrdma_rc_req_flush(struct softrdma_qp *qp)
 	}
 	rc->req_draining = false;
 out_unlock:
+	/* every sq.lock section that may retire a WQE ends in a flush */
+	sq_drained = softrdma_rc_sq_drained_take(qp);
 	spin_unlock_bh(&qp->sq.lock);
+	if (sq_drained)
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /**

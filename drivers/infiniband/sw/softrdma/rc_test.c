@@ -998,6 +998,21 @@ static const struct rc_replay_case rc_replay_cases[] = {
 		{ false, 3, RC_RD_NEXT, true }, { false, 1, RC_RD_STALE, true },
 		{ false, 2, RC_RD_STALE, true },
 		{ false, 3, RC_RD_STALE, false } } },
+	/* asked for half the PSN space or more: an older response is none */
+	{ "ask_half_the_psn_space", 100, 8, 7, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(PSN_HALF),
+		{ false, 1, RC_RD_NEXT, true },
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, true },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true } } },
+	{ "ask_the_whole_psn_space", 100, 8, 7, {
+		{ false, 0, RC_RD_NEXT, true }, RC_ASK(PSN_MASK),
+		{ false, 1, RC_RD_NEXT, true },
+		{ false, 0, RC_RD_STALE, false },
+		{ false, 1, RC_RD_STALE, true },
+		{ false, 1, RC_RD_STALE, false },
+		{ false, 2, RC_RD_NEXT, true } } },
 	{ "psn_wrap", PSN_MASK - 1, 6, 7, {
 		{ false, 0, RC_RD_NEXT, true }, RC_ASK(5),
 		{ false, 1, RC_RD_NEXT, true }, { false, 2, RC_RD_NEXT, true },
@@ -1380,15 +1395,18 @@ struct sq_drained_case {
 	enum ib_qp_state state;
 	bool notify;		/* IB_QP_EN_SQD_ASYNC_NOTIFY set */
 	u32 fetched;		/* WQEs started and not yet completed */
+	/* the last of them retired between the move to SQD and the drain */
+	bool retired_first;
 	int at_drain;		/* SQ_DRAINED events when SQD is entered */
 	int at_last;		/* ... and after the last completion */
 };
 
 static const struct sq_drained_case sq_drained_cases[] = {
-	{ "sqd_empty", IB_QPS_SQD, true, 0, 1, 1 },
-	{ "sqd_outstanding_then_done", IB_QPS_SQD, true, 2, 0, 1 },
-	{ "sqd_not_asked", IB_QPS_SQD, false, 0, 0, 0 },
-	{ "rts_empty", IB_QPS_RTS, true, 0, 0, 0 },
+	{ "sqd_empty", IB_QPS_SQD, true, 0, false, 1, 1 },
+	{ "sqd_outstanding_then_done", IB_QPS_SQD, true, 2, false, 0, 1 },
+	{ "sqd_done_before_the_drain", IB_QPS_SQD, true, 1, true, 1, 1 },
+	{ "sqd_not_asked", IB_QPS_SQD, false, 0, false, 0, 0 },
+	{ "rts_empty", IB_QPS_RTS, true, 0, false, 0, 0 },
 };
 
 static void sq_drained_case_desc(const struct sq_drained_case *c, char *desc)
@@ -1398,52 +1416,79 @@ static void sq_drained_case_desc(const struct sq_drained_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(sq_drained, sq_drained_cases, sq_drained_case_desc);
 
+struct sq_drained_seen {
+	struct softrdma_qp *qp;
+	int events;		/* SQ_DRAINED; any other event: -100 */
+	int locked;		/* raised with sq.lock held */
+};
+
 static void sq_drained_handler(struct ib_event *event, void *ctx)
 {
-	int *n = ctx;
+	struct sq_drained_seen *seen = ctx;
 
-	if (event->event == IB_EVENT_SQ_DRAINED)
-		(*n)++;
+	/* a consumer may post from here: the SQ must not be locked */
+	if (spin_trylock_bh(&seen->qp->sq.lock))
+		spin_unlock_bh(&seen->qp->sq.lock);
 	else
-		*n = -100;	/* any other event fails the case */
+		seen->locked++;
+	if (event->event == IB_EVENT_SQ_DRAINED)
+		seen->events++;
+	else
+		seen->events = -100;
+}
+
+/* The completer retires the last WQE: what every such sq.lock section does */
+static void sq_drained_retire(struct softrdma_qp *qp)
+{
+	bool raise;
+
+	spin_lock_bh(&qp->sq.lock);
+	qp->sq.fetched = 0;
+	softrdma_rc_sq_drained(qp);
+	raise = softrdma_rc_sq_drained_take(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	if (raise)
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /*
  * IBA 10.3.1, 11.6.3.1: SQ Drained follows a move to SQD once no WQE the
- * requester started is outstanding, once per drain, only if asked for.
+ * requester started is outstanding, once per drain, only if asked for,
+ * and with sq.lock dropped.
  */
 static void softrdma_rc_sq_drained_event(struct kunit *test)
 {
 	const struct sq_drained_case *c = test->param_value;
+	struct sq_drained_seen seen = {};
 	struct softrdma_roce_qp *rqp;
 	struct softrdma_qp *qp;
-	int events = 0;
 
 	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rqp);
 	qp = &rqp->qp;
+	seen.qp = qp;
 	mutex_init(&qp->state_mutex);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
 	qp->ibqp.event_handler = sq_drained_handler;
-	qp->ibqp.qp_context = &events;
+	qp->ibqp.qp_context = &seen;
 	qp->attr.en_sqd_async_notify = c->notify;
 	qp->state = c->state;
 	qp->sq.fetched = c->fetched;
 	rqp->rc.req_state = SOFTRDMA_RC_REQ_RUNNING;
 
+	if (c->retired_first)
+		sq_drained_retire(qp);
 	mutex_lock(&qp->state_mutex);
 	softrdma_rc_drain(qp);
 	mutex_unlock(&qp->state_mutex);
-	KUNIT_EXPECT_EQ(test, events, c->at_drain);
+	KUNIT_EXPECT_EQ(test, seen.events, c->at_drain);
 
 	/* the completer retires what was outstanding, then more ACKs come */
-	spin_lock_bh(&qp->sq.lock);
-	qp->sq.fetched = 0;
-	softrdma_rc_sq_drained(qp);
-	softrdma_rc_sq_drained(qp);
-	spin_unlock_bh(&qp->sq.lock);
-	KUNIT_EXPECT_EQ(test, events, c->at_last);
+	sq_drained_retire(qp);
+	sq_drained_retire(qp);
+	KUNIT_EXPECT_EQ(test, seen.events, c->at_last);
+	KUNIT_EXPECT_EQ(test, seen.locked, 0);
 }
 
 static struct kunit_case softrdma_rc_test_cases[] = {

@@ -31,6 +31,7 @@ static const struct softrdma_qp_engine softrdma_roce_qp_ud = {
 	.start = softrdma_ud_start,
 	.kick = softrdma_ud_kick,
 	.stop = softrdma_ud_stop,
+	.drain = softrdma_ud_drain,
 	.kernel_wqe = softrdma_ud_kernel_wqe,
 };
 

@@ -47,6 +47,7 @@ void softrdma_ud_start(struct softrdma_qp *qp)
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
+	softrdma_qp_ud(qp)->sq_drained_owed = false;
 	if (!softrdma_qp_ud(qp)->running && qp->state == IB_QPS_RTS) {
 		softrdma_qp_ud(qp)->running = true;
 		softrdma_qp_ud(qp)->psn = qp->attr.sq_psn;
@@ -66,6 +67,32 @@ void softrdma_ud_stop(struct softrdma_qp *qp)
 	spin_lock_bh(&qp->sq.lock);
 	softrdma_qp_ud(qp)->running = false;
 	spin_unlock_bh(&qp->sq.lock);
+}
+
+/**
+ * softrdma_ud_drain() - the QP entered SQD
+ * @qp: the QP; state_mutex held, qp->state SQD
+ *
+ * IBA 10.3.1, 11.6.3.1: the SQ of a UD QP has drained once the sends it
+ * started have left.  A send completes when its packet is handed to the
+ * host, and the sender takes no WQE outside RTS: the SQ is drained now,
+ * or, if a sender is handing over its last packet with the lock
+ * dropped, once it has; that sender raises the event.
+ */
+void softrdma_ud_drain(struct softrdma_qp *qp)
+{
+	struct softrdma_ud *ud = softrdma_qp_ud(qp);
+	bool drained;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	spin_lock_bh(&qp->sq.lock);
+	/* a UD QP that failed is on its way to ERR: it drains nothing */
+	drained = ud->running && !ud->sending;
+	ud->sq_drained_owed = ud->running && ud->sending;
+	spin_unlock_bh(&qp->sq.lock);
+	if (drained)
+		softrdma_qp_sq_drained_event(qp);
 }
 
 /**

@@ -43,6 +43,8 @@ struct softrdma_ud {
 	/* under qp->sq.lock */
 	bool running;		/* RTS: the SQ may send */
 	bool sending;		/* one caller sends at a time, in order */
+	/* SQD entered while @sending: the sender raises SQ Drained */
+	bool sq_drained_owed;
 	u32 psn;		/* next PSN (9.8.3: the responder ignores it) */
 	/* sends for a doorbell rung with IRQs off; holds a QP reference */
 	struct work_struct kick_work;
@@ -51,6 +53,7 @@ struct softrdma_ud {
 int softrdma_ud_init(struct softrdma_qp *qp);
 void softrdma_ud_start(struct softrdma_qp *qp);
 void softrdma_ud_stop(struct softrdma_qp *qp);
+void softrdma_ud_drain(struct softrdma_qp *qp);
 void softrdma_ud_kick(struct softrdma_qp *qp);
 void softrdma_ud_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
 

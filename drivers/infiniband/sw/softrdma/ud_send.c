@@ -160,9 +160,9 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 {
 	struct softrdma_send_wqe *wqe;
 	unsigned int budget = SOFTRDMA_UD_SEND_BUDGET;
+	bool more = false, sq_drained = false;
 	enum ib_wc_status status;
 	struct sk_buff *skb;
-	bool more = false;
 
 	spin_lock_bh(&qp->sq.lock);
 	if (softrdma_qp_ud(qp)->sending)
@@ -195,8 +195,15 @@ static void softrdma_ud_send(struct softrdma_qp *qp)
 		spin_lock_bh(&qp->sq.lock);
 	}
 	softrdma_qp_ud(qp)->sending = false;
+	/* SQD came while a packet was handed over: that was the last */
+	if (softrdma_qp_ud(qp)->sq_drained_owed) {
+		softrdma_qp_ud(qp)->sq_drained_owed = false;
+		sq_drained = qp->state == IB_QPS_SQD;
+	}
 out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
+	if (sq_drained)
+		softrdma_qp_sq_drained_event(qp);
 	if (more)
 		softrdma_ud_defer(qp);
 }

@@ -12,6 +12,8 @@
 #include <rdma/ib_pack.h>
 #include <rdma/ib_verbs.h>
 
+#include "qp.h"
+#include "roce_qp.h"
 #include "ud.h"
 
 struct ud_send_qkey_case {
@@ -228,6 +230,67 @@ static void softrdma_ud_qp_type(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, softrdma_qp_type_is_ud(IB_QPT_SMI));
 }
 
+struct ud_drain_case {
+	const char *name;
+	bool running;		/* the SQ sends (RTS) */
+	bool sending;		/* a sender hands over a packet, unlocked */
+	bool notify;		/* IB_QP_EN_SQD_ASYNC_NOTIFY set */
+	int events;		/* SQ_DRAINED raised by the move to SQD */
+	bool owed;		/* ... or left to the sender */
+};
+
+static const struct ud_drain_case ud_drain_cases[] = {
+	{ "idle", true, false, true, 1, false },
+	{ "sending", true, true, true, 0, true },
+	{ "not_asked", true, false, false, 0, false },
+	{ "failed", false, false, true, 0, false },
+};
+
+static void ud_drain_desc(const struct ud_drain_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ud_drain, ud_drain_cases, ud_drain_desc);
+
+static void ud_drain_handler(struct ib_event *event, void *ctx)
+{
+	int *events = ctx;
+
+	*events += event->event == IB_EVENT_SQ_DRAINED ? 1 : 100;
+}
+
+/*
+ * IBA 10.3.1, 11.6.3.1: a UD QP moved to SQD raises SQ Drained once the
+ * sends it started have left: at once, or from the sender still handing
+ * over its packet.
+ */
+static void softrdma_ud_drain_event(struct kunit *test)
+{
+	const struct ud_drain_case *c = test->param_value;
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_qp *qp;
+	int events = 0;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	mutex_init(&qp->state_mutex);
+	spin_lock_init(&qp->sq.lock);
+	qp->ibqp.event_handler = ud_drain_handler;
+	qp->ibqp.qp_context = &events;
+	qp->attr.en_sqd_async_notify = c->notify;
+	qp->state = IB_QPS_SQD;
+	rqp->ud.running = c->running;
+	rqp->ud.sending = c->sending;
+
+	mutex_lock(&qp->state_mutex);
+	softrdma_ud_drain(qp);
+	mutex_unlock(&qp->state_mutex);
+	KUNIT_EXPECT_EQ(test, events, c->events);
+	KUNIT_EXPECT_EQ(test, rqp->ud.sq_drained_owed, c->owed);
+}
+
 static struct kunit_case softrdma_ud_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_ud_send_qkey_rule, ud_send_qkey_gen_params),
 	KUNIT_CASE_PARAM(softrdma_ud_qkey_accept, ud_qkey_ok_gen_params),
@@ -236,6 +299,7 @@ static struct kunit_case softrdma_ud_cases[] = {
 	KUNIT_CASE(softrdma_ud_grh_ipv6),
 	KUNIT_CASE(softrdma_ud_grh_bad_version),
 	KUNIT_CASE(softrdma_ud_qp_type),
+	KUNIT_CASE_PARAM(softrdma_ud_drain_event, ud_drain_gen_params),
 	{}
 };
 

@@ -418,9 +418,11 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	err = modify_state(a, IBV_QPS_SQD, 1);
 	lv_check(!err, "sqd: RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY under load: %s",
 		 strerror(err));
-	lv_check(early >= 0 && early < 2 * SQD_NMSG,
-		 "sqd: work was outstanding when SQD was entered (%d of %d done)",
-		 early, 2 * SQD_NMSG);
+	if (early < 0)
+		lv_die("sqd: poll_cq");
+	/* how far the work got first is the host's timing, not a result */
+	if (early == 2 * SQD_NMSG)
+		printf("# sqd: all %d were done before SQD was entered\n", early);
 	for (i = 0, ok = 0; i < early; i++) {
 		if (wc[i].status == IBV_WC_SUCCESS)
 			ok++;

@@ -181,27 +181,42 @@ stack_up() {
 }
 
 # roce_gids_wait: the RDMA core fills a RoCE device's GID table from the
-# netdev's addresses in a work item; wait (up to 10 s) until the link-local,
-# IPv4 and IPv6 addresses of eth0 show, so that a scenario looking its
-# GIDs up right away finds them
+# netdev's addresses in a work item; wait (up to 20 s) until the GIDs of
+# eth0's IPv4 and IPv6 addresses show, so that a scenario looking them up
+# right away finds them.  One that does not come fails the stack, with the
+# GID table and eth0's addresses in stack.log.
 roce_gids_wait() {
-	local dev f g n t
+	local dev f g t missing want=()
+	# shellcheck source=/dev/null
+	want=("$(. /lab/lib.sh && lab_gid_string "$LAB_ADDR")"
+		"$(. /lab/lib.sh && lab_gid_string "$LAB_ADDR6")")
 	for dev in sr0 rxe0; do
 		[ -d "/sys/class/infiniband/$dev" ] || continue
-		for ((t = 0; t < 100; t++)); do
-			n=0
+		for ((t = 0; t < 200; t++)); do
+			missing=" ${want[*]} "
 			for f in "/sys/class/infiniband/$dev/ports/1/gids/"*; do
 				read -r g <"$f" 2>/dev/null || continue
-				[ "$g" = 0000:0000:0000:0000:0000:0000:0000:0000 ] ||
-					n=$((n + 1))
+				missing=${missing/ $g / }
 			done
-			[ "$n" -ge 3 ] && break
+			[ -z "${missing// /}" ] && break
 			if [ -n "${NAP_FD:-}" ]; then
 				read -rt 0.1 -u "$NAP_FD" _
 			else
 				sleep 0.1
 			fi
 		done
+		[ -z "${missing// /}" ] && continue
+		{
+			echo "$dev: GIDs missing after 20 s:$missing; the table:"
+			for f in "/sys/class/infiniband/$dev/ports/1/gids/"*; do
+				read -r g <"$f" 2>/dev/null &&
+					[ "$g" != 0000:0000:0000:0000:0000:0000:0000:0000 ] &&
+					echo "  ${f##*/} $g"
+			done
+			ip addr show dev eth0
+			grep -H . /proc/sys/net/ipv6/conf/eth0/disable_ipv6
+		} >>"$LAB_OUT/stack.log" 2>&1
+		stack_fail "$dev: no GID for$missing (stack.log: GID table, eth0)"
 	done
 }
 
@@ -224,14 +239,18 @@ declare -A BASE_SYSCTL=() BASE_MODULES=() BASE_MOUNTS=() BASE_LINKS=()
 BASE_ETH0=
 BASE_QDISC=
 
-# eth0_state: its addresses (the link-local one as "ll"), MTU and state
+# eth0_state: its addresses (the link-local one as "ll"; another with the
+# flags that keep it from use), MTU and state
 eth0_state() {
-	local line w out=
+	local line w out= ll
 	while read -r line; do
+		ll=
 		for w in $line; do
 			case $w in
-			fe80:*/*) out+="ll " ;;
+			fe80:*/*) out+="ll " ll=1 ;;
 			*.*.*.*/* | *:*/*) out+="$w " ;;
+			tentative | dadfailed | deprecated)
+				[ -n "$ll" ] || out+="$w " ;;
 			esac
 		done
 	done < <(ip -o addr show dev eth0)

@@ -126,8 +126,10 @@ lab_fail() {
 
 # lab_barrier NAME [TIMEOUT]: wait until all LAB_N guests reach barrier NAME
 # (default timeout $LAB_BARRIER_TIMEOUT or 120 s).  A name may be reused;
-# each use is a new barrier.  Fails early if another guest's scenario has
-# already ended.  On failure records "not ok barrier NAME" and returns 1.
+# each use is a new barrier.  On a timeout records "not ok barrier NAME"
+# and returns 1.  If another guest's scenario has already ended, nothing
+# this guest does with it can pass (its clients would each wait out their
+# own timeouts): records the failed barrier and ends the scenario.
 lab_barrier() {
 	local name=$1 timeout=${2:-${LAB_BARRIER_TIMEOUT:-120}}
 	timeout=$((timeout * ${LAB_TIMEOUT_SCALE:-1}))
@@ -152,7 +154,7 @@ lab_barrier() {
 				log=$(_lab_logname "barrier $name")
 				echo "guest$i ended its scenario before reaching barrier $name" >"$log"
 				_lab_record not-ok "barrier $name" "$log"
-				return 1
+				exit 1
 			fi
 		done
 		if [ $((SECONDS - start)) -ge "$timeout" ]; then
@@ -212,26 +214,43 @@ lab_wait_listen() {
 		_lab_sock_bound "${3:-tcp}" "$1"
 }
 
+# lab_gid_string ADDR: the GID of ADDR as sysfs prints it: an IPv4 address
+# as its IPv4-mapped IPv6 GID, an IPv6 address in full (no program is
+# started: this runs in stack_up and teardown too)
+lab_gid_string() {
+	local a=$1 g out= i n
+	local -a h=() t=()
+	if [[ $a =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' \
+			"${BASH_REMATCH[@]:1:4}"
+		return 0
+	fi
+	[[ $a =~ ^[0-9a-fA-F:]+$ ]] || return 1
+	if [[ $a == *::* ]]; then
+		[ -n "${a%%::*}" ] && IFS=: read -ra h <<<"${a%%::*}"
+		[ -n "${a#*::}" ] && IFS=: read -ra t <<<"${a#*::}"
+		n=$((8 - ${#h[@]} - ${#t[@]}))
+		[ "$n" -ge 1 ] || return 1
+	else
+		IFS=: read -ra h <<<"$a"
+		[ "${#h[@]}" -eq 8 ] || return 1
+		n=0
+	fi
+	for g in "${h[@]}"; do printf -v g %04x "0x$g"; out+=$g:; done
+	for ((i = 0; i < n; i++)); do out+=0000:; done
+	for g in "${t[@]}"; do printf -v g %04x "0x$g"; out+=$g:; done
+	echo "${out%:}"
+}
+
 # lab_gid_index ADDR [IBDEV [PORT]]: print the GID table index whose GID is
 # ADDR (an IPv4 address is matched as its IPv4-mapped IPv6 GID).
 lab_gid_index() {
-	local addr=$1 dev=${2:-$LAB_IBDEV} port=${3:-1} want f gid idx a b c d
-	if [[ $addr =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
-		a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]}
-		c=${BASH_REMATCH[3]} d=${BASH_REMATCH[4]}
-		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-			"$a" "$b" "$c" "$d")
-	else
-		want=$(python3 -c 'import ipaddress,sys
-e=ipaddress.IPv6Address(sys.argv[1]).exploded
-print(":".join(e.replace(":","")[i:i+4] for i in range(0,32,4)))' "$addr") ||
-			return 1
-	fi
+	local addr=$1 dev=${2:-$LAB_IBDEV} port=${3:-1} want f gid
+	want=$(lab_gid_string "$addr") || return 1
 	for f in "/sys/class/infiniband/$dev/ports/$port/gids/"*; do
-		gid=$(cat "$f" 2>/dev/null) || continue
-		idx=${f##*/}
+		read -r gid <"$f" 2>/dev/null || continue
 		if [ "$gid" = "$want" ]; then
-			echo "$idx"
+			echo "${f##*/}"
 			return 0
 		fi
 	done

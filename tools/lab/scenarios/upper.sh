@@ -16,8 +16,12 @@
 #            (rping over the VLAN address), and one on eth0 beside it is
 #            refused with the reason
 #   macvlan  an sroce device alone on a macvlan (mode bridge) of eth0: its
-#            address as a GID, RC pingpong, rping over RoCE; then a
-#            siwarp device alone (rping)
+#            address as a GID, RC pingpong with the peer's frames sent to
+#            our eth0's MAC (which Linux answers ARP with for the
+#            macvlan's address as well) and then to the macvlan's own,
+#            rping over RoCE; then a siwarp device alone (rping); then an
+#            sroce device on eth0, which has the macvlan's address as a
+#            GID on the macvlan: RC pingpong over that GID, both ways again
 #   ipvlan   the same on an ipvlan (mode l2, the parent's MAC) of eth0
 #   bondref  bond0 (active-backup) over two dummy slaves: a device on a
 #            slave is refused with the reason, one on bond0 is accepted
@@ -124,11 +128,47 @@ if want real; then
 		bash -c 'rdma link del sr0 && rdma link del sw0'
 fi
 
-# over_upper SUBNET NDEV NAME: an sroce device alone on NDEV (GID, RC
-# pingpong, rping over RoCE; refused on a VLAN), then a siwarp device
-# alone (rping)
+# peer_mac NDEV SUBNET MAC: our frames to the peer's address on NDEV go
+# to MAC (a permanent neighbour entry: one of the answers ARP may give,
+# made certain)
+peer_mac() {
+	ip neigh replace "10.$2.0.$((2 - LAB_ID))" lladdr "$3" dev "$1" \
+		nud permanent && ip neigh show dev "$1"
+}
+
+# the MAC of the peer's eth0, from its lab address
+peer_eth0_mac() {
+	local peer
+	peer=$(lab_peer_addr $((1 - LAB_ID)))
+	ping -c 1 -W 10 "$peer" >/dev/null &&
+		ip neigh show "$peer" dev eth0 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }'
+}
+
+# rc_via IBDEV SUBNET NDEV NAME [KIND:MAC]...: the RC pingpong over
+# IBDEV's GID of our address on NDEV; with KIND:MAC pairs, once per pair,
+# our frames to the peer's address going to MAC (checks NAME-KIND-...)
+rc_via() {
+	local dev=$1 s=$2 nd=$3 name=$4 pin
+	shift 4
+	[ $# -gt 0 ] || set -- ""
+	for pin; do
+		if [ -n "$pin" ]; then
+			lab_check "guest$LAB_ID: $name: frames to the peer's 10.$s.0.0/24 address go to its ${pin%%:*} (${pin#*:})" \
+				peer_mac "$nd" "$s" "${pin#*:}"
+			rc_over "$dev" "$(up_addr "$s")" "$name-${pin%%:*}"
+		else
+			rc_over "$dev" "$(up_addr "$s")" "$name"
+		fi
+	done
+}
+
+# over_upper SUBNET NDEV NAME [KIND:MAC]...: an sroce device alone on NDEV
+# (GID, RC pingpong as rc_via, rping over RoCE; refused on a VLAN), then a
+# siwarp device alone (rping)
 over_upper() {
 	local s=$1 nd=$2 name=$3
+	shift 3
 	if [ "$nd" = eth0.100 ]; then
 		lab_check "guest$LAB_ID: sroce on VLAN eth0.100 refused (no IP GIDs)" \
 			refused ru0 sroce eth0.100 "a VLAN, which gets no IP GIDs"
@@ -138,7 +178,7 @@ over_upper() {
 		lab_check "guest$LAB_ID: ru0 has $nd's address as a GID on $nd" \
 			gid_ndev ru0 "$(up_addr "$s")" "$nd"
 		lab_barrier "$name-sroce-up" || exit 1
-		rc_over ru0 "$(up_addr "$s")" "$name"
+		rc_via ru0 "$s" "$nd" "$name" "$@"
 		lab_pair "$name-sroce-rping" 120 up_rping "$(peer0 "$s")" "$RPING_COUNT" 4096
 		lab_check "guest$LAB_ID: rdma link del ru0" rdma link del ru0
 	fi
@@ -154,12 +194,31 @@ over_upper() {
 }
 
 want vlan && over_upper 100 eth0.100 vlan
+# a macvlan's MAC: locally administered, one per guest
+mv_mac() { printf '02:00:00:00:65:%02x\n' "$1"; }
+
 if want macvlan; then
-	ip link add mv0 link eth0 type macvlan mode bridge
+	ip link add mv0 link eth0 address "$(mv_mac "$a")" type macvlan mode bridge
 	ip addr add "$(up_addr 101)/24" dev mv0
 	ip link set mv0 up
 	upper_ping 101
-	over_upper 101 mv0 macvlan
+	# The peer's eth0 answers ARP for its macvlan's address with its own
+	# MAC, ahead of the macvlan: frames sent there stay on eth0.  Each
+	# way is pinned in turn, the macvlan's own MAC last.
+	peer_eth0=$(peer_eth0_mac)
+	[ -n "$peer_eth0" ] || lab_fail "guest$LAB_ID: no MAC for the peer's eth0"
+	pins=("lower:$peer_eth0" "macvlan:$(mv_mac $((2 - LAB_ID)))")
+	over_upper 101 mv0 macvlan "${pins[@]}"
+	# a device on eth0 holds mv0's address as a GID on mv0 (the RDMA
+	# core gives it its uppers' addresses): frames for it arriving on
+	# the peer's mv0 or eth0 go to the peer's device on eth0
+	lab_check "guest$LAB_ID: rdma link add rl0 type sroce netdev eth0" \
+		rdma link add rl0 type sroce netdev eth0
+	lab_check "guest$LAB_ID: rl0 (eth0) has mv0's address as a GID on mv0" \
+		gid_ndev rl0 "$(up_addr 101)" mv0
+	lab_barrier macvlan-real-up || exit 1
+	rc_via rl0 101 mv0 macvlan-real "${pins[@]}"
+	lab_check "guest$LAB_ID: rdma link del rl0" rdma link del rl0
 	ip link del mv0
 fi
 if want ipvlan; then

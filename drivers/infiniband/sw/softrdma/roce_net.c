@@ -10,12 +10,14 @@
  * leaves the namespace, so the sockets never outlive their namespace.
  *
  * Receive: the sockets' encap_rcv finds the sroce device of the ingress
- * netdev (or of the real device below a VLAN), validates the packet, and
- * hands it to the transport (softrdma_roce_rcv_pkt()).  Every drop counts.
+ * netdev (or of a device below it: a VLAN's, macvlan's or ipvlan's real
+ * device; or, for a frame the real device kept, of the upper device owning
+ * the destination address), validates the packet, and hands it to the
+ * transport (softrdma_roce_rcv_pkt()).  Every drop counts.
  *
  * Transmit: the transport builds BTH, extension headers and payload in an
  * skb from softrdma_roce_alloc_skb(); softrdma_roce_xmit() routes it out of
- * the device's netdev (or the GID's VLAN upper) in that netdev's namespace,
+ * the device's netdev (or the GID's upper device) in that netdev's namespace,
  * adds UDP and IP headers and the ICRC and passes it to the IP layer.  A
  * packet the host itself drops is reported as -EAGAIN so that the sender
  * retries at once instead of waiting for a retransmit timeout.
@@ -438,28 +440,94 @@ bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
 	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &tx->saddr.v6);
 }
 
-/* the sroce device of a netdev, or of the real device below a VLAN */
+/* what softrdma_roce_lower_dev() looks for, and finds */
+struct softrdma_roce_lower_walk {
+	const struct net *net;
+	struct softrdma_dev *sdev;
+};
+
+/* netdev_walk_all_lower_dev_rcu() callback: 1 stops at an sroce device */
+static int softrdma_roce_lower_dev(struct net_device *lower,
+				   struct netdev_nested_priv *priv)
+{
+	struct softrdma_roce_lower_walk *walk = priv->data;
+
+	if (!net_eq(dev_net(lower), walk->net))
+		return 0;
+	walk->sdev = softrdma_dev_get(lower, &softrdma_roce_transport);
+	return walk->sdev ? 1 : 0;
+}
+
+/*
+ * The sroce device serving a netdev's addresses: the one on the netdev,
+ * else the one on a device below it in its namespace (a VLAN's, macvlan's
+ * or ipvlan's real device), as the RDMA core gives the RoCE device of a
+ * netdev the addresses of its upper devices as GIDs.
+ *
+ * Context: under rcu_read_lock().
+ * Return: a counted reference, or NULL.
+ */
 static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 {
-	struct softrdma_dev *sdev;
+	struct softrdma_roce_lower_walk walk = { .net = dev_net(ndev) };
+	struct netdev_nested_priv priv = { .data = &walk };
 
-	sdev = softrdma_dev_get(ndev, &softrdma_roce_transport);
-	if (!sdev && is_vlan_dev(ndev))
-		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev),
-					&softrdma_roce_transport);
-	return sdev;
+	walk.sdev = softrdma_dev_get(ndev, &softrdma_roce_transport);
+	if (!walk.sdev)
+		netdev_walk_all_lower_dev_rcu(ndev, softrdma_roce_lower_dev,
+					      &priv);
+	return walk.sdev;
+}
+
+/*
+ * The netdev owning a received packet's destination address, if it sits
+ * on top of the ingress netdev.  Linux answers ARP for any of its
+ * addresses on any interface by default (arp_ignore 0), so a peer may have
+ * learnt the real device's MAC for a macvlan's address; the frame then
+ * stays on the real device, which IP accepts (the weak host model), and
+ * the macvlan's device must take it.  A frame that came in on an
+ * unrelated netdev is not taken.
+ *
+ * Context: under rcu_read_lock().
+ */
+static struct net_device *softrdma_roce_upper_of_daddr(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	struct net_device *ndev = NULL;
+
+	if (ip_hdr(skb)->version == 4)
+		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		ndev = softrdma_ipv6_dev_find(net, &ipv6_hdr(skb)->daddr);
+#endif
+	if (!ndev || ndev == skb->dev ||
+	    !netdev_has_upper_dev_all_rcu(skb->dev, ndev))
+		return NULL;
+	return ndev;
 }
 
 /*
  * udp_tunnel encap_rcv: skb->data at the UDP header, its checksum checked
- * by UDP.  Returns 0: the packet is consumed, whatever became of it.
+ * by UDP, under rcu_read_lock().  Returns 0: the packet is consumed,
+ * whatever became of it.
  */
 static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct softrdma_dev *sdev;
+	struct net_device *upper;
 
-	/* no device here to count it against: a netdev without sroce */
+	/*
+	 * The ingress netdev's own device first: with devices on both a
+	 * real device and a macvlan on it, a frame the real device kept is
+	 * for the real device's, which has the macvlan's addresses as GIDs.
+	 */
 	sdev = softrdma_roce_dev_of(skb->dev);
+	if (!sdev) {
+		upper = softrdma_roce_upper_of_daddr(skb);
+		sdev = upper ? softrdma_roce_dev_of(upper) : NULL;
+	}
+	/* no device here to count it against: a netdev without sroce */
 	if (!sdev) {
 		kfree_skb(skb);
 		return 0;

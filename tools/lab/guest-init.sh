@@ -130,6 +130,7 @@ fi
 stack_up() {
 	ulimit -l unlimited
 	export LAB_IBDEV='' LAB_IWDEV=''
+	eth0_addrs_ensure
 	case $LAB_STACK in
 	none) ;;
 	sroce)
@@ -178,6 +179,25 @@ stack_up() {
 		roce_gids_wait
 	fi
 	say "stack $LAB_STACK up (ibdev '${LAB_IBDEV}'), $(cut -d' ' -f1 /proc/uptime)s"
+}
+
+# eth0_addrs_ensure: eth0 has its IPv4 and IPv6 lab addresses.  A lab
+# batch's teardown puts them back after a part that took eth0 down, and
+# yet the IPv6 one has been seen gone by the next part's stack_up; it is
+# re-added here, and stack.log and the console say so.
+eth0_addrs_ensure() {
+	local have
+	have=$(ip -o addr show dev eth0 2>&1)
+	if [[ $have != *" $LAB_ADDR/24 "* ]]; then
+		say "eth0 lacked $LAB_ADDR/24 at stack-up: re-added"
+		echo "eth0 lacked $LAB_ADDR/24 at stack-up: re-added; eth0: $have" >>"$LAB_OUT/stack.log"
+		ip addr add "$LAB_ADDR/24" dev eth0
+	fi
+	if [[ $have != *" $LAB_ADDR6/64 "* ]]; then
+		say "eth0 lacked $LAB_ADDR6/64 at stack-up: re-added"
+		echo "eth0 lacked $LAB_ADDR6/64 at stack-up: re-added; eth0: $have" >>"$LAB_OUT/stack.log"
+		ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
+	fi
 }
 
 # roce_gids_wait: the RDMA core fills a RoCE device's GID table from the
@@ -341,13 +361,22 @@ teardown() {
 		tc qdisc del dev eth0 root 2>/dev/null
 		tc qdisc del dev eth0 ingress 2>/dev/null
 	fi
-	if [ "$(eth0_state)" != "$BASE_ETH0" ]; then
-		ip link set eth0 down
-		ip addr flush dev eth0
-		ip link set eth0 mtu 1500
-		ip link set eth0 up
-		ip addr add "$LAB_ADDR/24" dev eth0
-		ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
+	v=$(eth0_state)
+	echo "eth0 at teardown: '$v' (boot: '$BASE_ETH0')" >>"$LAB_OUT/teardown.log"
+	if [ "$v" != "$BASE_ETH0" ]; then
+		left=$({
+			ip link set eth0 down
+			ip addr flush dev eth0
+			ip link set eth0 mtu 1500
+			ip link set eth0 up
+			ip addr add "$LAB_ADDR/24" dev eth0
+			ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
+		} 2>&1)
+		if [ "$(eth0_state)" != "$BASE_ETH0" ]; then
+			echo "eth0 not restored: was '$v', is '$(eth0_state)', boot '$BASE_ETH0' ($left)"
+			return 1
+		fi
+		echo "eth0 restored: '$(eth0_state)'" >>"$LAB_OUT/teardown.log"
 	fi
 	for f in /sys/class/infiniband/*; do
 		[ -e "$f" ] || continue

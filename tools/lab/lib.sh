@@ -115,6 +115,15 @@ lab_expect_fail() {
 	! _lab_run_check fail "$@"
 }
 
+# lab_built NAME BIN: is BIN, the test program NAME that tools/lab/lab
+# builds on the host, there to run?  If not, records the failed check
+# "NAME built on the host (BIN)".  Returns 0 iff BIN is executable.
+lab_built() {
+	[ -x "$2" ] && return 0
+	lab_check "$1 built on the host ($2)" false
+	return 1
+}
+
 # lab_fail MSG: record a failed check "MSG" and end the scenario (exit 1).
 lab_fail() {
 	local log

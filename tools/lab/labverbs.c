@@ -56,6 +56,46 @@ struct ibv_context *lv_open_device(const char *name)
 	return ctx;
 }
 
+void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a)
+{
+	int opt;
+
+	*a = (struct lv_args){ .gidx = 1, .port = port };
+	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
+		if (opt == 'd')
+			a->dev = optarg;
+		else if (opt == 'g')
+			a->gidx = atoi(optarg);
+		else
+			a->port = optarg;
+	}
+	if (optind < argc)
+		a->host = argv[optind];
+}
+
+void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
+		  struct lv_base *b)
+{
+	b->ctx = lv_open_device(a->dev);
+	b->pd = ibv_alloc_pd(b->ctx);
+	b->buf = aligned_alloc(4096, len);
+	if (!b->pd || !b->buf)
+		lv_die("pd/buf");
+	memset(b->buf, fill, len);
+	b->mr = ibv_reg_mr(b->pd, b->buf, len, access);
+	if (!b->mr)
+		lv_die("reg_mr");
+}
+
+struct ibv_cq *lv_create_cq(struct ibv_context *ctx)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+
+	if (!cq)
+		lv_die("create_cq");
+	return cq;
+}
+
 struct ibv_qp *lv_create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 			       unsigned int depth, unsigned int inl,
 			       struct ibv_qp_cap *cap)
@@ -122,6 +162,17 @@ void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer)
 	if (write(fd, mine, sizeof(*mine)) != sizeof(*mine) ||
 	    read(fd, peer, sizeof(*peer)) != sizeof(*peer))
 		lv_die("exchange");
+}
+
+int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
+	    struct lv_info *peer)
+{
+	int fd = lv_tcp_connect(a->host, a->port);
+	int i;
+
+	for (i = 0; i < n; i++)
+		lv_xchg(fd, &mine[i], &peer[i]);
+	return fd;
 }
 
 void lv_qp_init(struct ibv_qp *qp, int access)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * labverbs: what the lab's test programs share: opening a device by name,
- * an RC QP, the TCP exchange of the attributes each side needs to reach
+ * the command line, device, PD and buffer of the two-sided programs (mw_verbs,
+ * rc_access, uc_verbs), an RC QP, the TCP exchange of the attributes each side needs to reach
  * the other, INIT -> RTR -> RTS (rc_access, rc_inline, srq_verbs), and
  * the reporter of single checks (siwarp_verbs, srq_verbs).  Built into
  * each program (tools/lab/lab compiles it with them).
@@ -10,7 +11,41 @@
 #define LABVERBS_H
 
 #include <infiniband/verbs.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The command line of a two-sided program (mw_verbs, rc_access, uc_verbs):
+ *   PROG -d DEV -g GIDIDX -p PORT            the server
+ *   PROG -d DEV -g GIDIDX -p PORT SERVER     the client
+ */
+struct lv_args {
+	const char *dev;	/* -d: NULL for the first device */
+	int gidx;		/* -g: local GID index, 1 if not given */
+	const char *port;	/* -p: TCP port of the exchange */
+	const char *host;	/* SERVER: the client only, NULL on the server */
+};
+
+/* Parse the command line into @a, with TCP port @port if -p is not given. */
+void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a);
+
+/* What both sides of such a program open before their QPs. */
+struct lv_base {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	unsigned char *buf;	/* page aligned */
+	struct ibv_mr *mr;	/* all of buf */
+};
+
+/*
+ * Open @a's device, a PD and @len bytes of buffer filled with @fill,
+ * registered with @access.  Dies on failure.
+ */
+void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
+		  struct lv_base *b);
+
+/* A CQ of 16 entries on @ctx, or die. */
+struct ibv_cq *lv_create_cq(struct ibv_context *ctx);
 
 /* What one side tells the other; both run the same program. */
 struct lv_info {
@@ -64,6 +99,13 @@ int lv_tcp_connect(const char *host, const char *port);
 
 /* Send @mine, receive @peer; also a barrier.  Dies on a short transfer. */
 void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer);
+
+/*
+ * Meet the other side as @a says (lv_tcp_connect()) and swap @n
+ * descriptions with it, @mine[i] for @peer[i].  Returns the socket.
+ */
+int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
+	    struct lv_info *peer);
 
 /* RESET to INIT on port 1 with remote @access; dies on failure */
 void lv_qp_init(struct ibv_qp *qp, int access);

@@ -115,6 +115,15 @@ lab_expect_fail() {
 	! _lab_run_check fail "$@"
 }
 
+# lab_built NAME BIN: is BIN, the test program NAME that tools/lab/lab
+# builds on the host, there to run?  If not, records the failed check
+# "NAME built on the host (BIN)".  Returns 0 iff BIN is executable.
+lab_built() {
+	[ -x "$2" ] && return 0
+	lab_check "$1 built on the host ($2)" false
+	return 1
+}
+
 # lab_fail MSG: record a failed check "MSG" and end the scenario (exit 1).
 lab_fail() {
 	local log
@@ -629,18 +638,18 @@ lab_bench_value() {
 	' "$2"
 }
 
-# lab_bench_lat CONNECT TEST ITERS [CMD...]: one 2-byte perftest latency
-# test of ITERS round trips (TEST write, read or send) for the
-# instrumented benchmarks (bench-kinsn, bench-stages), guest0 serving and
-# guest1 the client, each guest's output in $LAB_OUT/perftest.out.
-# CONNECT cm connects with rdma_cm (-R), as iWARP needs; gid over
-# perftest's TCP side channel with the IPv4-mapped GID.  CMD, if given,
-# runs in each guest once the server listens, just before the measured
-# part.  Returns perftest's exit status.
-lab_bench_lat() {
-	local connect=$1 test=$2 iters=$3 gid srv rc
-	local args=(-d "$LAB_IBDEV" -F -s 2 -n "$iters" -p 19999)
-	shift 3
+# lab_bench_run CONNECT TEST SIZE ITERS [CMD...]: one perftest run,
+# ib_TEST (write_lat, send_bw, ...) with ITERS messages of SIZE bytes,
+# for the instrumented benchmarks (bench-kinsn, bench-stages), guest0
+# serving and guest1 the client, each guest's output in
+# $LAB_OUT/perftest.out.  CONNECT cm connects with rdma_cm (-R), as iWARP
+# needs; gid over perftest's TCP side channel with the IPv4-mapped GID.
+# CMD, if given, runs in each guest once the server listens, just before
+# the measured part.  Returns perftest's exit status.
+lab_bench_run() {
+	local connect=$1 test=$2 size=$3 iters=$4 gid srv rc
+	local args=(-d "$LAB_IBDEV" -F -s "$size" -n "$iters" -p 19999)
+	shift 4
 	if [ "$connect" = cm ]; then
 		args+=(-R)
 	else
@@ -650,7 +659,7 @@ lab_bench_lat() {
 	fi
 	lab_barrier start
 	if [ "$LAB_ID" = 0 ]; then
-		"ib_${test}_lat" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
+		"ib_$test" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
 		srv=$!
 		lab_wait_for 30 lab_listening 19999 ||
 			lab_fail "no perftest server"
@@ -661,7 +670,7 @@ lab_bench_lat() {
 	else
 		lab_barrier listen
 		[ $# -eq 0 ] || "$@"
-		"ib_${test}_lat" "${args[@]}" "$(lab_peer_addr 0)" \
+		"ib_$test" "${args[@]}" "$(lab_peer_addr 0)" \
 			>"$LAB_OUT/perftest.out" 2>&1
 		rc=$?
 	fi

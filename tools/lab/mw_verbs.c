@@ -450,37 +450,16 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 
 int main(int argc, char **argv)
 {
-	const char *devname = NULL, *port = "18800", *host = NULL;
 	struct lv_info mine[NPAIRS] = {}, peer[NPAIRS];
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_mr *mr;
-	unsigned char *buf;
 	enum ibv_mtu mtu;
-	int gidx = 1, opt, fd, p;
+	struct lv_base b;
+	struct lv_args a;
+	int fd, p;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		if (opt == 'd')
-			devname = optarg;
-		else if (opt == 'g')
-			gidx = atoi(optarg);
-		else
-			port = optarg;
-	}
-	if (optind < argc)
-		host = argv[optind];
-
-	ctx = lv_open_device(devname);
-	pd = ibv_alloc_pd(ctx);
-	buf = aligned_alloc(4096, BUF_LEN);
-	if (!pd || !buf)
-		lv_die("pd/buf");
-	memset(buf, 0, BUF_LEN);
-	mr = ibv_reg_mr(pd, buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE | RWA |
-			IBV_ACCESS_MW_BIND);
-	if (!mr)
-		lv_die("reg_mr");
-	alloc_dealloc(pd);
+	lv_parse_args(argc, argv, "18800", &a);
+	lv_base_open(&a, BUF_LEN, 0,
+		     IBV_ACCESS_LOCAL_WRITE | RWA | IBV_ACCESS_MW_BIND, &b);
+	alloc_dealloc(b.pd);
 
 	for (p = 0; p < NPAIRS; p++) {
 		struct ibv_qp_init_attr_ex init = {
@@ -489,35 +468,31 @@ int main(int argc, char **argv)
 				 .max_send_sge = 1, .max_recv_sge = 1 },
 			.comp_mask = IBV_QP_INIT_ATTR_PD |
 				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = pd,
+			.pd = b.pd,
 			.send_ops_flags = IBV_QP_EX_WITH_BIND_MW |
 					  IBV_QP_EX_WITH_LOCAL_INV |
 					  IBV_QP_EX_WITH_SEND |
 					  IBV_QP_EX_WITH_RDMA_READ,
 		};
 
-		cqs[p] = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-		if (!cqs[p])
-			lv_die("create_cq");
+		cqs[p] = lv_create_cq(b.ctx);
 		init.send_cq = cqs[p];
 		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(ctx, &init);
+		qps[p] = ibv_create_qp_ex(b.ctx, &init);
 		if (!qps[p])
 			lv_die("create_qp_ex");
-		lv_describe(qps[p], gidx, 0x1000 * (p + 1) + (host ? 0 : 7),
-			    buf, mr, &mine[p], &mtu);
+		lv_describe(qps[p], a.gidx, 0x1000 * (p + 1) + (a.host ? 0 : 7),
+			    b.buf, b.mr, &mine[p], &mtu);
 	}
-	fd = lv_tcp_connect(host, port);
+	fd = lv_meet(&a, NPAIRS, mine, peer);
 	for (p = 0; p < NPAIRS; p++)
-		lv_xchg(fd, &mine[p], &peer[p]);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
+		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
 			      IBV_ACCESS_REMOTE_READ |
 			      IBV_ACCESS_REMOTE_ATOMIC, &mine[p], &peer[p]);
 	lv_xchg(fd, &mine[0], &peer[0]);
-	if (host)
-		client(fd, buf, mr);
+	if (a.host)
+		client(fd, b.buf, b.mr);
 	else
-		server(fd, pd, buf, mr);
+		server(fd, b.pd, b.buf, b.mr);
 	return lv_failures ? 1 : 0;
 }

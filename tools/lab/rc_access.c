@@ -23,53 +23,39 @@
 
 int main(int argc, char **argv)
 {
-	const char *devname = NULL, *port = "18600", *server = NULL;
 	struct lv_info mine = {}, peer;
-	struct ibv_context *ctx;
 	enum ibv_mtu mtu;
+	struct lv_base b;
+	struct lv_args a;
 	struct ibv_wc wc;
 	struct ibv_mr *mr;
 	struct ibv_cq *cq;
-	struct ibv_pd *pd;
 	struct ibv_qp *qp;
-	int gidx = 1, opt, fd, i, n;
+	int fd, i, n;
 	char *buf, ok;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		if (opt == 'd')
-			devname = optarg;
-		else if (opt == 'g')
-			gidx = atoi(optarg);
-		else
-			port = optarg;
-	}
-	if (optind < argc)
-		server = argv[optind];
-
-	ctx = lv_open_device(devname);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	buf = aligned_alloc(4096, LEN);
-	memset(buf, server ? 0xa5 : 0x5a, LEN);
-	mr = ibv_reg_mr(pd, buf, LEN, server ? IBV_ACCESS_LOCAL_WRITE :
-				      IBV_ACCESS_REMOTE_READ);
-	if (!pd || !cq || !mr)
-		lv_die("pd/cq/mr");
-	qp = lv_create_rc_qp(pd, cq, 4, 0, NULL);
+	lv_parse_args(argc, argv, "18600", &a);
+	/* the client (given the server's address) writes into the server's MR */
+	lv_base_open(&a, LEN, a.host ? 0xa5 : 0x5a,
+		     a.host ? IBV_ACCESS_LOCAL_WRITE : IBV_ACCESS_REMOTE_READ,
+		     &b);
+	buf = (char *)b.buf;
+	mr = b.mr;
+	cq = lv_create_cq(b.ctx);
+	qp = lv_create_rc_qp(b.pd, cq, 4, 0, NULL);
 	if (!qp)
 		lv_die("create qp");
-	lv_describe(qp, gidx, 0x123456 + (server ? 0x111 : 0), buf, mr,
+	lv_describe(qp, a.gidx, 0x123456 + (a.host ? 0x111 : 0), buf, mr,
 		    &mine, &mtu);
 
-	fd = lv_tcp_connect(server, port);
-	lv_xchg(fd, &mine, &peer);
-	lv_rc_connect(qp, gidx, mtu,
+	fd = lv_meet(&a, 1, &mine, &peer);
+	lv_rc_connect(qp, a.gidx, mtu,
 		      IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
 		      &mine, &peer);
 	/* both sides ready before the write */
 	lv_xchg(fd, &mine, &peer);
 
-	if (server) {
+	if (a.host) {
 		struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = LEN,
 				       .lkey = mr->lkey };
 		struct ibv_send_wr wr = {

@@ -204,40 +204,19 @@ static void client(int fd, struct ibv_qp *qp, struct ibv_cq *cq,
 
 int main(int argc, char **argv)
 {
-	const char *devname = NULL, *port = "18700", *host = NULL;
 	struct ibv_qp_init_attr init = {};
 	struct lv_info mine = {}, peer;
-	struct ibv_context *ctx;
-	unsigned char *buf;
 	enum ibv_mtu mtu;
-	struct ibv_mr *mr;
+	struct lv_base b;
+	struct lv_args a;
 	struct ibv_cq *cq;
-	struct ibv_pd *pd;
 	struct ibv_qp *qp;
-	int gidx = 1, opt, fd;
+	int fd;
 
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
-		if (opt == 'd')
-			devname = optarg;
-		else if (opt == 'g')
-			gidx = atoi(optarg);
-		else
-			port = optarg;
-	}
-	if (optind < argc)
-		host = argv[optind];
-
-	ctx = lv_open_device(devname);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	buf = aligned_alloc(4096, 2 * WRITE_LEN);
-	if (!pd || !cq || !buf)
-		lv_die("pd/cq/buf");
-	memset(buf, 0, 2 * WRITE_LEN);
-	mr = ibv_reg_mr(pd, buf, 2 * WRITE_LEN, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE);
-	if (!mr)
-		lv_die("reg_mr");
+	lv_parse_args(argc, argv, "18700", &a);
+	lv_base_open(&a, 2 * WRITE_LEN, 0,
+		     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &b);
+	cq = lv_create_cq(b.ctx);
 	init.send_cq = cq;
 	init.recv_cq = cq;
 	init.qp_type = IBV_QPT_UC;
@@ -245,21 +224,20 @@ int main(int argc, char **argv)
 	init.cap.max_recv_wr = 4;
 	init.cap.max_send_sge = 1;
 	init.cap.max_recv_sge = 1;
-	qp = ibv_create_qp(pd, &init);
+	qp = ibv_create_qp(b.pd, &init);
 	lv_check(qp != NULL, "create a UC QP");
 	if (!qp)
 		return 1;
-	lv_describe(qp, gidx, 0x654321 + (host ? 0 : 0x111), buf, mr, &mine,
-		    &mtu);
+	lv_describe(qp, a.gidx, 0x654321 + (a.host ? 0 : 0x111), b.buf, b.mr,
+		    &mine, &mtu);
 	mtu = IBV_MTU_1024;
 
-	fd = lv_tcp_connect(host, port);
+	fd = lv_meet(&a, 1, &mine, &peer);
+	uc_connect(qp, a.gidx, mtu, &mine, &peer);
 	lv_xchg(fd, &mine, &peer);
-	uc_connect(qp, gidx, mtu, &mine, &peer);
-	lv_xchg(fd, &mine, &peer);
-	if (host)
-		client(fd, qp, cq, buf, mr, &peer);
+	if (a.host)
+		client(fd, qp, cq, b.buf, b.mr, &peer);
 	else
-		server(fd, qp, cq, buf, mr);
+		server(fd, qp, cq, b.buf, b.mr);
 	return lv_failures ? 1 : 0;
 }

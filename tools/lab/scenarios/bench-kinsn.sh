@@ -28,32 +28,6 @@ case $TEST in
 *) export LAB_BARRIER_TIMEOUT=$((ITERS / 50 + 120)) ;;
 esac
 
-# bench_kinsn_bw TEST: ITERS messages of SIZE bytes, perftest's
-# bandwidth test, guest0 serving
-bench_kinsn_bw() {
-	local args=(-d "$LAB_IBDEV" -F -s "$SIZE" -n "$ITERS" -p 19999) gid srv
-	if [ "$CONNECT" = cm ]; then
-		args+=(-R)
-	else
-		gid=$(lab_gid_index "$LAB_ADDR") ||
-			lab_fail "no IPv4-mapped GID for $LAB_ADDR on $LAB_IBDEV"
-		args+=(-x "$gid")
-	fi
-	lab_barrier start
-	if [ "$LAB_ID" = 0 ]; then
-		"ib_$1" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
-		srv=$!
-		lab_wait_for 30 lab_listening 19999 ||
-			lab_fail "no perftest server"
-		lab_barrier listen
-		wait "$srv"
-	else
-		lab_barrier listen
-		"ib_$1" "${args[@]}" "$(lab_peer_addr 0)" \
-			>"$LAB_OUT/perftest.out" 2>&1
-	fi
-}
-
 # bench_kinsn_tcp: ITERS * SIZE bytes over one TCP stream, guest1 to
 # guest0
 bench_kinsn_tcp() {
@@ -77,8 +51,10 @@ bench_kinsn_tcp() {
 ulimit -l unlimited
 rc=0
 case $TEST in
-write | read | send) lab_bench_lat "$CONNECT" "$TEST" "$ITERS" || rc=$? ;;
-write_bw | read_bw | send_bw) bench_kinsn_bw "$TEST" || rc=$? ;;
+write | read | send) lab_bench_run "$CONNECT" "${TEST}_lat" 2 "$ITERS" || rc=$? ;;
+write_bw | read_bw | send_bw)
+	lab_bench_run "$CONNECT" "$TEST" "$SIZE" "$ITERS" || rc=$?
+	;;
 tcp) bench_kinsn_tcp || rc=$? ;;
 *) lab_fail "bench-kinsn: TEST is write, read, send, write_bw, read_bw, send_bw or tcp, not $TEST" ;;
 esac

@@ -36,7 +36,7 @@ tracing_start() { echo 1 >$T/tracing_on; }
 
 ulimit -l unlimited
 rc=0
-lab_bench_lat "$CONNECT" "$TEST" "$ITERS" tracing_start || rc=$?
+lab_bench_run "$CONNECT" "${TEST}_lat" 2 "$ITERS" tracing_start || rc=$?
 echo 0 >$T/tracing_on
 cat $T/trace >"$LAB_OUT/trace.txt"
 cat $T/per_cpu/cpu*/stats >"$LAB_OUT/trace-stats.txt"

@@ -40,12 +40,8 @@ if want attr && [ "$LAB_STACK" = sroce ]; then
 	lab_check "attr: max_mw and the window capabilities advertised" attrs
 fi
 
-if want verbs; then
-	if [ -x "$MW_BIN" ]; then
-		lab_pair mw_verbs 120 lab_run "$MW_BIN" -d "$LAB_IBDEV" -g "$gid"
-	else
-		lab_check "mw_verbs built on the host ($MW_BIN)" false
-	fi
+if want verbs && lab_built mw_verbs "$MW_BIN"; then
+	lab_pair mw_verbs 120 lab_run "$MW_BIN" -d "$LAB_IBDEV" -g "$gid"
 fi
 
 if [ "$LAB_STACK" = sroce ]; then

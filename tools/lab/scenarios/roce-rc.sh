@@ -99,12 +99,8 @@ if want atomic; then
 	done
 fi
 
-if want access; then
-	if [ -x "$ACCESS_BIN" ]; then
-		lab_pair rc_access 60 lab_run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
-	else
-		lab_check "rc_access built on the host ($ACCESS_BIN)" false
-	fi
+if want access && lab_built rc_access "$ACCESS_BIN"; then
+	lab_pair rc_access 60 lab_run "$ACCESS_BIN" -d "$LAB_IBDEV" -g "$gid"
 fi
 
 # Retransmission: 2 % of the frames each guest sends are lost (netem);

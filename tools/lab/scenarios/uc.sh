@@ -53,12 +53,8 @@ if want bw; then
 	done
 fi
 
-if want verbs; then
-	if [ -x "$UC_BIN" ]; then
-		lab_pair uc_verbs 60 lab_run "$UC_BIN" -d "$LAB_IBDEV" -g "$gid"
-	else
-		lab_check "uc_verbs built on the host ($UC_BIN)" false
-	fi
+if want verbs && lab_built uc_verbs "$UC_BIN"; then
+	lab_pair uc_verbs 60 lab_run "$UC_BIN" -d "$LAB_IBDEV" -g "$gid"
 fi
 
 if [ "$LAB_STACK" = sroce ]; then

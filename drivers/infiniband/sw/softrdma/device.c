@@ -276,15 +276,15 @@ softrdma_dev_alloc(struct net_device *ndev,
 	struct softrdma_dev *sdev;
 	struct ib_device *ibdev;
 
-	sdev = ib_alloc_device(softrdma_dev, ibdev);
-	if (!sdev)
+	ibdev = _ib_alloc_device(tp->dev_size);
+	if (!ibdev)
 		return NULL;
+	sdev = to_sdev(ibdev);
 	if (softrdma_counters_alloc(sdev)) {
-		ib_dealloc_device(&sdev->ibdev);
+		ib_dealloc_device(ibdev);
 		return NULL;
 	}
 
-	ibdev = &sdev->ibdev;
 	sdev->tp = tp;
 	sdev->uabi_ops = tp->uabi_ops;
 	sdev->ndev = ndev;

@@ -48,8 +48,6 @@ struct softrdma_dev {
 
 	/* per-port counters (counters.h), from creation until freed */
 	struct softrdma_counters __percpu *counters;
-	/* RoCE: the namespace's UDP sockets; softrdma_roce_net_lock */
-	struct softrdma_roce_socks *roce_socks;
 };
 
 static inline struct softrdma_dev *to_sdev(struct ib_device *ibdev)

@@ -108,7 +108,12 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 		.gid_tbl_len = 1,
 		.atomic_cap = IB_ATOMIC_NONE,
 	},
+	/*
+	 * .vlan_refused stays NULL: an iWARP device's GID is its MAC and the
+	 * TCP stack routes its connections, so it works on a VLAN.
+	 */
 	.core_cap_flags = RDMA_CORE_PORT_IWARP,
+	.dev_size = SOFTRDMA_DEV_SIZE(softrdma_dev, ibdev),
 	.load = softrdma_iwarp_load,
 	.unload = softrdma_iwarp_unload,
 	.init_dev = softrdma_iwarp_init_dev,

@@ -47,15 +47,8 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 		*why = "a bond or team port; add the RDMA device on the master";
 		return -EINVAL;
 	}
-	/*
-	 * The RDMA core gives a RoCE device the IP GIDs of its netdev only
-	 * when that is not a VLAN (roce_gid_mgmt matches a VLAN's addresses
-	 * to the device on its real device), so one on a VLAN would have
-	 * the link-local GID alone.  An iWARP device's GID is its MAC and
-	 * the TCP stack routes its connections: it works on a VLAN.
-	 */
-	if (is_vlan_dev(ndev) && tp == &softrdma_roce_transport) {
-		*why = "a VLAN, which gets no IP GIDs; add sroce on its real device";
+	if (is_vlan_dev(ndev) && tp->vlan_refused) {
+		*why = tp->vlan_refused;
 		return -EINVAL;
 	}
 	return 0;

@@ -40,6 +40,33 @@ static struct softrdma_mw_entry *softrdma_mw_slot(struct softrdma_dev *sdev,
 	return xa_untag_pointer(entry);
 }
 
+/*
+ * The window @key's index holds, locked, inside an RCU section that
+ * softrdma_mw_unlock() ends; NULL, nothing held, when it holds none.
+ */
+static struct softrdma_mw_entry *softrdma_mw_lock(struct softrdma_dev *sdev,
+						  u32 key,
+						  unsigned long *flags)
+{
+	struct softrdma_mw_entry *mw;
+
+	rcu_read_lock();
+	mw = softrdma_mw_slot(sdev, key);
+	if (!mw) {
+		rcu_read_unlock();
+		return NULL;
+	}
+	spin_lock_irqsave(&mw->lock, *flags);
+	return mw;
+}
+
+static void softrdma_mw_unlock(struct softrdma_mw_entry *mw,
+			       unsigned long flags)
+{
+	spin_unlock_irqrestore(&mw->lock, flags);
+	rcu_read_unlock();
+}
+
 static int softrdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 {
 	struct softrdma_dev *sdev = to_sdev(ibmw->device);
@@ -237,11 +264,9 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			return -EINVAL;
 	}
 
-	rcu_read_lock();
-	mw = softrdma_mw_slot(sdev, b->mw_rkey);
+	mw = softrdma_mw_lock(sdev, b->mw_rkey, &flags);
 	if (!mw)
-		goto out_unlock_rcu;
-	spin_lock_irqsave(&mw->lock, flags);
+		goto out_put_mr;
 	err = softrdma_mw_bind_check(mw, mr, &qp->ibqp, b);
 	/* the MR takes no new window once its dereg began */
 	if (!err && mr)
@@ -262,9 +287,8 @@ int softrdma_mw_bind(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 			}
 		}
 	}
-	spin_unlock_irqrestore(&mw->lock, flags);
-out_unlock_rcu:
-	rcu_read_unlock();
+	softrdma_mw_unlock(mw, flags);
+out_put_mr:
 	if (mr)
 		softrdma_mr_put(mr);
 	return err;
@@ -290,13 +314,11 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 {
 	struct softrdma_mw_entry *mw;
 	unsigned long flags;
-	int err = -ENOENT;
+	int err;
 
-	rcu_read_lock();
-	mw = softrdma_mw_slot(sdev, rkey);
+	mw = softrdma_mw_lock(sdev, rkey, &flags);
 	if (!mw)
-		goto out_unlock_rcu;
-	spin_lock_irqsave(&mw->lock, flags);
+		return -ENOENT;
 	if (mw->key != rkey || mw->pd != qp->ibqp.pd ||
 	    mw->type != IB_MW_TYPE_2 || !mw->mr || mw->qp != qp) {
 		err = -EINVAL;
@@ -304,9 +326,7 @@ int softrdma_mw_invalidate(struct softrdma_dev *sdev, struct softrdma_qp *qp,
 		softrdma_mw_unbind(mw);
 		err = 0;
 	}
-	spin_unlock_irqrestore(&mw->lock, flags);
-out_unlock_rcu:
-	rcu_read_unlock();
+	softrdma_mw_unlock(mw, flags);
 	return err;
 }
 
@@ -334,14 +354,11 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 {
 	struct softrdma_mw_entry *mw;
 	unsigned long flags;
-	int err = -ENOENT;
+	int err = -EACCES;
 
-	rcu_read_lock();
-	mw = softrdma_mw_slot(sdev, rkey);
+	mw = softrdma_mw_lock(sdev, rkey, &flags);
 	if (!mw)
-		goto out_unlock_rcu;
-	err = -EACCES;
-	spin_lock_irqsave(&mw->lock, flags);
+		return -ENOENT;
 	if (mw->mr && mw->key == rkey && mw->pd == qp->ibqp.pd &&
 	    (mw->type != IB_MW_TYPE_2 || mw->qp == qp) &&
 	    (mw->access & access) == access &&
@@ -352,9 +369,7 @@ int softrdma_mw_rkey(struct softrdma_dev *sdev, const struct softrdma_qp *qp,
 		kref_get(&mw->mr->ref);
 		err = 0;
 	}
-	spin_unlock_irqrestore(&mw->lock, flags);
-out_unlock_rcu:
-	rcu_read_unlock();
+	softrdma_mw_unlock(mw, flags);
 	return err;
 }
 

@@ -44,7 +44,6 @@ struct softrdma_iwarp_qp;
 struct softrdma_qp_engine;
 struct softrdma_dev;
 struct softrdma_ring;
-struct softrdma_roce_path;
 struct softrdma_srq;
 
 struct softrdma_sq {
@@ -98,14 +97,6 @@ struct softrdma_qp {
 	/* attributes as set, for query_qp; written under state_mutex */
 	struct ib_qp_attr attr;
 	struct softrdma_av av;		/* destination, from attr.ah_attr */
-	u16 src_port;			/* UDP source port, ECMP entropy */
-	/*
-	 * RoCE: @av and @src_port as the data path reads them, under RCU;
-	 * replaced whole under state_mutex when either changes, so that
-	 * transmit and the receive address check see one consistent AV.
-	 * NULL until the first is set.
-	 */
-	struct softrdma_roce_path __rcu *path;
 	u32 mtu;			/* path MTU in bytes */
 
 	struct softrdma_cq *scq;

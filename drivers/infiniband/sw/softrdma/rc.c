@@ -476,7 +476,7 @@ struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
 	struct sk_buff *skb = NULL;
 
 	rcu_read_lock();
-	path = rcu_dereference(qp->path);
+	path = rcu_dereference(to_roce_qp(qp)->path);
 	if (path)
 		skb = softrdma_roce_alloc_skb(qp->sdev, &path->tx, hdr_len,
 					      payload_len);
@@ -496,10 +496,11 @@ struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
  */
 int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb)
 {
+	struct softrdma_roce_qp *rqp = to_roce_qp(qp);
 	int err;
 
 	rcu_read_lock();
-	err = softrdma_roce_xmit(qp->sdev, rcu_dereference(qp->path), skb);
+	err = softrdma_roce_xmit(qp->sdev, rcu_dereference(rqp->path), skb);
 	rcu_read_unlock();
 	return err;
 }

@@ -12,6 +12,7 @@
 #include "param.h"
 #include "port.h"
 #include "rc.h"
+#include "roce_dev.h"
 #include "roce_net.h"
 #include "roce_qp.h"
 #include "transport.h"
@@ -110,6 +111,14 @@ const struct softrdma_transport softrdma_roce_transport = {
 	},
 	.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,
 	.max_mad_size = IB_MGMT_MAD_SIZE,
+	/*
+	 * The RDMA core gives a RoCE device the IP GIDs of its netdev only
+	 * when that is not a VLAN (roce_gid_mgmt matches a VLAN's addresses
+	 * to the device on its real device), so one on a VLAN would have
+	 * the link-local GID alone.
+	 */
+	.vlan_refused = "a VLAN, which gets no IP GIDs; add sroce on its real device",
+	.dev_size = SOFTRDMA_DEV_SIZE(softrdma_roce_dev, sdev),
 	.load = softrdma_roce_load,
 	.unload = softrdma_roce_unload,
 	.init_dev = softrdma_roce_init_dev,

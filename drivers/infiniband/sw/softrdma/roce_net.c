@@ -49,6 +49,7 @@
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
+#include "roce_dev.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
@@ -77,7 +78,7 @@ struct softrdma_roce_pernet {
 
 /*
  * protects every namespace's softrdma_roce_pernet, the softrdma_roce_socks
- * and every device's roce_socks pointer
+ * and every device's socks pointer (roce_dev.h)
  */
 static DEFINE_MUTEX(softrdma_roce_net_lock);
 
@@ -184,7 +185,7 @@ int softrdma_roce_net_attach(struct softrdma_dev *sdev)
 	int err = 0;
 
 	mutex_lock(&softrdma_roce_net_lock);
-	if (WARN_ON(sdev->roce_socks)) {
+	if (WARN_ON(to_roce_dev(sdev)->socks)) {
 		err = -EBUSY;
 		goto out_unlock;
 	}
@@ -200,7 +201,7 @@ int softrdma_roce_net_attach(struct softrdma_dev *sdev)
 		pn->socks = socks;
 	}
 	socks->users++;
-	sdev->roce_socks = socks;
+	to_roce_dev(sdev)->socks = socks;
 
 out_unlock:
 	mutex_unlock(&softrdma_roce_net_lock);
@@ -223,10 +224,10 @@ void softrdma_roce_net_detach(struct softrdma_dev *sdev)
 	struct softrdma_roce_pernet *pn;
 
 	mutex_lock(&softrdma_roce_net_lock);
-	socks = sdev->roce_socks;
+	socks = to_roce_dev(sdev)->socks;
 	if (!socks)
 		goto out_unlock;
-	sdev->roce_socks = NULL;
+	to_roce_dev(sdev)->socks = NULL;
 	if (--socks->users)
 		goto out_unlock;
 

@@ -560,7 +560,7 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 		path = softrdma_roce_path_alloc();
 		KUNIT_ASSERT_NOT_NULL(test, path);
 		softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
-		RCU_INIT_POINTER(qp->path, path);
+		RCU_INIT_POINTER(rqp->path, path);
 	}
 	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
 					      GFP_KERNEL)), 0);
@@ -612,7 +612,8 @@ static void softrdma_roce_net_rcv_addr(struct kunit *test)
 
 	xa_erase(&t->sdev->qp_xa, softrdma_qpn(qp));
 	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
-	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
+	softrdma_roce_path_free(rcu_dereference_protected(to_roce_qp(qp)->path,
+							  true));
 	/* the free callback runs before the test's memory goes */
 	rcu_barrier();
 }

@@ -76,12 +76,14 @@ int softrdma_roce_qp_check_init(const struct ib_qp_init_attr *init,
 /* the UDP source port before the QP has a destination */
 void softrdma_roce_qp_created(struct softrdma_qp *qp)
 {
-	qp->src_port = softrdma_roce_src_port(softrdma_qpn(qp), 0);
+	to_roce_qp(qp)->src_port = softrdma_roce_src_port(softrdma_qpn(qp), 0);
 }
 
 void softrdma_roce_qp_destroy(struct softrdma_qp *qp)
 {
-	softrdma_roce_path_free(rcu_dereference_protected(qp->path, true));
+	struct softrdma_roce_qp *rqp = to_roce_qp(qp);
+
+	softrdma_roce_path_free(rcu_dereference_protected(rqp->path, true));
 }
 
 /*
@@ -97,17 +99,20 @@ static int softrdma_roce_qp_check_qkey(struct softrdma_qp *qp, u32 qkey)
 }
 
 /*
- * Publish @path as the data path's view of qp->av and qp->src_port (qp.h).
+ * Publish @path as the data path's view of qp->av and the QP's src_port
+ * (roce_qp.h).
  * Returns the path it replaces, to be freed with softrdma_roce_path_free().
  */
 static struct softrdma_roce_path *
 softrdma_roce_qp_publish_path(struct softrdma_qp *qp,
 			      struct softrdma_roce_path *path)
 {
+	struct softrdma_roce_qp *rqp = to_roce_qp(qp);
+
 	lockdep_assert_held(&qp->state_mutex);
 
-	softrdma_roce_tx_set(&path->tx, &qp->av, qp->src_port);
-	return rcu_replace_pointer(qp->path, path,
+	softrdma_roce_tx_set(&path->tx, &qp->av, rqp->src_port);
+	return rcu_replace_pointer(rqp->path, path,
 				   lockdep_is_held(&qp->state_mutex));
 }
 
@@ -158,8 +163,9 @@ int softrdma_roce_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 
 	softrdma_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_DEST_QPN)
-		qp->src_port = softrdma_roce_src_port(softrdma_qpn(qp),
-						      attr->dest_qp_num);
+		to_roce_qp(qp)->src_port =
+			softrdma_roce_src_port(softrdma_qpn(qp),
+					       attr->dest_qp_num);
 	if (mask & IB_QP_AV)
 		qp->av = av;
 	/* from here @path is the one replaced, freed below */

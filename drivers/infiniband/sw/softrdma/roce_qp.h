@@ -14,12 +14,22 @@
 #include "rc.h"
 #include "ud.h"
 
+struct softrdma_roce_path;
+
 /*
- * A QP of a RoCE device: the verbs core's QP and the state of the engine
- * its type runs (the RDMA core allocates this size, roce_dev.c).
+ * A QP of a RoCE device: the verbs core's QP, its path and the state of
+ * the engine its type runs (the RDMA core allocates this size, roce_dev.c).
  */
 struct softrdma_roce_qp {
 	struct softrdma_qp qp;		/* first: ibqp at offset 0 */
+	u16 src_port;			/* UDP source port, ECMP entropy */
+	/*
+	 * qp.av and @src_port as the data path reads them, under RCU;
+	 * replaced whole under qp.state_mutex when either changes, so that
+	 * transmit and the receive address check see one consistent AV.
+	 * NULL until the first is set.
+	 */
+	struct softrdma_roce_path __rcu *path;
 	struct softrdma_rc rc;		/* RC: protocol engines, rc.h */
 	struct softrdma_ud ud;		/* UD and GSI: ud.h */
 };

@@ -19,6 +19,7 @@
 #include "roce_net.h"
 #include "roce_opcode.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
 #include "ud.h"
 
 /* a packet for a connected QP: from its peer, to its own address? */
@@ -29,7 +30,7 @@ static bool softrdma_roce_rcv_from_peer(struct softrdma_qp *qp,
 	bool ok;
 
 	rcu_read_lock();
-	path = rcu_dereference(qp->path);
+	path = rcu_dereference(to_roce_qp(qp)->path);
 	/* no path yet: no peer, and the engines do not run */
 	ok = path && softrdma_roce_path_rcv_ok(path, skb);
 	rcu_read_unlock();

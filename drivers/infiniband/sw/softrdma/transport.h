@@ -86,6 +86,13 @@ struct softrdma_transport {
 	struct softrdma_transport_limits lim;
 	u32 core_cap_flags;		/* RDMA_CORE_PORT_* */
 	u32 max_mad_size;		/* 0: no MADs */
+	/* why a device may not sit on a VLAN netdev (NULL: it may) */
+	const char *vlan_refused;
+	/*
+	 * bytes of a device: struct softrdma_dev first, then the
+	 * transport's own state (SOFTRDMA_DEV_SIZE())
+	 */
+	size_t dev_size;
 
 	/*
 	 * the transport's global state at module load (may be NULL), in
@@ -130,6 +137,13 @@ struct softrdma_transport {
 	 */
 	bool connected;
 };
+
+/*
+ * dev_size of a transport whose device is struct @type, with @member
+ * (its struct softrdma_dev, or softrdma_dev's own ib_device) at offset 0
+ */
+#define SOFTRDMA_DEV_SIZE(type, member)				\
+	(sizeof(struct type) + BUILD_BUG_ON_ZERO(offsetof(struct type, member)))
 
 extern const struct softrdma_transport softrdma_roce_transport;
 extern const struct softrdma_transport softrdma_iwarp_transport;

@@ -61,6 +61,30 @@ static inline struct ib_udata *softrdma_create_cq_udata(struct ib_udata *udata)
 }
 #endif
 
+/*
+ * 6.2: the RDMA core carries IBA 1.5 ATOMIC WRITE and FLUSH: the work
+ * request and completion opcodes (IB_WR_ATOMIC_WRITE, IB_WR_FLUSH,
+ * IB_WC_*), the device capabilities (IB_DEVICE_ATOMIC_WRITE,
+ * IB_DEVICE_FLUSH_GLOBAL, IB_DEVICE_FLUSH_PERSISTENT) and the MR and QP
+ * access flags (IB_ACCESS_FLUSH_GLOBAL, IB_ACCESS_FLUSH_PERSISTENT).
+ * Without them softrdma neither advertises nor executes either operation.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define SOFTRDMA_HAVE_ATOMIC_WRITE	1
+#define SOFTRDMA_HAVE_FLUSH		1
+#define SOFTRDMA_ACCESS_FLUSH_GLOBAL	IB_ACCESS_FLUSH_GLOBAL
+#define SOFTRDMA_ACCESS_FLUSH_PERSISTENT IB_ACCESS_FLUSH_PERSISTENT
+#define SOFTRDMA_DEVICE_ATOMIC_WRITE	IB_DEVICE_ATOMIC_WRITE
+#define SOFTRDMA_DEVICE_FLUSH_GLOBAL	IB_DEVICE_FLUSH_GLOBAL
+#else
+#define SOFTRDMA_HAVE_ATOMIC_WRITE	0
+#define SOFTRDMA_HAVE_FLUSH		0
+#define SOFTRDMA_ACCESS_FLUSH_GLOBAL	0
+#define SOFTRDMA_ACCESS_FLUSH_PERSISTENT 0
+#define SOFTRDMA_DEVICE_ATOMIC_WRITE	0
+#define SOFTRDMA_DEVICE_FLUSH_GLOBAL	0
+#endif
+
 /* 6.3 made vm_flags read-only: vm_flags_set() changes it */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
 #include <linux/mm.h>

@@ -43,13 +43,18 @@
 static_assert(SOFTRDMA_MAX_MR + SOFTRDMA_MAX_MW <=
 	      (SOFTRDMA_MR_INDEX_MAX + 1) / 32);
 
-/* Access rights a softrdma MR can be registered with. */
+/*
+ * Access rights a softrdma MR can be registered with.  FLUSH for global
+ * visibility where the core carries it; never FLUSH for persistence:
+ * registered memory is ordinary RAM (see softrdma.rst, IBA 1.5 FLUSH).
+ */
 #define SOFTRDMA_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
 				 IB_ACCESS_REMOTE_WRITE |		\
 				 IB_ACCESS_REMOTE_READ |		\
 				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ACCESS_MW_BIND |			\
-				 IB_ACCESS_HUGETLB)
+				 IB_ACCESS_HUGETLB |			\
+				 SOFTRDMA_ACCESS_FLUSH_GLOBAL)
 
 /*
  * Serialises every atomic operation any softrdma responder performs on
@@ -458,6 +463,44 @@ int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
 	va = kmap_local_page(page);
 	spin_lock_irqsave(&softrdma_mr_atomic_lock, flags);
 	*orig = mr_atomic_locked(va + offset, cmp_swap, compare_add, swap);
+	spin_unlock_irqrestore(&softrdma_mr_atomic_lock, flags);
+	kunmap_local(va);
+	flush_dcache_page(page);
+	return 0;
+}
+
+/**
+ * softrdma_mr_atomic_write() - an IBA 1.5 ATOMIC WRITE to 8 bytes of an MR
+ * @mr: the MR, checked by the caller for IB_ACCESS_REMOTE_WRITE
+ * @iova: the target; must be 8-byte aligned
+ * @value: the eight bytes, as they came (the requester's memory image)
+ *
+ * One store, under the lock softrdma_mr_atomic() holds, so that no IBA
+ * atomic of any softrdma responder sees half of it (IBA 1.5 9.4.9).
+ *
+ * Return: 0; -EINVAL if @iova, or the memory behind it, is not 8-byte
+ * aligned (NAK Invalid Request); -EFAULT if it is not in the MR.
+ */
+int softrdma_mr_atomic_write(const struct softrdma_mr *mr, u64 iova, u64 value)
+{
+	unsigned int offset;
+	unsigned long flags;
+	struct page *page;
+	void *va;
+
+	if (!IS_ALIGNED(iova, sizeof(u64)))
+		return -EINVAL;
+	if (!softrdma_mr_range_ok(mr, iova, sizeof(u64)))
+		return -EFAULT;
+	page = mr_page(mr, iova, &offset);
+	if (!page)
+		return -EFAULT;
+	if (!IS_ALIGNED(offset, sizeof(u64)))
+		return -EINVAL;
+
+	va = kmap_local_page(page);
+	spin_lock_irqsave(&softrdma_mr_atomic_lock, flags);
+	WRITE_ONCE(*(u64 *)(va + offset), value);
 	spin_unlock_irqrestore(&softrdma_mr_atomic_lock, flags);
 	kunmap_local(va);
 	flush_dcache_page(page);

@@ -207,6 +207,8 @@ int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
 			      struct sk_buff *skb);
 int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
 		       u64 compare_add, u64 swap, u64 *orig);
+int softrdma_mr_atomic_write(const struct softrdma_mr *mr, u64 iova,
+			     u64 value);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int softrdma_mr_check_access_flags(int access);

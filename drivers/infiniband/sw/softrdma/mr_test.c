@@ -18,6 +18,7 @@
 #include <linux/vmalloc.h>
 #include <linux/xarray.h>
 
+#include "compat.h"
 #include "device.h"
 #include "mr.h"
 #include "param.h"
@@ -248,7 +249,15 @@ static const struct flags_case flags_cases[] = {
 	{ "on_demand", IB_ACCESS_LOCAL_WRITE | IB_ACCESS_ON_DEMAND,
 	  -EOPNOTSUPP },
 	{ "zero_based", IB_ACCESS_LOCAL_WRITE | IB_ZERO_BASED, -EOPNOTSUPP },
-	{ "unknown_bit", IB_ACCESS_LOCAL_WRITE | BIT(8), -EOPNOTSUPP },
+	{ "unknown_bit", IB_ACCESS_LOCAL_WRITE | BIT(10), -EOPNOTSUPP },
+	/*
+	 * IBA 1.5 FLUSH rights (uverbs values): global visibility where the
+	 * core carries FLUSH, persistence never (ordinary RAM)
+	 */
+	{ "flush_global", IB_ACCESS_LOCAL_WRITE | BIT(8),
+	  SOFTRDMA_HAVE_FLUSH ? 0 : -EOPNOTSUPP },
+	{ "flush_persistent", IB_ACCESS_LOCAL_WRITE | BIT(9), -EOPNOTSUPP },
+	{ "flush_both", IB_ACCESS_LOCAL_WRITE | BIT(8) | BIT(9), -EOPNOTSUPP },
 };
 
 static void flags_case_desc(const struct flags_case *c, char *desc)
@@ -856,6 +865,61 @@ static void softrdma_mr_atomic_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, c->err ? c->initial : c->final);
 }
 
+/* IBA 1.5 ATOMIC WRITE: eight bytes stored as they came, or nothing */
+struct atomic_write_case {
+	const char *name;
+	u64 off;		/* from TEST_IOVA, which is 4 mod 8 */
+	int err;
+};
+
+static const struct atomic_write_case atomic_write_cases[] = {
+	{ "aligned", 4, 0 },
+	{ "last_word_of_page", PAGE_SIZE - TEST_PAGE_OFFSET - 8, 0 },
+	{ "first_word_of_page", PAGE_SIZE - TEST_PAGE_OFFSET, 0 },
+	{ "last_word_of_mr", ((TEST_LENGTH - 12) & ~7ULL) + 4, 0 },
+	{ "misaligned_by_4", 0, -EINVAL },
+	{ "misaligned_by_1", 5, -EINVAL },
+	{ "past_end_of_mr", ((TEST_LENGTH + 4) & ~7ULL) - 4, -EFAULT },
+};
+
+static void atomic_write_case_desc(const struct atomic_write_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(atomic_write, atomic_write_cases, atomic_write_case_desc);
+
+static void softrdma_mr_atomic_write_store(struct kunit *test)
+{
+	static const u8 image[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const struct atomic_write_case *c = test->param_value;
+	bool in_mr = c->off + sizeof(u64) <= TEST_LENGTH;
+	struct mr_test_ctx *ctx = test->priv;
+	u64 iova = TEST_IOVA + c->off;
+	u64 val = 0x1111111111111111ULL;
+	u64 value;
+
+	memcpy(&value, image, sizeof(value));
+	if (in_mr)
+		KUNIT_ASSERT_EQ(test, softrdma_mr_copy(&ctx->mr, iova, &val,
+						       sizeof(val),
+						       SOFTRDMA_COPY_TO_MR), 0);
+
+	KUNIT_EXPECT_EQ(test, softrdma_mr_atomic_write(&ctx->mr, iova, value),
+			c->err);
+	if (!in_mr)
+		return;
+	KUNIT_ASSERT_EQ(test, softrdma_mr_copy(&ctx->mr, iova, &val,
+					       sizeof(val),
+					       SOFTRDMA_COPY_FROM_MR), 0);
+	/* the requester's memory image, byte for byte */
+	if (c->err)
+		KUNIT_EXPECT_EQ(test, val, 0x1111111111111111ULL);
+	else
+		KUNIT_EXPECT_EQ(test, memcmp(&val, image, sizeof(image)), 0);
+}
+
 /* An aligned iova over memory that is not 8-byte aligned is refused too. */
 static void softrdma_mr_atomic_memory_misaligned(struct kunit *test)
 {
@@ -1160,6 +1224,8 @@ static struct kunit_case softrdma_mr_cases[] = {
 	KUNIT_CASE(softrdma_mr_skb_frags_dma),
 	KUNIT_CASE_PARAM(softrdma_mr_atomic_ops, atomic_gen_params),
 	KUNIT_CASE(softrdma_mr_atomic_memory_misaligned),
+	KUNIT_CASE_PARAM(softrdma_mr_atomic_write_store,
+			 atomic_write_gen_params),
 	KUNIT_CASE(softrdma_mr_atomic_concurrent),
 	KUNIT_CASE(softrdma_mr_fast_reg_cycle),
 	KUNIT_CASE(softrdma_mr_fast_reg_limits),

@@ -109,6 +109,8 @@ static enum ib_wc_opcode softrdma_wc_opcode(u32 wr_opcode)
 		return IB_WC_BIND_MW;
 	case SOFTRDMA_WR_ATOMIC_WRITE:
 		return SOFTRDMA_WC_ATOMIC_WRITE;
+	case SOFTRDMA_WR_FLUSH:
+		return SOFTRDMA_WC_FLUSH;
 	default:
 		return IB_WC_SEND;
 	}
@@ -867,7 +869,7 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	wqe->opcode = wr->opcode;
 	wqe->send_flags = wr->send_flags;
 
-	switch (wr->opcode) {
+	switch ((u32)wr->opcode) {
 	case IB_WR_SEND_WITH_IMM:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		wqe->ex.imm_data = wr->ex.imm_data;
@@ -890,15 +892,25 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 		wqe->wr.reg.key = reg_wr(wr)->key;
 		wqe->wr.reg.access = reg_wr(wr)->access;
 		break;
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+		/* an ib_rdma_wr; its eight bytes by SGE or inline */
+		if (!SOFTRDMA_HAVE_ATOMIC_WRITE)
+			return -EINVAL;
+		break;
 	default:
+		/*
+		 * IB_WR_FLUSH too: no ib_send_wr carries its placement type,
+		 * selectivity and length
+		 */
 		return -EINVAL;
 	}
 
-	switch (wr->opcode) {
+	switch ((u32)wr->opcode) {
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
 	case IB_WR_RDMA_READ_WITH_INV:
+	case SOFTRDMA_WR_ATOMIC_WRITE:
 		wqe->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.rdma.rkey = rdma_wr(wr)->rkey;
 		break;
@@ -935,6 +947,11 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 			return -EINVAL;
 		wqe->num_sge = wr->num_sge;
 	}
+	/* IBA 1.5 9.4.9: eight bytes to an aligned address */
+	if (wr->opcode == SOFTRDMA_WR_ATOMIC_WRITE &&
+	    (wqe->length != sizeof(u64) ||
+	     !IS_ALIGNED(wqe->wr.rdma.remote_addr, sizeof(u64))))
+		return -EINVAL;
 
 	softrdma_ring_advance_producer(sq->ring);
 	return 0;

@@ -217,6 +217,29 @@ static inline bool softrdma_wr_is_rc_only(u32 opcode)
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 	case IB_WR_MASKED_ATOMIC_CMP_AND_SWP:
 	case IB_WR_MASKED_ATOMIC_FETCH_AND_ADD:
+	case SOFTRDMA_WR_FLUSH:
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The RC requests a responder keeps a resource for and answers with a
+ * response of their own rather than an ACK: RDMA READ and the atomics
+ * (IBA 9.7.5.1.3-5), and IBA 1.5's ATOMIC WRITE and FLUSH, which are
+ * answered by an RDMA READ Response Only of no payload.  They count
+ * against the initiator depth (max_rd_atomic).
+ */
+static inline bool softrdma_wr_is_rd_atomic(u32 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case SOFTRDMA_WR_FLUSH:
+	case SOFTRDMA_WR_ATOMIC_WRITE:
 		return true;
 	default:
 		return false;

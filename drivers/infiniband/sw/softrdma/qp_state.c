@@ -5,6 +5,7 @@
 #include <linux/bits.h>
 #include <linux/kernel.h>
 
+#include "compat.h"
 #include "qp_state.h"
 
 static const char * const qp_state_names[] = {
@@ -259,7 +260,8 @@ int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
 	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
 				       IB_ACCESS_REMOTE_READ |
 				       IB_ACCESS_REMOTE_ATOMIC |
-				       IB_ACCESS_LOCAL_WRITE)))
+				       IB_ACCESS_LOCAL_WRITE |
+				       SOFTRDMA_ACCESS_FLUSH_GLOBAL)))
 		return -EINVAL;
 	if ((mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)))
 		return -EOPNOTSUPP;	/* no automatic path migration */

@@ -36,6 +36,7 @@
 #include "qp.h"
 #include "qp_state.h"
 #include "queue_rxe_abi.h"
+#include "roce_hdr.h"
 #include "srq.h"
 #include "transport.h"
 #include "uabi.h"
@@ -204,6 +205,7 @@ enum {
 	SOFTRDMA_OP_ATOMIC_WRITE = BIT(9),	/* wr.rdma, 8 bytes at data[0] */
 	SOFTRDMA_OP_LOCAL	= BIT(10),	/* no payload, no remote */
 	SOFTRDMA_OP_MW		= BIT(11),	/* wr.mw */
+	SOFTRDMA_OP_FLUSH	= BIT(12),	/* wr.flush, no payload */
 };
 
 /*
@@ -234,9 +236,60 @@ static const u16 softrdma_rxe_send_ops[] = {
 		SOFTRDMA_OP_LOCAL | SOFTRDMA_OP_MW,
 	[IB_WR_SEND_WITH_INV] = SOFTRDMA_OP_RC | SOFTRDMA_OP_SGL |
 		SOFTRDMA_OP_INLINE | SOFTRDMA_OP_INV,
-	[SOFTRDMA_WR_ATOMIC_WRITE] = SOFTRDMA_OP_RC |
-		SOFTRDMA_OP_ATOMIC_WRITE | SOFTRDMA_OP_RDMA,
+	/* IBA 1.5: where the core carries them (compat.h) */
+	[SOFTRDMA_WR_ATOMIC_WRITE] = SOFTRDMA_HAVE_ATOMIC_WRITE ?
+		SOFTRDMA_OP_RC | SOFTRDMA_OP_ATOMIC_WRITE | SOFTRDMA_OP_RDMA : 0,
+	[SOFTRDMA_WR_FLUSH] = SOFTRDMA_HAVE_FLUSH ?
+		SOFTRDMA_OP_RC | SOFTRDMA_OP_FLUSH : 0,
 };
+
+/*
+ * The FLUSH member of rxe_send_wr's wr union, as 6.2's uapi lays it out
+ * (6.1's has none): read from the snapshot by this layout on every kernel.
+ */
+struct softrdma_rxe_flush_wr {
+	__aligned_u64 remote_addr;
+	__u32 length;
+	__u32 rkey;
+	__u8 type;
+	__u8 level;
+};
+
+static_assert(sizeof(struct softrdma_rxe_flush_wr) <=
+	      sizeof_field(struct rxe_send_wr, wr));
+#if SOFTRDMA_HAVE_FLUSH
+static_assert(offsetof(struct rxe_send_wr, wr.flush.length) ==
+	      offsetof(struct rxe_send_wr, wr) +
+	      offsetof(struct softrdma_rxe_flush_wr, length));
+static_assert(offsetof(struct rxe_send_wr, wr.flush.level) ==
+	      offsetof(struct rxe_send_wr, wr) +
+	      offsetof(struct softrdma_rxe_flush_wr, level));
+#endif
+
+/*
+ * A FLUSH as ibv_wr_flush() posts it: placement type and selectivity as
+ * the FETH carries them (IBA 1.5 9.3.6), and neither SGE nor payload.
+ * The peer decides what it grants: persistence too may be asked for.
+ */
+static int softrdma_rxe_fetch_flush(const struct rxe_send_wqe *wqe,
+				    struct softrdma_send_wqe *out)
+{
+	struct softrdma_rxe_flush_wr f;
+
+	memcpy(&f, &wqe->wr.wr, sizeof(f));
+	if (wqe->dma.num_sge || (wqe->wr.send_flags & IB_SEND_INLINE) ||
+	    !f.type || (f.type & ~(SOFTRDMA_FETH_PLT_GLOBAL |
+				   SOFTRDMA_FETH_PLT_PERSISTENT)) ||
+	    (f.level != SOFTRDMA_FETH_SEL_RANGE &&
+	     f.level != SOFTRDMA_FETH_SEL_MR))
+		return -EINVAL;
+	out->wr.flush.remote_addr = f.remote_addr;
+	out->wr.flush.rkey = f.rkey;
+	out->wr.flush.length = f.length;
+	out->wr.flush.type = f.type;
+	out->wr.flush.level = f.level;
+	return 0;
+}
 
 #define SOFTRDMA_RXE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
 				 IB_SEND_SOLICITED | IB_SEND_INLINE | \
@@ -384,6 +437,8 @@ int softrdma_rxe_fetch_send_wqe(const void *slot,
 	} else if (op & SOFTRDMA_OP_RDMA) {
 		out->wr.rdma.remote_addr = wqe.wr.wr.rdma.remote_addr;
 		out->wr.rdma.rkey = wqe.wr.wr.rdma.rkey;
+	} else if (op & SOFTRDMA_OP_FLUSH) {
+		return softrdma_rxe_fetch_flush(&wqe, out);
 	} else if (op & SOFTRDMA_OP_MW) {
 		/* ibv_post_send() refuses a bind with SGEs or payload too */
 		if (wqe.dma.num_sge || wqe.dma.length ||
@@ -449,6 +504,8 @@ static u32 softrdma_rxe_wc_opcode(enum ib_wc_opcode opcode)
 		return opcode;	/* same values as enum ib_uverbs_wc_opcode */
 	case SOFTRDMA_WC_ATOMIC_WRITE:
 		return SOFTRDMA_UVERBS_WC_ATOMIC_WRITE;
+	case SOFTRDMA_WC_FLUSH:
+		return SOFTRDMA_UVERBS_WC_FLUSH;
 	default:
 		/* REG_MR and the masked atomics are never posted by users */
 		WARN_ON_ONCE(1);

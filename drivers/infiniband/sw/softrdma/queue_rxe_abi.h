@@ -121,6 +121,7 @@ softrdma_rxe_ring_advance_producer(struct softrdma_ring *ring)
  * in a user CQE where 6.1's uapi has no name, or where the kernel's
  * enum ib_wc_flags numbers the bit differently.
  */
+#define SOFTRDMA_UVERBS_WC_FLUSH	8
 #define SOFTRDMA_UVERBS_WC_ATOMIC_WRITE	9
 #define SOFTRDMA_UVERBS_WC_GRH		BIT(0)
 #define SOFTRDMA_UVERBS_WC_WITH_IMM	BIT(1)

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "mmap.h"
 #include "queue_rxe_abi.h"
 
@@ -505,6 +506,9 @@ struct send_case {
 #define T_FADD	IB_WR_ATOMIC_FETCH_AND_ADD
 #define T_AWRITE	SOFTRDMA_WR_ATOMIC_WRITE
 #define T_INL	IB_SEND_INLINE
+/* a well-formed ATOMIC WRITE: taken where the core carries it */
+#define AW_OK	(SOFTRDMA_HAVE_ATOMIC_WRITE ? 0 : -EINVAL)
+#define AW_LEN	(SOFTRDMA_HAVE_ATOMIC_WRITE ? 8 : 0)
 
 static const struct send_case send_cases[] = {
 	/* accepted */
@@ -538,9 +542,12 @@ static const struct send_case send_cases[] = {
 	  0, 0, 0, 5, 0 },
 	{ "rc_inline_list_quirk_zero_len", RC, T_SEND, 0, 0, 0, {}, 0,
 	  0, 0, 0, 0, 0 },
-	{ "rc_atomic_write", RC, T_AWRITE, 0, 0, 8, {}, 0x2000, 0, 0, 0, 8, 0 },
+	{ "rc_atomic_write", RC, T_AWRITE, 0, 0, 8, {}, 0x2000, 0, 0, AW_OK,
+	  AW_LEN, 0 },
 	{ "rc_atomic_write_inline_flag", RC, T_AWRITE, T_INL, 0, 8, {}, 0x2000,
-	  0, 0, 0, 8, 0 },
+	  0, 0, AW_OK, AW_LEN, 0 },
+	{ "uc_atomic_write", UC, T_AWRITE, 0, 0, 8, {}, 0x2000, 0, 0,
+	  -EINVAL },
 	{ "rc_all_send_flags", RC, T_SEND, 0x1f, 0, 1, {}, 0, 0, 0, 0, 1, 0 },
 	{ "uc_write", UC, T_WRITE, 0, 1, 0, { 7 }, 0, 0, 0, 0, 7, 1 },
 	{ "ud_send", UD, T_SEND, 0, 1, 0, { 256 }, 0, 3, 0xffffff, 0, 256, 1 },
@@ -805,7 +812,7 @@ static void softrdma_queue_rxe_abi_send_wqe_snapshot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(out->inline_data, "hello", 5), 0);
 	KUNIT_EXPECT_EQ(test, out->inline_data[5], 0);
 
-	/* ATOMIC WRITE by ibv_wr_atomic_write() */
+	/* ATOMIC WRITE by ibv_wr_atomic_write(), where the core has it */
 	memset(w, 0, SLOT_BYTES);
 	w->wr.opcode = SOFTRDMA_WR_ATOMIC_WRITE;
 	w->wr.wr.rdma.remote_addr = 0x8008;
@@ -813,7 +820,9 @@ static void softrdma_queue_rxe_abi_send_wqe_snapshot(struct kunit *test)
 	w->dma.length = 8;
 	w->dma.resid = 8;
 	memcpy(w->dma.inline_data, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
-	KUNIT_ASSERT_EQ(test, softrdma_rxe_fetch_send_wqe(w, &lim, out), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_rxe_fetch_send_wqe(w, &lim, out), AW_OK);
+	if (!SOFTRDMA_HAVE_ATOMIC_WRITE)
+		goto ud_send;
 	KUNIT_EXPECT_EQ(test, out->wr.rdma.remote_addr, 0x8008ULL);
 	KUNIT_EXPECT_EQ(test, out->wr.rdma.rkey, 0x77U);
 	KUNIT_EXPECT_EQ(test, out->length, 8U);
@@ -821,6 +830,7 @@ static void softrdma_queue_rxe_abi_send_wqe_snapshot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(out->inline_data,
 				     "\x01\x02\x03\x04\x05\x06\x07\x08", 8), 0);
 
+ud_send:
 	/* UD send */
 	lim = test_limits(UD);
 	memset(w, 0, SLOT_BYTES);
@@ -878,6 +888,87 @@ static void softrdma_queue_rxe_abi_send_wqe_toctou(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, out->wr.rdma.rkey, 5U);
 		KUNIT_EXPECT_EQ(test, out->length, 48U - pass * 16);
 	}
+}
+
+/*
+ * IBA 1.5 FLUSH as librxe lays it in the slot (rxe_send_wr.wr.flush):
+ * taken on RC where the core carries it, with a placement type and a
+ * selectivity level the FETH can carry, and neither SGE nor inline data.
+ */
+struct flush_wqe_case {
+	const char *name;
+	enum qp_kind qp;
+	u32 send_flags;
+	u32 num_sge;
+	u8 type;
+	u8 level;
+	int err;
+};
+
+#define FLUSH_OK	(SOFTRDMA_HAVE_FLUSH ? 0 : -EINVAL)
+
+static const struct flush_wqe_case flush_wqe_cases[] = {
+	{ "global_range", RC, IB_SEND_SIGNALED, 0, 1, 0, FLUSH_OK },
+	{ "global_whole_mr", RC, 0, 0, 1, 1, FLUSH_OK },
+	/* the peer decides whether it grants persistence */
+	{ "persistent", RC, 0, 0, 2, 0, FLUSH_OK },
+	{ "both_types", RC, 0, 0, 3, 1, FLUSH_OK },
+	{ "no_type", RC, 0, 0, 0, 0, -EINVAL },
+	{ "reserved_type", RC, 0, 0, 4, 0, -EINVAL },
+	{ "reserved_level", RC, 0, 0, 1, 2, -EINVAL },
+	{ "with_sge", RC, 0, 1, 1, 0, -EINVAL },
+	{ "inline_flag", RC, IB_SEND_INLINE, 0, 1, 0, -EINVAL },
+	{ "uc", UC, 0, 0, 1, 0, -EINVAL },
+	{ "ud", UD, 0, 0, 1, 0, -EINVAL },
+};
+
+static void flush_wqe_case_desc(const struct flush_wqe_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(flush_wqe, flush_wqe_cases, flush_wqe_case_desc);
+
+static void softrdma_queue_rxe_abi_flush_wqe(struct kunit *test)
+{
+	const struct flush_wqe_case *c = test->param_value;
+	struct softrdma_wqe_limits lim = test_limits(c->qp);
+	struct softrdma_send_wqe *out;
+	struct rxe_send_wqe *w;
+	u8 *u;
+
+	w = kunit_kzalloc(test, SLOT_BYTES, GFP_KERNEL);
+	out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	w->wr.wr_id = 0x42;
+	w->wr.opcode = SOFTRDMA_WR_FLUSH;
+	w->wr.send_flags = c->send_flags;
+	w->dma.num_sge = c->num_sge;
+	w->dma.sge[0].length = 8;
+	/* the wr.flush layout of 6.2's uapi, byte by byte */
+	u = (u8 *)&w->wr.wr;
+	put_unaligned_le64(0x123456789abcdef8ULL, u);	/* remote_addr */
+	put_unaligned_le32(0x10000, u + 8);		/* length */
+	put_unaligned_le32(0x4321, u + 12);		/* rkey */
+	u[16] = c->type;
+	u[17] = c->level;
+
+	KUNIT_ASSERT_EQ(test, softrdma_rxe_fetch_send_wqe(w, &lim, out),
+			c->err);
+	KUNIT_EXPECT_EQ(test, out->wr_id, 0x42ULL);
+	if (c->err)
+		return;
+	KUNIT_EXPECT_EQ(test, out->opcode, (u32)SOFTRDMA_WR_FLUSH);
+	KUNIT_EXPECT_EQ(test, out->wr.flush.remote_addr,
+			0x123456789abcdef8ULL);
+	KUNIT_EXPECT_EQ(test, out->wr.flush.length, 0x10000U);
+	KUNIT_EXPECT_EQ(test, out->wr.flush.rkey, 0x4321U);
+	KUNIT_EXPECT_EQ(test, out->wr.flush.type, c->type);
+	KUNIT_EXPECT_EQ(test, out->wr.flush.level, c->level);
+	/* no payload travels with a FLUSH */
+	KUNIT_EXPECT_EQ(test, out->length, 0U);
+	KUNIT_EXPECT_EQ(test, out->num_sge, 0U);
 }
 
 /* ------------------------------------------------------------ recv WQEs */
@@ -1084,6 +1175,7 @@ static const struct wc_xlate_case wc_xlate_cases[] = {
 	{ "bind_mw", IB_WC_BIND_MW, 0, 5, 0 },
 	{ "local_inv", IB_WC_LOCAL_INV, 0, 6, 0 },
 	{ "atomic_write", SOFTRDMA_WC_ATOMIC_WRITE, 0, 9, 0 },
+	{ "flush", SOFTRDMA_WC_FLUSH, 0, 8, 0 },
 	{ "recv", IB_WC_RECV, 0, 128, 0 },
 	{ "recv_imm", IB_WC_RECV, IB_WC_WITH_IMM, 128, 2 },
 	{ "recv_grh", IB_WC_RECV, IB_WC_GRH, 128, 1 },
@@ -1136,6 +1228,8 @@ static struct kunit_case softrdma_queue_rxe_abi_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_queue_rxe_abi_send_wqe_validation,
 			 send_gen_params),
 	KUNIT_CASE(softrdma_queue_rxe_abi_send_wqe_snapshot),
+	KUNIT_CASE_PARAM(softrdma_queue_rxe_abi_flush_wqe,
+			 flush_wqe_gen_params),
 	KUNIT_CASE(softrdma_queue_rxe_abi_send_wqe_toctou),
 	KUNIT_CASE_PARAM(softrdma_queue_rxe_abi_recv_wqe_validation,
 			 recv_gen_params),

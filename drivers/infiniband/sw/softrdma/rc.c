@@ -551,13 +551,17 @@ void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
  * @mtu: path MTU in bytes
  *
  * One per packet of a SEND or WRITE, one per read response packet for an
- * RDMA READ, one for an atomic.  A zero-length message still takes one.
+ * RDMA READ, one for an atomic, an ATOMIC WRITE or a FLUSH (a single
+ * request and a single response, IBA 1.5 9.4.8-9).  A zero-length message
+ * still takes one.
  */
 u32 softrdma_rc_wqe_npsn(u32 opcode, u32 length, u32 mtu)
 {
 	switch (opcode) {
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+	case SOFTRDMA_WR_FLUSH:
 		return 1;
 	default:
 		return length ? DIV_ROUND_UP(length, mtu) : 1;
@@ -602,7 +606,8 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_msg_fits);
  * @seg: filled: opcode (IBA 9.4 First/Middle/Last/Only), payload slice,
  *	whether a RETH follows, whether AckReq is set
  *
- * A READ or an atomic is a single request packet.
+ * A READ, an atomic, an ATOMIC WRITE (its eight bytes of payload) or a
+ * FLUSH (none) is a single request packet.
  *
  * Return: false when @pkt is past the message, or the opcode unknown.
  */
@@ -637,6 +642,21 @@ bool softrdma_rc_segment(u32 wr_opcode, u32 length, u32 mtu, u32 pkt,
 		seg->opcode = wr_opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
 			      IB_OPCODE_RC_COMPARE_SWAP :
 			      IB_OPCODE_RC_FETCH_ADD;
+		seg->ackreq = true;
+		return true;
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+		if (pkt || length != sizeof(u64))
+			return false;
+		seg->opcode = SOFTRDMA_OPCODE_RC_ATOMIC_WRITE;
+		seg->has_reth = true;
+		seg->ackreq = true;
+		seg->len = length;
+		return true;
+	case SOFTRDMA_WR_FLUSH:
+		if (pkt)
+			return false;
+		seg->opcode = SOFTRDMA_OPCODE_RC_FLUSH;
+		seg->has_reth = true;
 		seg->ackreq = true;
 		return true;
 	case IB_WR_SEND:

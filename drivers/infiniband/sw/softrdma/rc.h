@@ -87,11 +87,27 @@ struct softrdma_rc_wqe {
 	bool done;		/* read/atomic: response fully received */
 };
 
-/* A responder resource for one RDMA READ or ATOMIC (IBA 9.7.5.1.4) */
+/* What a responder resource answered */
+enum softrdma_rc_res_kind {
+	SOFTRDMA_RC_RES_READ,		/* RDMA READ: its responses */
+	SOFTRDMA_RC_RES_ATOMIC,		/* CmpSwap, FetchAdd: an atomic ACK */
+	/*
+	 * ATOMIC WRITE or FLUSH (IBA 1.5): an RDMA READ Response Only of no
+	 * payload.  A duplicate is answered again and not executed again
+	 * (IBA 1.5 9.4.8, 9.4.9): a second ATOMIC WRITE could undo a write
+	 * that came after the first.
+	 */
+	SOFTRDMA_RC_RES_PLACED,
+};
+
+/*
+ * A responder resource for one RDMA READ, ATOMIC, ATOMIC WRITE or FLUSH
+ * (IBA 9.7.5.1.4)
+ */
 struct softrdma_rc_res {
 	u32 first_psn;
 	u32 npsn;		/* 0: unused */
-	bool atomic;
+	enum softrdma_rc_res_kind kind;
 	u64 va;			/* read: first byte of the request */
 	u32 rkey;
 	u32 len;
@@ -352,6 +368,8 @@ void softrdma_rc_resp_work(struct work_struct *work);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
 					u64 *va, u32 len);
+bool softrdma_rc_atomic_write_rule(u64 va, u32 len, u32 payload_len);
+bool softrdma_rc_flush_access(u8 plt, u8 sel, int *access);
 #endif
 
 void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

@@ -23,13 +23,6 @@
 #include "roce_qp.h"
 #include "sge.h"
 
-static bool softrdma_rc_answered_by_response(u32 opcode)
-{
-	return opcode == IB_WR_RDMA_READ ||
-	       opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 /* Retire the oldest WQE in error and end the QP (IBA 10.3.1 Error) */
 static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 				  enum ib_wc_status status)
@@ -204,7 +197,7 @@ void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn)
 			return;
 		}
 		last = psn_add(st->first_psn, st->npsn - 1);
-		if (softrdma_rc_answered_by_response(wqe->opcode)) {
+		if (softrdma_wr_is_rd_atomic(wqe->opcode)) {
 			/* its last responses arrived before a gap was filled */
 			if (!st->done && wqe->opcode == IB_WR_RDMA_READ &&
 			    psn_after(rc->una_psn, last))
@@ -379,7 +372,7 @@ softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 	if (!softrdma_rc_req_active(rc->req_state) || !qp->sq.fetched)
 		return NULL;
 	wqe = softrdma_rc_wqe_at(qp, 0, st);
-	if (!softrdma_rc_answered_by_response(wqe->opcode) || (*st)->done ||
+	if (!softrdma_wr_is_rd_atomic(wqe->opcode) || (*st)->done ||
 	    !psn_in_window(psn, (*st)->first_psn, (*st)->npsn))
 		return NULL;
 	if (psn != rc->una_psn) {
@@ -500,7 +493,8 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	int err;
 
 	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
-	if (!wqe || wqe->opcode == IB_WR_RDMA_READ)
+	if (!wqe || (wqe->opcode != IB_WR_ATOMIC_CMP_AND_SWP &&
+		     wqe->opcode != IB_WR_ATOMIC_FETCH_AND_ADD))
 		return false;
 	ack = (const void *)skb->data +
 	      softrdma_roce_ext_offset(pkt->opcode, SOFTRDMA_EXT_ATMACK);
@@ -512,6 +506,54 @@ static bool softrdma_rc_comp_atomic(struct softrdma_qp *qp,
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
+		return true;
+	}
+	st->done = true;
+	softrdma_rc_retire(qp, pkt->psn);
+	return true;
+}
+
+static bool softrdma_rc_wr_is_iba15(u32 opcode)
+{
+	return opcode == SOFTRDMA_WR_ATOMIC_WRITE || opcode == SOFTRDMA_WR_FLUSH;
+}
+
+/* Is @psn that of an outstanding ATOMIC WRITE or FLUSH? */
+static bool softrdma_rc_comp_iba15_psn(struct softrdma_qp *qp, u32 psn)
+{
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 i;
+
+	for (i = 0; i < qp->sq.fetched; i++) {
+		wqe = softrdma_rc_wqe_at(qp, i, &st);
+		if (!st->npsn)
+			continue;
+		if (psn_before(psn, st->first_psn))
+			break;
+		if (psn_in_window(psn, st->first_psn, st->npsn))
+			return softrdma_rc_wr_is_iba15(wqe->opcode);
+	}
+	return false;
+}
+
+/*
+ * IBA 1.5 9.4.8, 9.4.9: an ATOMIC WRITE or a FLUSH is answered, once
+ * executed, by an RDMA READ Response Only with no payload; anything else
+ * at its PSN is a bad response.
+ */
+static bool softrdma_rc_comp_iba15(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+
+	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
+	if (!wqe || !softrdma_rc_wr_is_iba15(wqe->opcode))
+		return false;
+	if (pkt->opcode != IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY ||
+	    pkt->payload_len) {
+		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
 		return true;
 	}
 	st->done = true;
@@ -576,7 +618,10 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		goto out_unlock;
 	}
 
-	if (op->flags & SOFTRDMA_OPF_READ)
+	if ((op->flags & SOFTRDMA_OPF_READ) &&
+	    softrdma_rc_comp_iba15_psn(qp, pkt->psn))
+		used = softrdma_rc_comp_iba15(qp, skb);
+	else if (op->flags & SOFTRDMA_OPF_READ)
 		used = softrdma_rc_comp_read(qp, skb);
 	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
 		used = softrdma_rc_comp_atomic(qp, skb);

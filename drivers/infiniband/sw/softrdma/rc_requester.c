@@ -24,13 +24,6 @@
 #include "roce_qp.h"
 #include "sge.h"
 
-static bool softrdma_rc_is_rd_atomic(u32 opcode)
-{
-	return opcode == IB_WR_RDMA_READ ||
-	       opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 /*
  * What the engines send: on RC all of these; on UC (IBA 9.8) what is not
  * RC's alone.  The post verbs refuse the rest already; a WQE that passed
@@ -53,6 +46,10 @@ static bool softrdma_rc_wr_supported(u32 opcode, bool reliable)
 	case IB_WR_LOCAL_INV:
 	case IB_WR_BIND_MW:
 		return true;
+	case SOFTRDMA_WR_ATOMIC_WRITE:
+		return SOFTRDMA_HAVE_ATOMIC_WRITE;
+	case SOFTRDMA_WR_FLUSH:
+		return SOFTRDMA_HAVE_FLUSH;
 	default:
 		return false;
 	}
@@ -103,7 +100,7 @@ static u32 softrdma_rc_rd_outstanding(struct softrdma_qp *qp, u32 idx)
 
 	for (i = 0; i < idx; i++) {
 		wqe = softrdma_rc_wqe_at(qp, i, &st);
-		if (softrdma_rc_is_rd_atomic(wqe->opcode) && !st->done)
+		if (softrdma_wr_is_rd_atomic(wqe->opcode) && !st->done)
 			n++;
 	}
 	return n;
@@ -210,14 +207,12 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 				 wqe->opcode == IB_WR_RDMA_READ ? 0 : pkt,
 				 wqe->send_flags, &seg))
 		return ERR_PTR(-EINVAL);
-	if (seg.opcode != IB_OPCODE_RC_RDMA_READ_REQUEST &&
-	    seg.opcode != IB_OPCODE_RC_COMPARE_SWAP &&
-	    seg.opcode != IB_OPCODE_RC_FETCH_ADD)
-		plen = seg.len;
 	seg.opcode = softrdma_rc_req_opcode(seg.opcode, reliable);
 	op = softrdma_roce_opcode(seg.opcode);
 	if (!op)
 		return ERR_PTR(-EINVAL);
+	if (op->flags & SOFTRDMA_OPF_PAYLOAD)
+		plen = seg.len;
 
 	skb = softrdma_rc_req_skb(qp, wqe, softrdma_roce_hdr_len(seg.opcode),
 				  seg.offset, plen);
@@ -260,6 +255,15 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 						  SOFTRDMA_EXT_RETH),
 				  wqe->wr.rdma.remote_addr + off,
 				  wqe->wr.rdma.rkey, len);
+	} else if (wqe->opcode == SOFTRDMA_WR_FLUSH) {
+		/* IBA 1.5 9.4.8: the range, or any address of the MR */
+		softrdma_feth_set(softrdma_rc_ext(skb, seg.opcode,
+						  SOFTRDMA_EXT_FETH),
+				  wqe->wr.flush.type, wqe->wr.flush.level);
+		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
+						  SOFTRDMA_EXT_RETH),
+				  wqe->wr.flush.remote_addr, wqe->wr.flush.rkey,
+				  wqe->wr.flush.length);
 	} else if (seg.has_reth) {
 		softrdma_reth_set(softrdma_rc_ext(skb, seg.opcode,
 						  SOFTRDMA_EXT_RETH),
@@ -361,7 +365,7 @@ static bool softrdma_rc_req_fetch(struct softrdma_qp *qp)
 		softrdma_rc_req_fail(qp, st, IB_WC_LOC_QP_OP_ERR);
 	} else if (!softrdma_rc_msg_fits(wqe->opcode, wqe->length, qp->mtu) ||
 		   (wqe->opcode != IB_WR_RDMA_READ &&
-		    !softrdma_rc_is_rd_atomic(wqe->opcode) &&
+		    !softrdma_wr_is_rd_atomic(wqe->opcode) &&
 		    !(wqe->send_flags & IB_SEND_INLINE) && !wqe->num_sge &&
 		    wqe->length)) {
 		st->npsn = 0;
@@ -430,9 +434,9 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		if (st->failed)
 			break;
 		pkt = psn_diff(rc->req_psn, st->first_psn);
-		if (pkt == 0 || softrdma_rc_is_rd_atomic(wqe->opcode)) {
+		if (pkt == 0 || softrdma_wr_is_rd_atomic(wqe->opcode)) {
 			/* IBA 10.8.3.3 fence; 9.5.8 initiator depth */
-			bool rd = softrdma_rc_is_rd_atomic(wqe->opcode);
+			bool rd = softrdma_wr_is_rd_atomic(wqe->opcode);
 			bool fence = wqe->send_flags & IB_SEND_FENCE;
 
 			if ((rd || fence) &&
@@ -461,7 +465,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 		}
 		__skb_queue_tail(&rc->req_txq, skb);
 
-		if (softrdma_rc_is_rd_atomic(wqe->opcode) ||
+		if (softrdma_wr_is_rd_atomic(wqe->opcode) ||
 		    pkt + 1 == st->npsn) {
 			rc->req_psn = psn_add(st->first_psn, st->npsn);
 			rc->req_idx++;
@@ -503,7 +507,7 @@ void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn)
 			break;
 		if (!psn_in_window(psn, st->first_psn, st->npsn))
 			continue;
-		if (softrdma_rc_is_rd_atomic(wqe->opcode) &&
+		if (softrdma_wr_is_rd_atomic(wqe->opcode) &&
 		    wqe->opcode != IB_WR_RDMA_READ)
 			psn = st->first_psn;
 		break;

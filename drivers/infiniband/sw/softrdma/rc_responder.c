@@ -542,7 +542,30 @@ static void softrdma_rc_atomic_ack(struct softrdma_qp *qp, u32 psn, u64 orig)
 	softrdma_rc_resp_queue(qp, skb);
 }
 
-/* IBA 9.7.5.1.1 duplicates: replay reads and atomics, ACK the rest */
+/*
+ * IBA 1.5 9.4.8, 9.4.9: an executed ATOMIC WRITE or FLUSH is answered by
+ * an RDMA READ Response Only of no payload, in order with the responses
+ * before it
+ */
+static void softrdma_rc_placed_ack(struct softrdma_qp *qp, u32 psn)
+{
+	const u8 op = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+	struct sk_buff *skb;
+
+	skb = softrdma_rc_resp_skb(qp, op, psn, 0);
+	if (!skb) {
+		softrdma_qp_rc(qp)->ack_pending = true;
+		return;
+	}
+	softrdma_aeth_set(softrdma_rc_hdr(skb, op, SOFTRDMA_EXT_AETH),
+			  softrdma_rc_syn_ack(), softrdma_qp_rc(qp)->msn);
+	softrdma_rc_resp_queue(qp, skb);
+}
+
+/*
+ * IBA 9.7.5.1.1 duplicates: replay reads, atomics, ATOMIC WRITEs and
+ * FLUSHes from their resource, ACK the rest
+ */
 static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 				       struct sk_buff *skb,
 				       const struct softrdma_roce_opcode *op)
@@ -556,7 +579,7 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_DUPLICATE_REQUESTS);
 	res = softrdma_rc_res_find(qp, pkt->psn);
 	if (op->flags & SOFTRDMA_OPF_READ) {
-		if (!res || res->atomic)
+		if (!res || res->kind != SOFTRDMA_RC_RES_READ)
 			return;
 		/*
 		 * the requester may ask for any part from one of its PSNs
@@ -575,8 +598,15 @@ static void softrdma_rc_resp_duplicate(struct softrdma_qp *qp,
 		return;
 	}
 	if (op->flags & SOFTRDMA_OPF_ATOMIC) {
-		if (res && res->atomic && res->first_psn == pkt->psn)
+		if (res && res->kind == SOFTRDMA_RC_RES_ATOMIC &&
+		    res->first_psn == pkt->psn)
 			softrdma_rc_atomic_ack(qp, pkt->psn, res->orig);
+		return;
+	}
+	if (op->flags & (SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_FLUSH)) {
+		if (res && res->kind == SOFTRDMA_RC_RES_PLACED &&
+		    res->first_psn == pkt->psn)
+			softrdma_rc_placed_ack(qp, pkt->psn);
 		return;
 	}
 	if (softrdma_bth_ackreq((struct softrdma_bth *)skb->data))
@@ -922,12 +952,176 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 	*res = (struct softrdma_rc_res){
 		.first_psn = pkt->psn,
 		.npsn = 1,
-		.atomic = true,
+		.kind = SOFTRDMA_RC_RES_ATOMIC,
 		.orig = orig,
 	};
 	softrdma_qp_rc(qp)->msn = psn_add(softrdma_qp_rc(qp)->msn, 1);
 	softrdma_rc_resp_done(&softrdma_qp_rc(qp)->seq, pkt->psn, pkt->opcode, 1);
 	softrdma_rc_atomic_ack(qp, pkt->psn, orig);
+	return true;
+}
+
+/* An ATOMIC WRITE or FLUSH executed: its resource, count and answer */
+static void softrdma_rc_placed_done(struct softrdma_qp *qp, u32 psn, u8 opcode)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	struct softrdma_rc_res *res;
+
+	res = softrdma_rc_res_new(qp);
+	*res = (struct softrdma_rc_res){
+		.first_psn = psn,
+		.npsn = 1,
+		.kind = SOFTRDMA_RC_RES_PLACED,
+	};
+	rc->msn = psn_add(rc->msn, 1);
+	softrdma_rc_resp_done(&rc->seq, psn, opcode, 1);
+	softrdma_rc_placed_ack(qp, psn);
+}
+
+/**
+ * softrdma_rc_atomic_write_rule() - may an ATOMIC WRITE's RETH be executed?
+ * @va: the RETH's virtual address
+ * @len: the RETH's DMA length
+ * @payload_len: the packet's payload bytes
+ *
+ * IBA 1.5 9.4.9: eight bytes, at an 8-byte aligned address, and the RETH
+ * names exactly those the packet carries.
+ *
+ * Return: true if it may; else the request is invalid (NAK Invalid
+ * Request).
+ */
+VISIBLE_IF_KUNIT bool softrdma_rc_atomic_write_rule(u64 va, u32 len,
+						    u32 payload_len)
+{
+	return len == sizeof(u64) && payload_len == sizeof(u64) &&
+	       IS_ALIGNED(va, sizeof(u64));
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_atomic_write_rule);
+
+/*
+ * ATOMIC WRITE (IBA 1.5 9.4.9): eight bytes stored as one into memory the
+ * requester may write (REMOTE_WRITE on the QP and on the MR or window, as
+ * for an RDMA WRITE; the core defines no right of its own for it)
+ */
+static bool softrdma_rc_do_atomic_write(struct softrdma_qp *qp,
+					struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_reth *reth;
+	struct softrdma_mr *mr;
+	u64 va, value;
+	int err;
+
+	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+	va = softrdma_reth_va(reth);
+	if (!softrdma_rc_atomic_write_rule(va, softrdma_reth_len(reth),
+					   pkt->payload_len)) {
+		softrdma_rc_resp_note(qp, skb, "atomic write");
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	mr = softrdma_rc_rkey(qp, softrdma_reth_rkey(reth), &va, sizeof(u64),
+			      IB_ACCESS_REMOTE_WRITE);
+	if (!mr) {
+		softrdma_rc_resp_fatal(qp, pkt->psn,
+				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		return false;
+	}
+	err = skb_copy_bits(skb, pkt->hdr_len, &value, sizeof(value));
+	if (!err)
+		err = softrdma_mr_atomic_write(mr, va, value);
+	softrdma_mr_put(mr);
+	if (err) {
+		softrdma_rc_resp_fatal(qp, pkt->psn, err == -EINVAL ?
+				       SOFTRDMA_NAK_INVALID_REQ :
+				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		return false;
+	}
+	softrdma_rc_placed_done(qp, pkt->psn, pkt->opcode);
+	return true;
+}
+
+/**
+ * softrdma_rc_flush_access() - the rights a FLUSH's FETH asks for
+ * @plt: the placement type
+ * @sel: the selectivity level
+ * @access: set to the IB_ACCESS_FLUSH_* rights the QP and the MR must
+ *	grant, all of them
+ *
+ * IBA 1.5 9.3.6, 9.4.8: at least one placement type, none reserved; the
+ * range, or the whole memory region.  Persistence is a right no softrdma
+ * MR or QP is given (the device does not offer it, softrdma.rst), so a
+ * FLUSH asking for it fails the R_Key check: NAK Remote Access Error.
+ *
+ * Return: false if the FETH is invalid (NAK Invalid Request).
+ */
+VISIBLE_IF_KUNIT bool softrdma_rc_flush_access(u8 plt, u8 sel, int *access)
+{
+	*access = 0;
+	if (!plt || (plt & ~(SOFTRDMA_FETH_PLT_GLOBAL |
+			     SOFTRDMA_FETH_PLT_PERSISTENT)))
+		return false;
+	if (sel != SOFTRDMA_FETH_SEL_RANGE && sel != SOFTRDMA_FETH_SEL_MR)
+		return false;
+	/* a core without the rights has no FLUSH either (compat.h) */
+	if (!SOFTRDMA_HAVE_FLUSH)
+		return false;
+	if (plt & SOFTRDMA_FETH_PLT_GLOBAL)
+		*access |= SOFTRDMA_ACCESS_FLUSH_GLOBAL;
+	if (plt & SOFTRDMA_FETH_PLT_PERSISTENT)
+		*access |= SOFTRDMA_ACCESS_FLUSH_PERSISTENT;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_flush_access);
+
+/*
+ * FLUSH (IBA 1.5 9.4.8).  Global visibility: every request of this QP
+ * before the FLUSH was executed before it, in PSN order under rq.lock,
+ * by stores straight into the registered pages; softrdma keeps no copy
+ * of its own.  The answer leaves only once rq.lock is released (its
+ * release orders those stores before it), so the requester learns of the
+ * FLUSH after the data is visible to every CPU and device of the host.
+ */
+static bool softrdma_rc_do_flush(struct softrdma_qp *qp, struct sk_buff *skb)
+{
+	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_feth *feth;
+	const struct softrdma_reth *reth;
+	struct softrdma_mr *mr;
+	int access;
+	u32 len;
+	u8 sel;
+	u64 va;
+
+	feth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_FETH);
+	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
+	sel = softrdma_feth_sel(feth);
+	if (!softrdma_rc_flush_access(softrdma_feth_plt(feth), sel, &access)) {
+		softrdma_rc_resp_note(qp, skb, "flush type");
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		return false;
+	}
+	va = softrdma_reth_va(reth);
+	/* the whole region: the key alone matters (IBA 1.5 9.4.8) */
+	len = sel == SOFTRDMA_FETH_SEL_MR ? 0 : softrdma_reth_len(reth);
+	mr = softrdma_rc_rkey(qp, softrdma_reth_rkey(reth), &va, len, access);
+	if (!mr) {
+		softrdma_rc_resp_fatal(qp, pkt->psn,
+				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		return false;
+	}
+	softrdma_mr_put(mr);
+	softrdma_rc_placed_done(qp, pkt->psn, pkt->opcode);
+	return true;
+}
+
+/* Does this kernel's RDMA core carry the IBA 1.5 request? (compat.h) */
+static bool softrdma_rc_iba15_carried(const struct softrdma_roce_opcode *op)
+{
+	if (op->flags & SOFTRDMA_OPF_ATOMIC_WRITE)
+		return SOFTRDMA_HAVE_ATOMIC_WRITE;
+	if (op->flags & SOFTRDMA_OPF_FLUSH)
+		return SOFTRDMA_HAVE_FLUSH;
 	return true;
 }
 
@@ -1010,15 +1204,24 @@ static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
 execute:
 	/* IBA 9.4 segmentation: invalid request */
 	if (!softrdma_roce_payload_valid(pkt->opcode, pkt->payload_len,
-					 qp->mtu) ||
-	    (op->flags & SOFTRDMA_OPF_ATOMIC_WRITE)) {
+					 qp->mtu)) {
 		softrdma_rc_resp_note(qp, skb, "payload length");
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		goto out_free;
 	}
+	/* IBA 1.5 requests on a kernel whose core does not carry them */
+	if (!softrdma_rc_iba15_carried(op)) {
+		softrdma_rc_resp_note(qp, skb, "IBA 1.5 opcode");
+		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		goto out_free;
+	}
 
-	/* a READ or atomic counts in the MSN: the waiting ACK goes first */
-	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC))
+	/*
+	 * a READ, atomic, ATOMIC WRITE or FLUSH counts in the MSN: the
+	 * waiting ACK goes first
+	 */
+	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC |
+			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_FLUSH))
 		softrdma_rc_push_ack(qp);
 	if (op->flags & SOFTRDMA_OPF_SEND)
 		ok = softrdma_rc_do_send(qp, skb, op);
@@ -1028,6 +1231,10 @@ execute:
 		ok = softrdma_rc_do_read(qp, skb);
 	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
 		ok = softrdma_rc_do_atomic(qp, skb);
+	else if (op->flags & SOFTRDMA_OPF_ATOMIC_WRITE)
+		ok = softrdma_rc_do_atomic_write(qp, skb);
+	else if (op->flags & SOFTRDMA_OPF_FLUSH)
+		ok = softrdma_rc_do_flush(qp, skb);
 	else
 		ok = false;
 	if (!ok)
@@ -1094,7 +1301,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 	res = softrdma_rc_res_find(qp, pkt->psn);
 	reth = softrdma_rc_hdr(skb, pkt->opcode, SOFTRDMA_EXT_RETH);
 	va = softrdma_reth_va(reth);
-	if (res && !res->atomic && va >= res->va && va - res->va < res->len &&
+	if (res && res->kind == SOFTRDMA_RC_RES_READ && va >= res->va && va - res->va < res->len &&
 	    softrdma_reth_len(reth) < res->len - (va - res->va))
 		return false;
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_RUNNING);
@@ -1187,10 +1394,19 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 		return NULL;
 	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC)) {
 		res = softrdma_rc_res_find(qp, psn);
-		if (!res || res->atomic != !!(op->flags & SOFTRDMA_OPF_ATOMIC))
+		if (!res)
+			return NULL;
+		/* an atomic ACK from an atomic's resource, the rest not */
+		if (op->flags & SOFTRDMA_OPF_ATOMIC ?
+		    res->kind != SOFTRDMA_RC_RES_ATOMIC :
+		    res->kind == SOFTRDMA_RC_RES_ATOMIC)
 			return NULL;
 	}
-	if (op->flags & SOFTRDMA_OPF_READ) {
+	if (res && res->kind == SOFTRDMA_RC_RES_PLACED) {
+		skb = softrdma_rc_resp_skb(qp, opcode, psn, 0);
+		if (!skb)
+			return NULL;
+	} else if (op->flags & SOFTRDMA_OPF_READ) {
 		off = psn_diff(psn, res->first_psn) * qp->mtu;
 		len = min(res->len - off, qp->mtu);
 		mr_va = res->va + off;

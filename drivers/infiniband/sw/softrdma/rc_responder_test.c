@@ -3,17 +3,20 @@
  * KUnit tests for the RC responder (rc_responder.c): the R_Key of an RDMA
  * READ resolved again for its responses (a continued, duplicate or
  * rebuilt read) passes every check its arrival passed, on MRs published
- * in a device's key table as registration publishes them.
+ * in a device's key table as registration publishes them; the rules of
+ * IBA 1.5 ATOMIC WRITE and FLUSH.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "compat.h"
 #include "device.h"
 #include "mr.h"
 #include "qp.h"
 #include "rc.h"
+#include "roce_hdr.h"
 #include "roce_qp.h"
 
 #define READ_IOVA	0x10000ULL
@@ -121,7 +124,128 @@ static void softrdma_rc_responder_read_rkey_recheck(struct kunit *test)
 	xa_destroy(&sdev->mr_xa);
 }
 
+/* IBA 1.5 9.4.9: what an ATOMIC WRITE's RETH and payload must be */
+struct atomic_write_case {
+	const char *name;
+	u64 va;
+	u32 len;		/* RETH DMA length */
+	u32 payload;
+	bool ok;
+};
+
+static const struct atomic_write_case atomic_write_cases[] = {
+	{ "aligned_8", 0x1000, 8, 8, true },
+	{ "aligned_high", 0xfffffffffffffff8ULL, 8, 8, true },
+	{ "misaligned_by_4", 0x1004, 8, 8, false },
+	{ "misaligned_by_1", 0x1001, 8, 8, false },
+	{ "reth_length_4", 0x1000, 4, 8, false },
+	{ "reth_length_16", 0x1000, 16, 8, false },
+	{ "reth_length_0", 0x1000, 0, 8, false },
+	{ "payload_4", 0x1000, 8, 4, false },
+	{ "payload_16", 0x1000, 8, 16, false },
+};
+
+static void atomic_write_case_desc(const struct atomic_write_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(atomic_write, atomic_write_cases, atomic_write_case_desc);
+
+static void softrdma_rc_responder_atomic_write_rule(struct kunit *test)
+{
+	const struct atomic_write_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_rc_atomic_write_rule(c->va, c->len,
+							    c->payload),
+			c->ok);
+}
+
+/*
+ * IBA 1.5 9.3.6, 9.4.8: a FLUSH's FETH, and whether an MR with @mr_access
+ * then grants it.  Persistence is granted by no softrdma MR; on a kernel
+ * whose core has no FLUSH, every FLUSH is an invalid request.
+ */
+enum flush_verdict { FL_INVALID, FL_DENIED, FL_GRANTED };
+
+#define FL(v)		(SOFTRDMA_HAVE_FLUSH ? (v) : FL_INVALID)
+#define MR_FLUSH	(IB_ACCESS_LOCAL_WRITE | SOFTRDMA_ACCESS_FLUSH_GLOBAL)
+
+struct flush_case {
+	const char *name;
+	u8 plt;
+	u8 sel;
+	int mr_access;
+	enum flush_verdict verdict;
+};
+
+static const struct flush_case flush_cases[] = {
+	{ "global_range", SOFTRDMA_FETH_PLT_GLOBAL, SOFTRDMA_FETH_SEL_RANGE,
+	  MR_FLUSH, FL(FL_GRANTED) },
+	{ "global_whole_mr", SOFTRDMA_FETH_PLT_GLOBAL, SOFTRDMA_FETH_SEL_MR,
+	  MR_FLUSH, FL(FL_GRANTED) },
+	{ "global_mr_without_flush", SOFTRDMA_FETH_PLT_GLOBAL,
+	  SOFTRDMA_FETH_SEL_RANGE,
+	  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+	  IB_ACCESS_REMOTE_READ, FL(FL_DENIED) },
+	{ "persistent", SOFTRDMA_FETH_PLT_PERSISTENT, SOFTRDMA_FETH_SEL_RANGE,
+	  MR_FLUSH, FL(FL_DENIED) },
+	{ "global_and_persistent",
+	  SOFTRDMA_FETH_PLT_GLOBAL | SOFTRDMA_FETH_PLT_PERSISTENT,
+	  SOFTRDMA_FETH_SEL_MR, MR_FLUSH, FL(FL_DENIED) },
+	{ "no_placement_type", 0, SOFTRDMA_FETH_SEL_RANGE, MR_FLUSH,
+	  FL_INVALID },
+	{ "reserved_placement_type", 0x4, SOFTRDMA_FETH_SEL_RANGE, MR_FLUSH,
+	  FL_INVALID },
+	{ "reserved_selectivity_2", SOFTRDMA_FETH_PLT_GLOBAL, 2, MR_FLUSH,
+	  FL_INVALID },
+	{ "reserved_selectivity_3", SOFTRDMA_FETH_PLT_GLOBAL, 3, MR_FLUSH,
+	  FL_INVALID },
+};
+
+static void flush_case_desc(const struct flush_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(flush, flush_cases, flush_case_desc);
+
+static void softrdma_rc_responder_flush_rights(struct kunit *test)
+{
+	const struct flush_case *c = test->param_value;
+	struct softrdma_mr *mr;
+	struct ib_pd *pd;
+	int access = -1;
+	bool valid;
+
+	mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	pd = kunit_kzalloc(test, sizeof(*pd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	mr->type = SOFTRDMA_MR_USER;
+	mr->pd = pd;
+	/* what registration keeps of the rights asked for */
+	mr->access = c->mr_access;
+	if (softrdma_mr_check_access_flags(c->mr_access))
+		mr->access = 0;
+	mr->iova = READ_IOVA;
+	mr->length = READ_LENGTH;
+
+	valid = softrdma_rc_flush_access(c->plt, c->sel, &access);
+	KUNIT_ASSERT_EQ(test, valid, c->verdict != FL_INVALID);
+	if (!valid)
+		return;
+	KUNIT_EXPECT_NE(test, access, 0);
+	KUNIT_EXPECT_EQ(test, softrdma_mr_check(mr, pd, READ_IOVA, 64, access),
+			c->verdict == FL_GRANTED ? 0 : -EACCES);
+}
+
 static struct kunit_case softrdma_rc_responder_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_rc_responder_atomic_write_rule,
+			 atomic_write_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_responder_flush_rights,
+			 flush_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_responder_read_rkey_recheck,
 			 read_mr_gen_params),
 	{}

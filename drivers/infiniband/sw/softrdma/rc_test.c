@@ -77,6 +77,18 @@ static const struct rc_seg_case rc_seg_cases[] = {
 	{ "fetch_add", IB_WR_ATOMIC_FETCH_AND_ADD, 8, 1024, 0, true,
 	  IB_OPCODE_RC_FETCH_ADD, 0, 0, false, true },
 	{ "local_inv_not_a_packet", IB_WR_LOCAL_INV, 0, 1024, 0, false },
+	/* IBA 1.5 9.4.9: one packet, a RETH and exactly 8 bytes */
+	{ "atomic_write", SOFTRDMA_WR_ATOMIC_WRITE, 8, 256, 0, true,
+	  SOFTRDMA_OPCODE_RC_ATOMIC_WRITE, 0, 8, true, true },
+	{ "atomic_write_no_second_packet", SOFTRDMA_WR_ATOMIC_WRITE, 8, 256, 1,
+	  false },
+	{ "atomic_write_16_bytes", SOFTRDMA_WR_ATOMIC_WRITE, 16, 256, 0,
+	  false },
+	{ "atomic_write_empty", SOFTRDMA_WR_ATOMIC_WRITE, 0, 256, 0, false },
+	/* IBA 1.5 9.4.8: one packet without payload, whatever it covers */
+	{ "flush", SOFTRDMA_WR_FLUSH, 0, 256, 0, true,
+	  SOFTRDMA_OPCODE_RC_FLUSH, 0, 0, true, true },
+	{ "flush_no_second_packet", SOFTRDMA_WR_FLUSH, 0, 256, 1, false },
 };
 
 static void rc_seg_case_desc(const struct rc_seg_case *c, char *desc)
@@ -152,6 +164,12 @@ static void softrdma_rc_npsn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			softrdma_rc_wqe_npsn(IB_WR_ATOMIC_FETCH_AND_ADD, 8,
 					     256), 1U);
+	/* IBA 1.5: one request, one response, whatever the length says */
+	KUNIT_EXPECT_EQ(test,
+			softrdma_rc_wqe_npsn(SOFTRDMA_WR_ATOMIC_WRITE, 4096,
+					     256), 1U);
+	KUNIT_EXPECT_EQ(test, softrdma_rc_wqe_npsn(SOFTRDMA_WR_FLUSH, 1 << 20,
+						   256), 1U);
 }
 
 /*

@@ -6,6 +6,7 @@
  */
 #include <rdma/ib_mad.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "mw.h"
@@ -104,9 +105,16 @@ const struct softrdma_transport softrdma_roce_transport = {
 		 * the host (one lock), not against CPU accesses.
 		 */
 		.atomic_cap = IB_ATOMIC_HCA,
+		/*
+		 * IBA 1.5 ATOMIC WRITE and FLUSH where the core carries them
+		 * (compat.h); FLUSH to global visibility only, never to
+		 * persistence (softrdma.rst)
+		 */
 		.device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				    IB_DEVICE_MEM_WINDOW |
-				    IB_DEVICE_MEM_WINDOW_TYPE_2B,
+				    IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				    SOFTRDMA_DEVICE_ATOMIC_WRITE |
+				    SOFTRDMA_DEVICE_FLUSH_GLOBAL,
 		.max_mw = SOFTRDMA_MAX_MW,
 	},
 	.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,

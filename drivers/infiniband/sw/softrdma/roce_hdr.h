@@ -422,6 +422,47 @@ static inline u8 softrdma_aeth_syn_nak(enum softrdma_aeth_nak_code code)
 	       (code & SOFTRDMA_AETH_VALUE);
 }
 
+/*
+ * FLUSH Extended Transport Header (IBA 1.5, 9.3.6 and 9.4.8): which
+ * placement the FLUSH asks for and how much of the memory it covers.
+ * Its low byte holds the selectivity level (bits 5:4) and the placement
+ * type (bits 3:0); the rest is reserved, sent as zero and ignored.
+ */
+struct softrdma_feth {
+	__be32 bits;
+};
+
+static_assert(sizeof(struct softrdma_feth) == 4);
+
+/* placement type: a mask; at least one set (IBA 1.5 oA19-5) */
+#define SOFTRDMA_FETH_PLT_GLOBAL	0x1	/* global visibility */
+#define SOFTRDMA_FETH_PLT_PERSISTENT	0x2	/* persistence */
+#define SOFTRDMA_FETH_PLT_MASK		0xf
+/* selectivity level: the RETH's range, or the whole memory region */
+#define SOFTRDMA_FETH_SEL_RANGE		0
+#define SOFTRDMA_FETH_SEL_MR		1
+#define SOFTRDMA_FETH_SEL_MASK		0x30
+#define SOFTRDMA_FETH_SEL_SHIFT		4
+
+static inline u8 softrdma_feth_plt(const struct softrdma_feth *feth)
+{
+	return be32_to_cpu(feth->bits) & SOFTRDMA_FETH_PLT_MASK;
+}
+
+static inline u8 softrdma_feth_sel(const struct softrdma_feth *feth)
+{
+	return (be32_to_cpu(feth->bits) & SOFTRDMA_FETH_SEL_MASK) >>
+	       SOFTRDMA_FETH_SEL_SHIFT;
+}
+
+static inline void softrdma_feth_set(struct softrdma_feth *feth, u8 plt,
+				     u8 sel)
+{
+	feth->bits = cpu_to_be32((plt & SOFTRDMA_FETH_PLT_MASK) |
+				 ((u32)sel << SOFTRDMA_FETH_SEL_SHIFT &
+				  SOFTRDMA_FETH_SEL_MASK));
+}
+
 /* Atomic ACK Extended Transport Header, IBA 9.3 */
 struct softrdma_atmack {
 	__be64 orig;		/* Original Remote Data */

@@ -246,6 +246,50 @@ static void softrdma_roce_hdr_reth_vector(struct kunit *test)
 	expect_bytes(test, &reth, bytes, sizeof(bytes));
 }
 
+/* IBA 1.5 9.3.6: FETH placement type (bits 3:0), selectivity (5:4) */
+struct feth_case {
+	const char *name;
+	u8 bytes[4];
+	u8 plt;
+	u8 sel;
+	bool build;		/* the bytes are what softrdma_feth_set() makes */
+};
+
+static const struct feth_case feth_cases[] = {
+	{ "global_range", { 0x00, 0x00, 0x00, 0x01 }, 1, 0, true },
+	{ "persistent_range", { 0x00, 0x00, 0x00, 0x02 }, 2, 0, true },
+	{ "both_whole_mr", { 0x00, 0x00, 0x00, 0x13 }, 3, 1, true },
+	{ "reserved_selectivity", { 0x00, 0x00, 0x00, 0x31 }, 1, 3, true },
+	{ "reserved_type_bits", { 0x00, 0x00, 0x00, 0x0c }, 0xc, 0, true },
+	/* the reserved 26 bits are ignored when parsed, zero when built */
+	{ "reserved_bits_set", { 0xff, 0xff, 0xff, 0xc1 }, 1, 0, false },
+};
+
+static void feth_case_desc(const struct feth_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(feth, feth_cases, feth_case_desc);
+
+static void softrdma_roce_hdr_feth_vector(struct kunit *test)
+{
+	const struct feth_case *c = test->param_value;
+	struct softrdma_feth feth;
+
+	KUNIT_ASSERT_EQ(test, sizeof(c->bytes), sizeof(feth));
+	memcpy(&feth, c->bytes, sizeof(feth));
+	KUNIT_EXPECT_EQ(test, softrdma_feth_plt(&feth), c->plt);
+	KUNIT_EXPECT_EQ(test, softrdma_feth_sel(&feth), c->sel);
+
+	memset(&feth, 0xff, sizeof(feth));
+	softrdma_feth_set(&feth, c->plt, c->sel);
+	KUNIT_EXPECT_EQ(test, softrdma_feth_plt(&feth), c->plt);
+	KUNIT_EXPECT_EQ(test, softrdma_feth_sel(&feth), c->sel);
+	if (c->build)
+		expect_bytes(test, &feth, c->bytes, sizeof(c->bytes));
+}
+
 static void softrdma_roce_hdr_atmeth_vector(struct kunit *test)
 {
 	static const u8 bytes[] = {
@@ -929,6 +973,7 @@ static struct kunit_case softrdma_roce_hdr_cases[] = {
 	KUNIT_CASE(softrdma_roce_hdr_bth_setters_isolated),
 	KUNIT_CASE(softrdma_roce_hdr_bth_setters_mask),
 	KUNIT_CASE(softrdma_roce_hdr_reth_vector),
+	KUNIT_CASE_PARAM(softrdma_roce_hdr_feth_vector, feth_gen_params),
 	KUNIT_CASE(softrdma_roce_hdr_atmeth_vector),
 	KUNIT_CASE(softrdma_roce_hdr_atmack_vector),
 	KUNIT_CASE(softrdma_roce_hdr_deth_vector),

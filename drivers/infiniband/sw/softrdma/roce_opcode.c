@@ -162,7 +162,15 @@ static const struct softrdma_roce_opcode softrdma_roce_opcodes[256] = {
 			 SOFTRDMA_OPF_ACKED | SOFTRDMA_OPF_RECV,
 		.ext = SOFTRDMA_EXT_IETH,
 	},
-	/* IBA 1.5: eight bytes written as one, acknowledged like a write */
+	/* IBA 1.5: makes earlier writes visible or persistent; no payload */
+	[SOFTRDMA_OPCODE_RC_FLUSH] = {
+		.name = "RC_FLUSH",
+		.flags = SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_ONLY |
+			 SOFTRDMA_OPF_FLUSH | SOFTRDMA_OPF_ACKED |
+			 SOFTRDMA_OPF_IBA15,
+		.ext = SOFTRDMA_EXT_FETH | SOFTRDMA_EXT_RETH,
+	},
+	/* IBA 1.5: eight bytes written as one, after all earlier requests */
 	[SOFTRDMA_OPCODE_RC_ATOMIC_WRITE] = {
 		.name = "RC_ATOMIC_WRITE",
 		.flags = SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_ONLY |
@@ -273,7 +281,7 @@ static const struct softrdma_roce_opcode softrdma_roce_opcodes[256] = {
  * @opcode: the BTH OpCode field
  *
  * Return: the table entry, or NULL for an opcode softrdma does not
- * implement: reserved values, RD, CNP, manufacturer specific, RDMA FLUSH.
+ * implement: reserved values, RD, CNP, manufacturer specific.
  */
 const struct softrdma_roce_opcode *softrdma_roce_opcode(u8 opcode)
 {
@@ -289,6 +297,7 @@ bool softrdma_roce_opcode_valid(u8 opcode)
 
 static const u8 softrdma_roce_ext_size[] = {
 	[ilog2(SOFTRDMA_EXT_DETH)] = sizeof(struct softrdma_deth),
+	[ilog2(SOFTRDMA_EXT_FETH)] = sizeof(struct softrdma_feth),
 	[ilog2(SOFTRDMA_EXT_RETH)] = sizeof(struct softrdma_reth),
 	[ilog2(SOFTRDMA_EXT_ATMETH)] = sizeof(struct softrdma_atmeth),
 	[ilog2(SOFTRDMA_EXT_AETH)] = sizeof(struct softrdma_aeth),

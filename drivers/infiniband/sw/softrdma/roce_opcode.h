@@ -14,9 +14,11 @@
 
 /*
  * IBA 1.5 (2021) adds RDMA FLUSH (0x1c) and ATOMIC WRITE (0x1d) to RC;
- * 6.1's <rdma/ib_pack.h> does not name them.  Only ATOMIC WRITE is in the
- * table (librxe posts it, see wqe.h); FLUSH is not supported.
+ * 6.1's <rdma/ib_pack.h> does not name them.  Both are in the table on
+ * every kernel; the responder executes them only where the RDMA core
+ * carries them (compat.h SOFTRDMA_HAVE_*).
  */
+#define SOFTRDMA_OPCODE_RC_FLUSH	(IB_OPCODE_RC + 0x1c)
 #define SOFTRDMA_OPCODE_RC_ATOMIC_WRITE	(IB_OPCODE_RC + 0x1d)
 
 /*
@@ -25,15 +27,16 @@
  */
 enum softrdma_roce_ext {
 	SOFTRDMA_EXT_DETH	= BIT(0),
-	SOFTRDMA_EXT_RETH	= BIT(1),
-	SOFTRDMA_EXT_ATMETH	= BIT(2),
-	SOFTRDMA_EXT_AETH	= BIT(3),
-	SOFTRDMA_EXT_ATMACK	= BIT(4),
-	SOFTRDMA_EXT_IMMDT	= BIT(5),
-	SOFTRDMA_EXT_IETH	= BIT(6),
+	SOFTRDMA_EXT_FETH	= BIT(1),	/* before the RETH (IBA 1.5) */
+	SOFTRDMA_EXT_RETH	= BIT(2),
+	SOFTRDMA_EXT_ATMETH	= BIT(3),
+	SOFTRDMA_EXT_AETH	= BIT(4),
+	SOFTRDMA_EXT_ATMACK	= BIT(5),
+	SOFTRDMA_EXT_IMMDT	= BIT(6),
+	SOFTRDMA_EXT_IETH	= BIT(7),
 };
 
-#define SOFTRDMA_EXT_ALL	GENMASK(6, 0)
+#define SOFTRDMA_EXT_ALL	GENMASK(7, 0)
 
 enum softrdma_roce_opf {
 	/* direction: exactly one of these */
@@ -53,10 +56,15 @@ enum softrdma_roce_opf {
 	SOFTRDMA_OPF_ATOMIC	= BIT(9),	/* CmpSwap, FetchAdd, their ACK */
 	SOFTRDMA_OPF_ATOMIC_WRITE = BIT(10),
 	SOFTRDMA_OPF_ACK	= BIT(11),	/* bare ACK/NAK */
+	SOFTRDMA_OPF_FLUSH	= BIT(16),
 
 	/* the packet carries data after its headers */
 	SOFTRDMA_OPF_PAYLOAD	= BIT(12),
-	/* the responder answers it: ACK/NAK, read response or atomic ACK */
+	/*
+	 * the responder answers it: ACK/NAK, read response or atomic ACK;
+	 * an ATOMIC WRITE or FLUSH with an RDMA READ Response Only of no
+	 * payload (IBA 1.5 9.4.8, 9.4.9)
+	 */
 	SOFTRDMA_OPF_ACKED	= BIT(13),
 	/* the message consumes a receive WQE at the responder */
 	SOFTRDMA_OPF_RECV	= BIT(14),

@@ -42,6 +42,7 @@ static const struct hdr_case hdr_cases[] = {
 	{ 0x14, "RC_FETCH_ADD", SOFTRDMA_EXT_ATMETH, 40 },
 	{ 0x16, "RC_SEND_LAST_WITH_INVALIDATE", SOFTRDMA_EXT_IETH, 16 },
 	{ 0x17, "RC_SEND_ONLY_WITH_INVALIDATE", SOFTRDMA_EXT_IETH, 16 },
+	{ 0x1c, "RC_FLUSH", SOFTRDMA_EXT_FETH | SOFTRDMA_EXT_RETH, 32 },
 	{ 0x1d, "RC_ATOMIC_WRITE", SOFTRDMA_EXT_RETH, 28 },
 	{ 0x20, "UC_SEND_FIRST", 0, 12 },
 	{ 0x21, "UC_SEND_MIDDLE", 0, 12 },
@@ -110,7 +111,8 @@ static void softrdma_roce_opcode_undefined_null(struct kunit *test)
 	}
 	/* the ones most easily mistaken for defined */
 	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x15));	/* reserved */
-	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x1c));	/* FLUSH */
+	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x3c));	/* UC FLUSH */
+	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x3d));	/* UC ATOMIC WRITE */
 	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x2c));	/* UC read */
 	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x40));	/* RD */
 	KUNIT_EXPECT_NULL(test, softrdma_roce_opcode(0x60));	/* UD first */
@@ -132,7 +134,8 @@ static void softrdma_roce_opcode_flags_coherent(struct kunit *test)
 			  SOFTRDMA_OPF_LAST | SOFTRDMA_OPF_ONLY;
 	const u32 kind = SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE |
 			 SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC |
-			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_ACK;
+			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_FLUSH |
+			 SOFTRDMA_OPF_ACK;
 	unsigned int opcode, defined = 0;
 
 	for (opcode = 0; opcode < 256; opcode++) {
@@ -231,17 +234,26 @@ static void softrdma_roce_opcode_flags_coherent(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, f & SOFTRDMA_OPF_RECV,
 					       "%s", op->name);
 
-		/* no payload on read requests, atomics and acknowledgements */
+		/*
+		 * no payload on read requests, atomics, FLUSH (IBA 1.5
+		 * oA19-2) and acknowledgements
+		 */
 		KUNIT_EXPECT_EQ_MSG(test, !!(f & SOFTRDMA_OPF_PAYLOAD),
 				    !(op->ext & (SOFTRDMA_EXT_ATMETH |
 						 SOFTRDMA_EXT_ATMACK)) &&
-				    !(f & SOFTRDMA_OPF_ACK) &&
+				    !(f & (SOFTRDMA_OPF_ACK |
+					   SOFTRDMA_OPF_FLUSH)) &&
 				    opcode != IB_OPCODE_RC_RDMA_READ_REQUEST,
 				    "%s", op->name);
 
 		KUNIT_EXPECT_EQ_MSG(test, !!(f & SOFTRDMA_OPF_IBA15),
-				    opcode == SOFTRDMA_OPCODE_RC_ATOMIC_WRITE,
+				    opcode == SOFTRDMA_OPCODE_RC_ATOMIC_WRITE ||
+				    opcode == SOFTRDMA_OPCODE_RC_FLUSH,
 				    "%s", op->name);
+		/* the FETH is FLUSH's alone, and comes with a RETH */
+		KUNIT_EXPECT_EQ_MSG(test, !!(op->ext & SOFTRDMA_EXT_FETH),
+				    opcode == SOFTRDMA_OPCODE_RC_FLUSH, "%s",
+				    op->name);
 	}
 	KUNIT_EXPECT_EQ(test, defined, ARRAY_SIZE(hdr_cases));
 }
@@ -306,6 +318,9 @@ static const struct flags_case flags_cases[] = {
 	{ "rc_atomic_write", SOFTRDMA_OPCODE_RC_ATOMIC_WRITE,
 	  SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_ONLY | SOFTRDMA_OPF_ATOMIC_WRITE |
 	  SOFTRDMA_OPF_PAYLOAD | SOFTRDMA_OPF_ACKED | SOFTRDMA_OPF_IBA15 },
+	{ "rc_flush", SOFTRDMA_OPCODE_RC_FLUSH,
+	  SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_ONLY | SOFTRDMA_OPF_FLUSH |
+	  SOFTRDMA_OPF_ACKED | SOFTRDMA_OPF_IBA15 },
 	{ "uc_write_first", IB_OPCODE_UC_RDMA_WRITE_FIRST,
 	  SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_WRITE |
 	  SOFTRDMA_OPF_PAYLOAD },
@@ -349,6 +364,13 @@ static const struct offset_case offset_cases[] = {
 	{ "atomic_ack_atmack", IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE,
 	  SOFTRDMA_EXT_ATMACK, 16 },
 	{ "fetch_add_atmeth", IB_OPCODE_RC_FETCH_ADD, SOFTRDMA_EXT_ATMETH, 12 },
+	/* IBA 1.5 9.3.6: BTH, FETH, RETH */
+	{ "flush_feth", SOFTRDMA_OPCODE_RC_FLUSH, SOFTRDMA_EXT_FETH, 12 },
+	{ "flush_reth", SOFTRDMA_OPCODE_RC_FLUSH, SOFTRDMA_EXT_RETH, 16 },
+	{ "atomic_write_reth", SOFTRDMA_OPCODE_RC_ATOMIC_WRITE,
+	  SOFTRDMA_EXT_RETH, 12 },
+	{ "absent_feth_in_write", IB_OPCODE_RC_RDMA_WRITE_ONLY,
+	  SOFTRDMA_EXT_FETH, -EINVAL },
 	{ "ud_imm_deth", IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE,
 	  SOFTRDMA_EXT_DETH, 12 },
 	{ "ud_imm_immdt", IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE,
@@ -384,15 +406,14 @@ static void softrdma_roce_opcode_ext_sizes(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(0), 0U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_DETH), 8U);
+	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_FETH), 4U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_RETH), 16U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_ATMETH), 28U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_AETH), 4U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_ATMACK), 8U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_IMMDT), 4U);
 	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_IETH), 4U);
-	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_ALL), 72U);
-	/* bits outside the defined headers count for nothing */
-	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(0x80), 0U);
+	KUNIT_EXPECT_EQ(test, softrdma_roce_ext_len(SOFTRDMA_EXT_ALL), 76U);
 }
 
 struct payload_case {
@@ -426,6 +447,8 @@ static const struct payload_case payload_cases[] = {
 	{ "atomic_write_8", SOFTRDMA_OPCODE_RC_ATOMIC_WRITE, 8, true },
 	{ "atomic_write_4", SOFTRDMA_OPCODE_RC_ATOMIC_WRITE, 4, false },
 	{ "atomic_write_16", SOFTRDMA_OPCODE_RC_ATOMIC_WRITE, 16, false },
+	{ "flush_none", SOFTRDMA_OPCODE_RC_FLUSH, 0, true },
+	{ "flush_some", SOFTRDMA_OPCODE_RC_FLUSH, 8, false },
 };
 
 static void payload_case_desc(const struct payload_case *c, char *desc)

@@ -14,20 +14,36 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
+#include <rdma/ib_verbs.h>
+
+#include "compat.h"
 #include "mw.h"
 #include "param.h"
 
 /*
- * IBA 1.5 ATOMIC WRITE.  librxe 44 posts it (ibv_wr_atomic_write) with
- * this opcode; 6.1's uapi does not name it yet.
+ * IBA 1.5 ATOMIC WRITE and FLUSH, RC only.  These are the RDMA core's
+ * IB_WR_* values from 6.2 on (compat.h), and the uverbs ABI's, which
+ * librxe writes to the send ring (rdma-core 44 posts ATOMIC WRITE only);
+ * 6.1's uapi names neither.
  */
+#define SOFTRDMA_WR_FLUSH		14
 #define SOFTRDMA_WR_ATOMIC_WRITE	15
 
 /*
- * ib_wc opcode for a completed IBA ATOMIC WRITE: 6.1's enum ib_wc_opcode
- * has none.  Written to user CQs as IBV_WC_ATOMIC_WRITE (9).
+ * Their ib_wc opcodes: the core's where it has them; on 6.1, whose enum
+ * ib_wc_opcode has none, values of softrdma's own that no completion
+ * carries (the operations are refused there).  Written to user CQs as
+ * IB_UVERBS_WC_FLUSH (8) and IB_UVERBS_WC_ATOMIC_WRITE (9).
  */
+#if SOFTRDMA_HAVE_ATOMIC_WRITE
+#define SOFTRDMA_WC_ATOMIC_WRITE	IB_WC_ATOMIC_WRITE
+#define SOFTRDMA_WC_FLUSH		IB_WC_FLUSH
+static_assert(IB_WR_ATOMIC_WRITE == SOFTRDMA_WR_ATOMIC_WRITE);
+static_assert(IB_WR_FLUSH == SOFTRDMA_WR_FLUSH);
+#else
 #define SOFTRDMA_WC_ATOMIC_WRITE	0x20
+#define SOFTRDMA_WC_FLUSH		0x21
+#endif
 
 struct softrdma_mr;
 
@@ -59,6 +75,13 @@ struct softrdma_send_wqe {
 			u64 swap;
 			u32 rkey;
 		} atomic;
+		struct {		/* SOFTRDMA_WR_FLUSH (IBA 1.5 9.4.8) */
+			u64 remote_addr;
+			u32 rkey;
+			u32 length;	/* of the range (selectivity RANGE) */
+			u8 type;	/* placement: SOFTRDMA_FETH_PLT_* */
+			u8 level;	/* selectivity: SOFTRDMA_FETH_SEL_* */
+		} flush;
 		struct {
 			u32 remote_qpn;
 			u32 remote_qkey;

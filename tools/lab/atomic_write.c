@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * atomic_write: IBA 1.5 ATOMIC WRITE through librxe's extended post API
+ * (ibv_wr_atomic_write), data and completions checked on both sides.
+ *
+ *   atomic_write -d DEV -g GIDIDX -p PORT [-c]          server: memory
+ *   atomic_write -d DEV -g GIDIDX -p PORT [-c] SERVER   client: requests
+ *
+ * -c: the device is softrdma's; check what it advertises: ATOMIC_WRITE
+ * and FLUSH_GLOBAL in device_cap_flags_ex, FLUSH_PERSISTENT not; an MR
+ * may be registered for FLUSH to global visibility, not to persistence
+ * (EOPNOTSUPP from the core).
+ *
+ * The server registers 4 KiB filled with 0x5a for remote write and read,
+ * and 4 KiB for remote read only.  Over NPAIRS RC QP pairs (a remote
+ * access error ends a pair) the client
+ *  - ATOMIC WRITEs eight bytes, then in one batch an RDMA WRITE of 64
+ *    bytes, an ATOMIC WRITE into the middle of them (it comes later and
+ *    must win), one into the last word of the MR, and an RDMA READ of
+ *    what was written (it must see both): every completion successful
+ *    with its opcode (IBV_WC_ATOMIC_WRITE for the ATOMIC WRITEs);
+ *  - ATOMIC WRITEs into the read-only MR, past the end of the MR, and
+ *    with a wrong R_Key: each completes with IBV_WC_REM_ACCESS_ERR.
+ * The server then checks every byte of both MRs.  One "ok - " line per
+ * check; exit status 0 if all held.  rdma-core 44 has no verb to post a
+ * FLUSH (ibv_wr_flush came later), so FLUSH is not exercised here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "labverbs.h"
+
+#define LEN		4096
+#define NPAIRS		4
+#define WRITE_OFF	64	/* the RDMA WRITE's first byte */
+#define WRITE_LEN	64
+#define AW1_OFF		8	/* the lone ATOMIC WRITE */
+#define AW2_OFF		72	/* inside the RDMA WRITE's bytes */
+#define AW3_OFF		(LEN - 8)
+#define READ_LEN	128
+
+/* the uverbs values, which rdma-core 44's headers do not name */
+#define DEV_FLUSH_GLOBAL	(1ULL << 38)
+#define DEV_FLUSH_PERSISTENT	(1ULL << 39)
+#define DEV_ATOMIC_WRITE	(1ULL << 40)
+#define ACCESS_FLUSH_GLOBAL	(1 << 8)
+#define ACCESS_FLUSH_PERSISTENT	(1 << 9)
+
+enum { P_GOOD, P_READ_ONLY, P_PAST_END, P_BAD_KEY };
+
+/* What the server tells the client */
+struct keys {
+	uint64_t rw_addr, ro_addr;
+	uint32_t rw_rkey, ro_rkey;
+};
+
+static const unsigned char v1[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+static const unsigned char v2[8] = { 0xa0, 0xa1, 0xa2, 0xa3,
+				     0xa4, 0xa5, 0xa6, 0xa7 };
+static const unsigned char v3[8] = { 0xff, 0, 0xff, 0, 0x11, 0x22, 0x33,
+				     0x44 };
+
+static struct ibv_cq *cqs[NPAIRS];
+static struct ibv_qp *qps[NPAIRS];
+
+/* one completion within 20 s, or status -1 */
+static struct ibv_wc poll1(struct ibv_cq *cq)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ibv_poll_cq(cq, 1, &wc) != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20) {
+			wc.status = -1;
+			break;
+		}
+	}
+	return wc;
+}
+
+static const char *st(struct ibv_wc wc)
+{
+	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
+}
+
+static void sync_byte(int fd, char c)
+{
+	char got;
+
+	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
+		lv_die("sync");
+}
+
+/* one ATOMIC WRITE on pair @p; its completion */
+static struct ibv_wc awrite(int p, uint32_t rkey, uint64_t raddr,
+			    const void *val)
+{
+	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(qps[p]);
+
+	ibv_wr_start(qx);
+	qx->wr_id = 100 + p;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(qx, rkey, raddr, val);
+	if (ibv_wr_complete(qx)) {
+		struct ibv_wc wc = { .status = -1 };
+
+		perror("ibv_wr_complete");
+		return wc;
+	}
+	return poll1(cqs[p]);
+}
+
+static void check_caps(struct ibv_context *ctx, struct ibv_pd *pd)
+{
+	struct ibv_device_attr_ex attr = {};
+	uint64_t f;
+	struct ibv_mr *mr;
+	void *buf;
+
+	if (ibv_query_device_ex(ctx, NULL, &attr))
+		lv_die("query_device_ex");
+	f = attr.device_cap_flags_ex;
+	lv_check((f & DEV_ATOMIC_WRITE) != 0,
+		 "caps: ATOMIC_WRITE advertised (flags_ex %#llx)",
+		 (unsigned long long)f);
+	lv_check((f & DEV_FLUSH_GLOBAL) != 0, "caps: FLUSH_GLOBAL advertised");
+	lv_check(!(f & DEV_FLUSH_PERSISTENT),
+		 "caps: FLUSH_PERSISTENT not advertised");
+
+	buf = aligned_alloc(4096, LEN);
+	if (!buf)
+		lv_die("buf");
+	mr = ibv_reg_mr(pd, buf, LEN, IBV_ACCESS_LOCAL_WRITE |
+			ACCESS_FLUSH_GLOBAL);
+	lv_check(mr != NULL, "reg_mr with FLUSH_GLOBAL (%s)",
+		 mr ? "ok" : strerror(errno));
+	if (mr)
+		ibv_dereg_mr(mr);
+	errno = 0;
+	mr = ibv_reg_mr(pd, buf, LEN, IBV_ACCESS_LOCAL_WRITE |
+			ACCESS_FLUSH_PERSISTENT);
+	lv_check(!mr && errno == EOPNOTSUPP,
+		 "reg_mr with FLUSH_PERSISTENT refused with EOPNOTSUPP (%s)",
+		 mr ? "registered" : strerror(errno));
+	if (mr)
+		ibv_dereg_mr(mr);
+	free(buf);
+}
+
+static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
+{
+	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(qps[P_GOOD]);
+	unsigned char *rd = buf + LEN / 2;
+	struct ibv_wc wc;
+	struct keys k;
+	int i, bad;
+
+	if (read(fd, &k, sizeof(k)) != sizeof(k))
+		lv_die("keys");
+
+	wc = awrite(P_GOOD, k.rw_rkey, k.rw_addr + AW1_OFF, v1);
+	lv_check(wc.status == IBV_WC_SUCCESS &&
+		 wc.opcode == IBV_WC_ATOMIC_WRITE,
+		 "atomic write completes (%s, opcode %d)", st(wc), wc.opcode);
+
+	/* WRITE, ATOMIC WRITE into it, ATOMIC WRITE at the end, READ */
+	memset(buf, 0xc3, WRITE_LEN);
+	memset(rd, 0, READ_LEN);
+	ibv_wr_start(qx);
+	qx->wr_id = 1;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qx, k.rw_rkey, k.rw_addr + WRITE_OFF);
+	ibv_wr_set_sge(qx, mr->lkey, (uintptr_t)buf, WRITE_LEN);
+	qx->wr_id = 2;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(qx, k.rw_rkey, k.rw_addr + AW2_OFF, v2);
+	qx->wr_id = 3;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(qx, k.rw_rkey, k.rw_addr + AW3_OFF, v3);
+	qx->wr_id = 4;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_read(qx, k.rw_rkey, k.rw_addr);
+	ibv_wr_set_sge(qx, mr->lkey, (uintptr_t)rd, READ_LEN);
+	if (ibv_wr_complete(qx))
+		lv_die("ibv_wr_complete");
+	for (i = 1; i <= 4; i++) {
+		static const int want[] = { 0, IBV_WC_RDMA_WRITE,
+					    IBV_WC_ATOMIC_WRITE,
+					    IBV_WC_ATOMIC_WRITE,
+					    IBV_WC_RDMA_READ };
+
+		wc = poll1(cqs[P_GOOD]);
+		lv_check(wc.status == IBV_WC_SUCCESS && wc.wr_id == (uint64_t)i &&
+			 (int)wc.opcode == want[i],
+			 "batch WR %d completes in order (%s, wr_id %llu, opcode %d)",
+			 i, st(wc), (unsigned long long)wc.wr_id, wc.opcode);
+	}
+	/* the READ sees what the WRITE and the ATOMIC WRITEs placed */
+	for (bad = -1, i = 0; i < READ_LEN && bad < 0; i++) {
+		unsigned char want = 0x5a;
+
+		if (i >= AW1_OFF && i < AW1_OFF + 8)
+			want = v1[i - AW1_OFF];
+		else if (i >= AW2_OFF && i < AW2_OFF + 8)
+			want = v2[i - AW2_OFF];
+		else if (i >= WRITE_OFF && i < WRITE_OFF + WRITE_LEN)
+			want = 0xc3;
+		if (rd[i] != want)
+			bad = i;
+	}
+	lv_check(bad < 0, "read after the atomic writes sees them (first bad byte %d)",
+		 bad);
+
+	wc = awrite(P_READ_ONLY, k.ro_rkey, k.ro_addr, v1);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "atomic write into a read-only MR: remote access error (%s)",
+		 st(wc));
+	wc = awrite(P_PAST_END, k.rw_rkey, k.rw_addr + LEN, v1);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "atomic write past the MR's end: remote access error (%s)",
+		 st(wc));
+	wc = awrite(P_BAD_KEY, k.rw_rkey ^ 1, k.rw_addr, v1);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "atomic write with a wrong R_Key: remote access error (%s)",
+		 st(wc));
+	sync_byte(fd, 'd');
+	sync_byte(fd, 'c');
+}
+
+static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
+		   unsigned char *ro, struct ibv_mr *ro_mr)
+{
+	struct keys k = {
+		.rw_addr = (uintptr_t)rw, .ro_addr = (uintptr_t)ro,
+		.rw_rkey = rw_mr->rkey, .ro_rkey = ro_mr->rkey,
+	};
+	int i, bad;
+
+	if (write(fd, &k, sizeof(k)) != sizeof(k))
+		lv_die("keys");
+	sync_byte(fd, 'd');
+	for (bad = -1, i = 0; i < LEN && bad < 0; i++) {
+		unsigned char want = 0x5a;
+
+		if (i >= AW1_OFF && i < AW1_OFF + 8)
+			want = v1[i - AW1_OFF];
+		else if (i >= AW2_OFF && i < AW2_OFF + 8)
+			want = v2[i - AW2_OFF];
+		else if (i >= AW3_OFF)
+			want = v3[i - AW3_OFF];
+		else if (i >= WRITE_OFF && i < WRITE_OFF + WRITE_LEN)
+			want = 0xc3;
+		if (rw[i] != want)
+			bad = i;
+	}
+	lv_check(bad < 0, "server: the atomic writes and the write placed, nothing else (first bad byte %d)",
+		 bad);
+	for (bad = -1, i = 0; i < LEN && bad < 0; i++)
+		if (ro[i] != 0x5a)
+			bad = i;
+	lv_check(bad < 0, "server: the read-only MR unchanged (first bad byte %d)",
+		 bad);
+	sync_byte(fd, 'c');
+}
+
+int main(int argc, char **argv)
+{
+	const char *devname = NULL, *port = "18900", *host = NULL;
+	struct lv_info mine[NPAIRS], peer[NPAIRS];
+	struct ibv_mr *mr, *ro_mr;
+	struct ibv_context *ctx;
+	unsigned char *buf, *ro;
+	int gidx = 1, opt, fd, p, caps = 0;
+	struct ibv_pd *pd;
+	enum ibv_mtu mtu;
+
+	while ((opt = getopt(argc, argv, "d:g:p:c")) != -1) {
+		if (opt == 'd')
+			devname = optarg;
+		else if (opt == 'g')
+			gidx = atoi(optarg);
+		else if (opt == 'c')
+			caps = 1;
+		else
+			port = optarg;
+	}
+	if (optind < argc)
+		host = argv[optind];
+
+	ctx = lv_open_device(devname);
+	pd = ibv_alloc_pd(ctx);
+	buf = aligned_alloc(4096, LEN);
+	ro = aligned_alloc(4096, LEN);
+	if (!pd || !buf || !ro)
+		lv_die("pd/buf");
+	memset(buf, 0x5a, LEN);
+	memset(ro, 0x5a, LEN);
+	mr = ibv_reg_mr(pd, buf, LEN, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	ro_mr = ibv_reg_mr(pd, ro, LEN, IBV_ACCESS_REMOTE_READ);
+	if (!mr || !ro_mr)
+		lv_die("reg_mr");
+	if (caps)
+		check_caps(ctx, pd);
+
+	for (p = 0; p < NPAIRS; p++) {
+		struct ibv_qp_init_attr_ex init = {
+			.qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = pd,
+			.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE |
+					  IBV_QP_EX_WITH_RDMA_WRITE |
+					  IBV_QP_EX_WITH_RDMA_READ,
+		};
+
+		cqs[p] = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+		if (!cqs[p])
+			lv_die("create_cq");
+		init.send_cq = cqs[p];
+		init.recv_cq = cqs[p];
+		qps[p] = ibv_create_qp_ex(ctx, &init);
+		if (!qps[p])
+			lv_die("create_qp_ex");
+		lv_describe(qps[p], gidx, 0x2000 * (p + 1) + (host ? 0 : 9),
+			    buf, mr, &mine[p], &mtu);
+	}
+	fd = lv_tcp_connect(host, port);
+	for (p = 0; p < NPAIRS; p++)
+		lv_xchg(fd, &mine[p], &peer[p]);
+	for (p = 0; p < NPAIRS; p++)
+		lv_rc_connect(qps[p], gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
+			      IBV_ACCESS_REMOTE_READ, &mine[p], &peer[p]);
+	lv_xchg(fd, &mine[0], &peer[0]);
+	if (host)
+		client(fd, buf, mr);
+	else
+		server(fd, buf, mr, ro, ro_mr);
+	return lv_failures ? 1 : 0;
+}

@@ -35,7 +35,7 @@ mkdir -p "$stage/$drv"
 	-exec cp -p {} "$stage/$drv/" \;)
 (cd "$top" && find include -type f -name '*.h' -exec cp -p --parents {} "$stage/" \;)
 cp -p "$top/dkms.conf" "$top/VERSION" "$top/README.md" "$stage/"
-(cd "$top" && cp -p --parents Documentation/*.md "$stage/")
+(cd "$top" && cp -p --parents Documentation/*.md Documentation/*.rst "$stage/")
 mkdir -p "$stage/tools"
 cp -p "$top/tools/softrdma-modprobe.conf" "$stage/tools/"
 cp -a "$top/packaging/debian" "$stage/debian"

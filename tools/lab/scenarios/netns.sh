@@ -7,7 +7,8 @@
 # its namespace: only there does rdma-core list and open it, and only
 # there are its UDP 4791 sockets, iWARP listeners and counters. RoCE
 # (ibv_rc_pingpong -c) and iWARP (rping -V) carry checked data from one
-# namespace to the other. Deleting the namespaces while a pingpong runs
+# namespace to the other. A device moved ("rdma dev set DEV netns NS") out
+# of its netdev's namespace is removed, with a kernel log line saying why. Deleting the namespaces while a pingpong runs
 # in them, and while a process that moved to init_net holds a device file
 # of one of them, tears everything down: the devices go, softrdma
 # unloads, the kernel log stays clean (host-side check).
@@ -156,6 +157,45 @@ lab_check "iWARP wildcard listen in $B makes no listener in $A" wild
 # rdma_cm in A cannot bind an address of B
 lab_expect_fail "rdma_cm in $A binds $BADDR (an address of $B)" \
 	lab_timeout 10 ip netns exec "$A" rping -s -a "$BADDR" -p 7176 -C 1
+
+# --- a device moved out of its netdev's namespace ---------------------------
+# In exclusive mode the RDMA core moves a device on "rdma dev set DEV netns
+# NS" and asks the driver nothing (6.1 and 6.12 have no way for it to
+# refuse). A softrdma device is its netdev's: GIDs, UDP and TCP sockets are
+# the netdev's namespace's, so one moved away would carry NS's traffic on
+# another namespace's link. softrdma removes such a device and logs why;
+# "rdma link add" in NS is the way to a device there. A move into the
+# namespace it is in already keeps it (srb, used again below).
+# gone DEV: DEV is listed in neither namespace nor init_net
+gone() { ! lists "$A" "$1" && ! lists "$B" "$1" && ! rdma dev show | grep -q ": $1:"; }
+# logged DEV NETDEV: the kernel log says why DEV went
+logged() {
+	dmesg | grep "$1: moved out of the network namespace of its netdev $2" ||
+		{ echo "no log line for $1"; return 1; }
+}
+lab_check "rdma dev set sra netns $B (from $A, sra's netdev va is in $A)" \
+	in_a rdma dev set sra netns "$B"
+lab_check "sra is removed, listed in no namespace" lab_wait_for 10 gone sra
+lab_check "the kernel log says why sra went" logged sra va
+# init_net named for rdma for the one command, lab-init
+lab_check "rdma dev set swa netns init_net (from $A)" bash -c "
+	ip netns attach lab-init 1 || exit 1
+	ip netns exec $A rdma dev set swa netns lab-init; rc=\$?
+	ip netns del lab-init; exit \$rc"
+lab_check "swa is removed, listed in no namespace" lab_wait_for 10 gone swa
+lab_check "the kernel log says why swa went" logged swa va
+lab_check "rdma dev set srb netns $B (its own namespace)" in_b rdma dev set srb netns "$B"
+sleep 1
+lab_check "srb stays, in $B only" bash -c \
+	"$(declare -f lists); lists $B srb && ! lists $A srb && ! rdma dev show | grep -q ': srb:'"
+# the name and the netdev are free once the unregistration has finished
+readd() {
+	lab_wait_for 10 in_a rdma link add swa type siwarp netdev va &&
+		lab_wait_for 10 in_a rdma link add sra type sroce netdev va
+}
+lab_check "rdma link add in $A again: swa and sra on va" readd
+lab_check "GID of $AADDR on the new sra (in $A)" lab_wait_for 10 gid_index "$A" sra "$AADDR"
+ga=$(gid_index "$A" sra "$AADDR")
 
 # --- a device file carried out of its namespace -----------------------------
 # swb's uverbs file, opened in $B by a process that then moves to

@@ -13,6 +13,7 @@
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_mad.h>
 
 #include "counters.h"
@@ -208,10 +209,43 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
+/*
+ * The RDMA core enables a device when it registers it and again after
+ * moving it to another network namespace ("rdma dev set DEV netns NS",
+ * exclusive mode), and gives the driver no say in that move.  A softrdma
+ * device is its netdev's: its GIDs are the netdev's addresses, its UDP and
+ * TCP sockets live in the netdev's namespace.  Moved anywhere else, it
+ * would carry a namespace's traffic on another namespace's link, and the
+ * RDMA CM there could not resolve an address to it anyway.  So a device
+ * that finds itself outside its netdev's namespace goes: it leaves the
+ * network now and is unregistered once the move has finished, and the log
+ * says why.  "rdma link add" in the namespace is the way to a device there.
+ *
+ * A namespace that exits moves its devices to init_net as well; a device
+ * whose netdev's namespace is the one exiting goes without a word, as its
+ * netdev's unregistration takes it down anyway.
+ */
+static int softrdma_enable_driver(struct ib_device *ibdev)
+{
+	struct softrdma_dev *sdev = to_sdev(ibdev);
+	struct net *net = dev_net(sdev->ndev);
+
+	if (rdma_dev_access_netns(ibdev, net))
+		return 0;
+	if (check_net(net))
+		ibdev_warn(ibdev,
+			   "moved out of the network namespace of its netdev %s: removing it (create a device in a namespace with rdma link add there)\n",
+			   netdev_name(sdev->ndev));
+	softrdma_dev_detach(sdev);
+	ib_unregister_device_queued(ibdev);
+	return 0;
+}
+
 static const struct ib_device_ops softrdma_dev_ops = {
 	.owner = THIS_MODULE,
 	.alloc_hw_port_stats = softrdma_alloc_hw_port_stats,
 	.dealloc_driver = softrdma_dealloc_driver,
+	.enable_driver = softrdma_enable_driver,
 	.get_dev_fw_str = softrdma_get_dev_fw_str,
 	.get_hw_stats = softrdma_get_hw_stats,
 	.get_link_layer = softrdma_get_link_layer,
@@ -324,8 +358,9 @@ static void softrdma_dev_free(struct softrdma_dev *sdev)
  * netdev's namespace, or the processes there can neither open it (uverbs)
  * nor bind an RDMA CM ID to it, while those of init_net could. The device
  * is not registered yet, so nobody sees its namespace change; when the
- * namespace exits, the core moves the device back to init_net, and the
- * netdev's NETDEV_UNREGISTER then removes it. In shared mode every
+ * namespace exits, the core moves the device back to init_net, and
+ * softrdma_enable_driver() or the netdev's NETDEV_UNREGISTER, whichever
+ * comes first, removes it. In shared mode every
  * namespace sees the device anyway, and it stays in init_net as the core
  * intends.
  */

@@ -27,6 +27,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mkdir -p /dev/pts /dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+# what udev gives a booted system: bash's <(...) reads /dev/fd/N
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+[ -e /dev/stdin ] || ln -s /proc/self/fd/0 /dev/stdin
+[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
+[ -e /dev/stderr ] || ln -s /proc/self/fd/2 /dev/stderr
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=0755 tmpfs /run
@@ -130,7 +135,6 @@ fi
 stack_up() {
 	ulimit -l unlimited
 	export LAB_IBDEV='' LAB_IWDEV=''
-	eth0_addrs_ensure
 	case $LAB_STACK in
 	none) ;;
 	sroce)
@@ -179,25 +183,6 @@ stack_up() {
 		roce_gids_wait
 	fi
 	say "stack $LAB_STACK up (ibdev '${LAB_IBDEV}'), $(cut -d' ' -f1 /proc/uptime)s"
-}
-
-# eth0_addrs_ensure: eth0 has its IPv4 and IPv6 lab addresses.  A lab
-# batch's teardown puts them back after a part that took eth0 down, and
-# yet the IPv6 one has been seen gone by the next part's stack_up; it is
-# re-added here, and stack.log and the console say so.
-eth0_addrs_ensure() {
-	local have
-	have=$(ip -o addr show dev eth0 2>&1)
-	if [[ $have != *" $LAB_ADDR/24 "* ]]; then
-		say "eth0 lacked $LAB_ADDR/24 at stack-up: re-added"
-		echo "eth0 lacked $LAB_ADDR/24 at stack-up: re-added; eth0: $have" >>"$LAB_OUT/stack.log"
-		ip addr add "$LAB_ADDR/24" dev eth0
-	fi
-	if [[ $have != *" $LAB_ADDR6/64 "* ]]; then
-		say "eth0 lacked $LAB_ADDR6/64 at stack-up: re-added"
-		echo "eth0 lacked $LAB_ADDR6/64 at stack-up: re-added; eth0: $have" >>"$LAB_OUT/stack.log"
-		ip -6 addr add "$LAB_ADDR6/64" dev eth0 nodad
-	fi
 }
 
 # roce_gids_wait: the RDMA core fills a RoCE device's GID table from the

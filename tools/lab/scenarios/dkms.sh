@@ -46,11 +46,6 @@ if [ $installs = 1 ]; then
 		[ "$cfg" = "/boot/config-$KVER" ] || rm -f "$cfg"
 	done
 
-	# DKMS reads its own output through bash's <(...), which needs
-	# /dev/fd: a booted system has it (udev, systemd), a lab guest
-	# (devtmpfs alone) not
-	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
-
 	# the lab installed its own build as updates/softrdma.ko: out of the way
 	rm -f "/lib/modules/$KVER/updates/softrdma.ko"
 fi

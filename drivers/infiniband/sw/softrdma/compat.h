@@ -94,6 +94,13 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 }
 #endif
 
+/* 6.4 moved skb_gso_segment() from linux/netdevice.h to net/gso.h */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#include <net/gso.h>
+#else
+#include <linux/netdevice.h>
+#endif
+
 /*
  * 6.5 removed TCP's sendpage entries: a page goes to TCP without a copy
  * as a bio_vec with MSG_SPLICE_PAGES.  softrdma_tcp_send_page_locked()

@@ -506,6 +506,72 @@ int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb)
 }
 
 /**
+ * softrdma_rc_burst_take() - the packets at the front of a queue that
+ * leave together
+ * @qp: the QP
+ * @q: its requester's or responder's transmit queue; its lock held
+ * @burst: empty; gets the first packet of @q and those after it that
+ *	continue the same message: the next PSNs, a FIRST or MIDDLE packet
+ *	before each (IBA 9.7.1: an RC message's packets take consecutive
+ *	PSNs), as far as softrdma_roce_burst_may_add() lets them in
+ *
+ * Only RC: a UC packet retires its WQE once handed to the host, one by
+ * one.
+ *
+ * Return: the packets taken, 0 when @q is empty.
+ */
+unsigned int softrdma_rc_burst_take(struct softrdma_qp *qp,
+				    struct sk_buff_head *q,
+				    struct sk_buff_head *burst)
+{
+	const struct softrdma_roce_opcode *op;
+	const struct softrdma_bth *bth;
+	struct sk_buff *skb, *next;
+
+	skb = __skb_dequeue(q);
+	if (!skb)
+		return 0;
+	__skb_queue_tail(burst, skb);
+	if (!softrdma_rc_reliable(qp))
+		return 1;
+
+	while ((next = skb_peek(q))) {
+		bth = (const struct softrdma_bth *)skb->data;
+		op = softrdma_roce_opcode(softrdma_bth_opcode(bth));
+		if (!op || !(op->flags & (SOFTRDMA_OPF_FIRST |
+					  SOFTRDMA_OPF_MIDDLE)) ||
+		    softrdma_bth_psn((const struct softrdma_bth *)next->data) !=
+			psn_add(softrdma_bth_psn(bth), 1) ||
+		    !softrdma_roce_burst_may_add(burst, next))
+			break;
+		__skb_unlink(next, q);
+		__skb_queue_tail(burst, next);
+		skb = next;
+	}
+	return skb_queue_len(burst);
+}
+
+/**
+ * softrdma_rc_xmit_burst() - send packets from softrdma_rc_burst_take()
+ * @qp: the QP
+ * @burst: emptied
+ *
+ * Context: any; BHs may be disabled.  Does not sleep.
+ * Return: as softrdma_roce_xmit_burst().
+ */
+int softrdma_rc_xmit_burst(struct softrdma_qp *qp, struct sk_buff_head *burst)
+{
+	struct softrdma_roce_qp *rqp = to_roce_qp(qp);
+	int err;
+
+	rcu_read_lock();
+	err = softrdma_roce_xmit_burst(qp->sdev, rcu_dereference(rqp->path),
+				       burst);
+	rcu_read_unlock();
+	return err;
+}
+
+/**
  * softrdma_rc_reliable() - does the QP run RC (IBA 9.7) or UC (9.8)?
  * @qp: a QP of the RoCE transport, connected
  *

@@ -346,6 +346,10 @@ struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
 				      unsigned int hdr_len,
 				      unsigned int payload_len);
 int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb);
+unsigned int softrdma_rc_burst_take(struct softrdma_qp *qp,
+				    struct sk_buff_head *q,
+				    struct sk_buff_head *burst);
+int softrdma_rc_xmit_burst(struct softrdma_qp *qp, struct sk_buff_head *burst);
 void softrdma_rc_req_run(struct softrdma_qp *qp);
 void softrdma_rc_req_flush(struct softrdma_qp *qp);
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);

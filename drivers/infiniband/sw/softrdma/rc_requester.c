@@ -599,28 +599,32 @@ static void softrdma_uc_req_sent(struct softrdma_qp *qp, u32 psn)
  *
  * One caller at a time drains the queue, in order, with the lock dropped
  * around each transmit (on UC, at most SOFTRDMA_UC_FLUSH_BUDGET packets
- * before the requester's work item takes over).  A packet the host dropped is
- * not left to the ACK timeout: the requester rewinds to it and retries
- * after a back-off.
+ * before the requester's work item takes over).  On RC, consecutive
+ * packets of one message leave as one burst (softrdma_rc_burst_take()).
+ * A packet or burst the host dropped is not left to the ACK timeout: the
+ * requester rewinds to its first packet and retries after a back-off.
  */
 void softrdma_rc_req_flush(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	struct sk_buff_head burst;
 	unsigned int sent = 0;
-	struct sk_buff *skb;
 	bool sq_drained;
 	u32 psn, life;
 	int err;
 
+	__skb_queue_head_init(&burst);
 	spin_lock_bh(&qp->sq.lock);
 	if (rc->req_draining)
 		goto out_unlock;
 	rc->req_draining = true;
-	while ((skb = __skb_dequeue(&rc->req_txq))) {
-		psn = softrdma_bth_psn((struct softrdma_bth *)skb->data);
+	while (softrdma_rc_burst_take(qp, &rc->req_txq, &burst)) {
+		/* a burst lost is lost from its first packet on */
+		psn = softrdma_bth_psn((struct softrdma_bth *)
+				       skb_peek(&burst)->data);
 		life = rc->req_life;
 		spin_unlock_bh(&qp->sq.lock);
-		err = softrdma_rc_xmit(qp, skb);
+		err = softrdma_rc_xmit_burst(qp, &burst);
 		spin_lock_bh(&qp->sq.lock);
 		/*
 		 * Stopped meanwhile (and perhaps reset and started again,

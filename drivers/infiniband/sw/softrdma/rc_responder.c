@@ -1438,13 +1438,13 @@ static struct sk_buff *softrdma_rc_resp_rebuild(struct softrdma_qp *qp,
 }
 
 /*
- * The host dropped a response (qdisc full, no memory).  It goes first
- * again, built anew, and the queue behind it stays: it may hold answers
- * to requests kept nowhere else (a read taken from the backlog).  All of
- * it waits out a back-off.  An ACK that cannot be rebuilt is replaced by
- * a fresh one; a lost read response the requester asks for again.
+ * A response the host dropped (qdisc full, no memory) goes first again,
+ * built anew, and the queue behind it stays: it may hold answers to
+ * requests kept nowhere else (a read taken from the backlog).  An ACK
+ * that cannot be rebuilt is replaced by a fresh one; a lost read response
+ * the requester asks for again.
  */
-static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
+static void softrdma_rc_resp_requeue(struct softrdma_qp *qp, u8 opcode,
 				     u32 psn, __be32 smsn)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
@@ -1457,6 +1457,15 @@ static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
 		__skb_queue_head(&rc->resp_txq, skb);
 	else if (opcode == IB_OPCODE_RC_ACKNOWLEDGE)
 		rc->ack_pending = true;
+}
+
+/* After a drop, all of the queue waits out a back-off */
+static void softrdma_rc_resp_backoff(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->rq.lock);
+
 	rc->resp_held = true;
 	rc->resp_backoff_us = clamp(rc->resp_backoff_us * 2,
 				    SOFTRDMA_RC_XMIT_BACKOFF_MIN_US,
@@ -1464,36 +1473,53 @@ static void softrdma_rc_resp_backoff(struct softrdma_qp *qp, u8 opcode,
 	softrdma_rc_schedule(qp, rc->resp_backoff_us);
 }
 
+/* What softrdma_rc_resp_requeue() needs to build a response again */
+struct softrdma_rc_resp_key {
+	__be32 smsn;
+	u32 psn;
+	u8 opcode;
+};
+
+static void softrdma_rc_resp_key(const struct sk_buff *skb,
+				 struct softrdma_rc_resp_key *key)
+{
+	const struct softrdma_bth *bth = (const struct softrdma_bth *)skb->data;
+	int off;
+
+	key->opcode = softrdma_bth_opcode(bth);
+	key->psn = softrdma_bth_psn(bth);
+	off = softrdma_roce_ext_offset(key->opcode, SOFTRDMA_EXT_AETH);
+	key->smsn = off > 0 ?
+		    ((const struct softrdma_aeth *)(skb->data + off))->smsn : 0;
+}
+
 /**
  * softrdma_rc_resp_flush() - send the queued responses, in order
  * @qp: the QP; rq.lock not held
  *
- * Not while a back-off runs: softrdma_rc_resp_work() sends them then.
+ * Consecutive read responses of one READ leave as one burst
+ * (softrdma_rc_burst_take()).  Not while a back-off runs:
+ * softrdma_rc_resp_work() sends them then.
  */
 void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 {
+	const u8 middle = IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+	struct softrdma_rc_resp_key first, last;
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-	const struct softrdma_bth *bth;
-	struct sk_buff *skb;
-	__be32 smsn;
-	u8 opcode;
-	int err, off;
-	u32 psn;
+	struct sk_buff_head burst;
+	unsigned int n;
+	int err;
 
+	__skb_queue_head_init(&burst);
 	spin_lock_bh(&qp->rq.lock);
 	if (rc->resp_draining || rc->resp_held)
 		goto out_unlock;
 	rc->resp_draining = true;
-	while ((skb = __skb_dequeue(&rc->resp_txq))) {
-		bth = (const struct softrdma_bth *)skb->data;
-		opcode = softrdma_bth_opcode(bth);
-		psn = softrdma_bth_psn(bth);
-		off = softrdma_roce_ext_offset(opcode, SOFTRDMA_EXT_AETH);
-		smsn = off > 0 ?
-		       ((const struct softrdma_aeth *)(skb->data + off))->smsn :
-		       0;
+	while ((n = softrdma_rc_burst_take(qp, &rc->resp_txq, &burst))) {
+		softrdma_rc_resp_key(skb_peek(&burst), &first);
+		softrdma_rc_resp_key(skb_peek_tail(&burst), &last);
 		spin_unlock_bh(&qp->rq.lock);
-		err = softrdma_rc_xmit(qp, skb);
+		err = softrdma_rc_xmit_burst(qp, &burst);
 		spin_lock_bh(&qp->rq.lock);
 		if (!err) {
 			rc->resp_backoff_us = 0;
@@ -1501,7 +1527,22 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 		}
 		if (err == -EAGAIN &&
 		    rc->resp_state != SOFTRDMA_RC_RESP_STOPPED) {
-			softrdma_rc_resp_backoff(qp, opcode, psn, smsn);
+			/*
+			 * Built again last to first, each put at the
+			 * queue's head: a burst is FIRST or MIDDLE, MIDDLEs,
+			 * then MIDDLE or LAST of one READ, whose PSNs follow
+			 * the first one's.
+			 */
+			softrdma_rc_resp_requeue(qp, last.opcode, last.psn,
+						 last.smsn);
+			while (--n > 1)
+				softrdma_rc_resp_requeue(qp, middle,
+							 psn_add(first.psn,
+								 n - 1), 0);
+			if (n)
+				softrdma_rc_resp_requeue(qp, first.opcode,
+							 first.psn, first.smsn);
+			softrdma_rc_resp_backoff(qp);
 			break;
 		}
 	}

@@ -818,7 +818,7 @@ out:
 /* the IPv4 header; the UDP checksum is zero, as A17.4.2 allows */
 static void softrdma_roce_push_ip4(struct net *net, struct sk_buff *skb,
 				   const struct softrdma_roce_tx *tx,
-				   struct dst_entry *dst)
+				   struct dst_entry *dst, unsigned int segs)
 {
 	struct iphdr *iph;
 
@@ -835,8 +835,13 @@ static void softrdma_roce_push_ip4(struct net *net, struct sk_buff *skb,
 	iph->check = 0;
 	iph->saddr = tx->saddr.v4.s_addr;
 	iph->daddr = tx->daddr.v4.s_addr;
-	/* the ICRC covers the ID: choose it now, not in ip_local_out() */
-	__ip_select_ident(net, iph, 1);
+	/*
+	 * The ICRC covers the ID: choose it now, not in ip_local_out(), for
+	 * this packet and the @segs - 1 that follow it in a burst (0: the
+	 * burst's head chose this packet's ID, softrdma_roce_burst_finish())
+	 */
+	if (segs)
+		__ip_select_ident(net, iph, segs);
 
 	skb->protocol = htons(ETH_P_IP);
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
@@ -870,6 +875,8 @@ static void softrdma_roce_push_ip6(struct sk_buff *skb,
  * @skb: BTH to ICRC at skb->data
  * @tx: where it goes; not in @skb->cb, which becomes the IP layer's
  * @dst: its route; only read when @tx leaves the hop limit to it
+ * @segs: IPv4: IDs to choose, for this packet and those after it in a
+ *	burst; 0 leaves the ID to the caller
  *
  * Return: 0, or -ENOBUFS, the skb untouched, when its headroom cannot
  * take the headers of @tx's IP version.
@@ -877,7 +884,8 @@ static void softrdma_roce_push_ip6(struct sk_buff *skb,
 VISIBLE_IF_KUNIT int softrdma_roce_push_hdrs(struct net *net,
 					     struct sk_buff *skb,
 					     const struct softrdma_roce_tx *tx,
-					     struct dst_entry *dst)
+					     struct dst_entry *dst,
+					     unsigned int segs)
 {
 	if (skb_headroom(skb) <
 	    softrdma_roce_ip_hdr_len(tx) + sizeof(struct udphdr))
@@ -885,7 +893,7 @@ VISIBLE_IF_KUNIT int softrdma_roce_push_hdrs(struct net *net,
 
 	softrdma_roce_push_udp(skb, tx->src_port);
 	if (tx->network_type == RDMA_NETWORK_IPV4)
-		softrdma_roce_push_ip4(net, skb, tx, dst);
+		softrdma_roce_push_ip4(net, skb, tx, dst, segs);
 	else
 		softrdma_roce_push_ip6(skb, tx, dst);
 	return 0;
@@ -966,13 +974,62 @@ static bool softrdma_roce_neigh_ready(struct sk_buff *skb)
 }
 
 static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
-				   struct sk_buff *skb,
+				   struct sk_buff *skb, unsigned int segs,
 				   enum softrdma_counter why, int err)
 {
-	softrdma_counter_inc(sdev, why);
+	softrdma_counter_add(sdev, why, segs);
 	trace_softrdma_drop(&sdev->ibdev, softrdma_counter_name(why));
 	kfree_skb(skb);
 	return err;
+}
+
+/*
+ * Hand a finished packet, or a burst of @segs of them as one GSO skb, to
+ * the IP layer, and count what left: @bytes of IB packets, ICRCs included.
+ */
+static int softrdma_roce_output(struct softrdma_dev *sdev, struct net *net,
+				struct sk_buff *skb, unsigned int segs,
+				unsigned int bytes)
+{
+	int err;
+
+	if (!softrdma_roce_neigh_ready(skb))
+		return softrdma_roce_xmit_drop(sdev, skb, segs,
+					       SOFTRDMA_CNT_XMIT_NEIGH_PENDING,
+					       -EAGAIN);
+
+	if (skb->protocol == htons(ETH_P_IP))
+		err = ip_local_out(net, NULL, skb);
+	else if (IS_ENABLED(CONFIG_IPV6))
+		err = ip6_local_out(net, NULL, skb);
+	else
+		err = -EAFNOSUPPORT;	/* not reached: no IPv6 route */
+	err = net_xmit_eval(err);
+	if (err == NET_XMIT_DROP || err == -ENOBUFS) {
+		softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_DROP, segs);
+		trace_softrdma_drop(&sdev->ibdev,
+				    softrdma_counter_name(SOFTRDMA_CNT_XMIT_DROP));
+		return -EAGAIN;
+	}
+	if (err) {
+		softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_ERR, segs);
+		ibdev_dbg_ratelimited(&sdev->ibdev, "transmit error %d\n", err);
+		return err < 0 ? err : -EIO;
+	}
+
+	softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_PACKETS, segs);
+	softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_BYTES, bytes);
+	return 0;
+}
+
+static void softrdma_roce_trace_tx(struct softrdma_dev *sdev,
+				   const struct sk_buff *skb)
+{
+	const struct softrdma_bth *bth = (const void *)skb->data;
+
+	trace_softrdma_roce_tx(&sdev->ibdev, softrdma_bth_qpn(bth),
+			       softrdma_bth_opcode(bth), softrdma_bth_psn(bth),
+			       skb->len - sizeof(*bth));
 }
 
 /**
@@ -1001,7 +1058,6 @@ static int softrdma_roce_xmit_drop(struct softrdma_dev *sdev,
 int softrdma_roce_xmit(struct softrdma_dev *sdev,
 		       struct softrdma_roce_path *path, struct sk_buff *skb)
 {
-	const struct softrdma_bth *bth = (const void *)skb->data;
 	struct net *net = dev_net(sdev->ndev);
 	struct dst_cache *route = NULL;
 	unsigned int ib_len = skb->len;
@@ -1015,12 +1071,10 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev,
 	if (path && !memcmp(&path->tx, &tx, sizeof(tx)))
 		route = &path->route;
 
-	trace_softrdma_roce_tx(&sdev->ibdev, softrdma_bth_qpn(bth),
-			       softrdma_bth_opcode(bth), softrdma_bth_psn(bth),
-			       ib_len - sizeof(*bth));
+	softrdma_roce_trace_tx(sdev, skb);
 	icrc = softrdma_roce_icrc_append(skb);
 	if (!icrc)
-		return softrdma_roce_xmit_drop(sdev, skb,
+		return softrdma_roce_xmit_drop(sdev, skb, 1,
 					       SOFTRDMA_CNT_XMIT_NOMEM,
 					       -ENOMEM);
 
@@ -1029,15 +1083,15 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev,
 	if (IS_ERR(dst)) {
 		ibdev_dbg_ratelimited(&sdev->ibdev, "no route: %ld\n",
 				      PTR_ERR(dst));
-		return softrdma_roce_xmit_drop(sdev, skb,
+		return softrdma_roce_xmit_drop(sdev, skb, 1,
 					       SOFTRDMA_CNT_XMIT_NO_ROUTE,
 					       -EHOSTUNREACH);
 	}
 
 	skb_scrub_packet(skb, false);
 	skb_dst_set(skb, dst);
-	if (softrdma_roce_push_hdrs(net, skb, &tx, dst))
-		return softrdma_roce_xmit_drop(sdev, skb,
+	if (softrdma_roce_push_hdrs(net, skb, &tx, dst, 1))
+		return softrdma_roce_xmit_drop(sdev, skb, 1,
 					       SOFTRDMA_CNT_XMIT_NO_HEADROOM,
 					       -ENOBUFS);
 	softrdma_icrc_put(icrc, softrdma_icrc_compute(skb, ib_len));
@@ -1047,39 +1101,205 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev,
 	if (dst->dev->flags & IFF_LOOPBACK) {
 		err = softrdma_roce_deliver_local(net, skb);
 		if (err)
-			return softrdma_roce_xmit_drop(sdev, skb,
+			return softrdma_roce_xmit_drop(sdev, skb, 1,
 						       SOFTRDMA_CNT_XMIT_NO_ROUTE,
 						       err);
-		goto out_sent;
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_PACKETS);
+		softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_BYTES,
+				     ib_len + ROCE_ICRC_SIZE);
+		return 0;
 	}
 
-	if (!softrdma_roce_neigh_ready(skb))
-		return softrdma_roce_xmit_drop(sdev, skb,
-					       SOFTRDMA_CNT_XMIT_NEIGH_PENDING,
-					       -EAGAIN);
+	return softrdma_roce_output(sdev, net, skb, 1, ib_len + ROCE_ICRC_SIZE);
+}
 
-	if (skb->protocol == htons(ETH_P_IP))
-		err = ip_local_out(net, NULL, skb);
-	else if (IS_ENABLED(CONFIG_IPV6))
-		err = ip6_local_out(net, NULL, skb);
-	else
-		err = -EAFNOSUPPORT;	/* not reached: no IPv6 route */
-	err = net_xmit_eval(err);
-	if (err == NET_XMIT_DROP || err == -ENOBUFS) {
-		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_DROP);
-		trace_softrdma_drop(&sdev->ibdev,
-				    softrdma_counter_name(SOFTRDMA_CNT_XMIT_DROP));
-		return -EAGAIN;
-	}
-	if (err) {
-		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_ERR);
-		ibdev_dbg_ratelimited(&sdev->ibdev, "transmit error %d\n", err);
-		return err < 0 ? err : -EIO;
+/*
+ * Bursts.  Consecutive packets of one message to one peer leave as one
+ * skb: IP, netfilter, the qdisc and the driver's queue see it once.  It
+ * is a UDP GSO skb of the kind GRO builds for forwarding
+ * (SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST): the first packet is the head, each
+ * further one a frag_list member with its own UDP and IP headers in
+ * front of it already.  Segmentation (skb_segment_list(), in software:
+ * no NIC offers fraglist GSO) gives every segment back its own headers
+ * and only copies the link header; inet_gso_segment() then rewrites each
+ * segment's IPv4 ID (the head's plus the segment's index), total length
+ * and header checksum.  So every packet is built with exactly those
+ * values before its ICRC is computed, and what leaves is, byte for byte,
+ * what softrdma_roce_xmit() would have sent packet by packet.
+ */
+static unsigned int roce_xmit_burst = 32;
+module_param(roce_xmit_burst, uint, 0644);
+MODULE_PARM_DESC(roce_xmit_burst,
+		 "RoCE: packets of one message sent as one GSO burst, at most (0 or 1: one by one; default 32, at most 64)");
+
+#define SOFTRDMA_ROCE_BURST_MAX	64
+
+/**
+ * softrdma_roce_burst_may_add() - may a packet join a burst
+ * @burst: packets from softrdma_roce_alloc_skb(), not empty
+ * @skb: the packet that would follow them on the wire
+ *
+ * Only IPv4 packets to the head's destination, none longer than the head
+ * (segmentation checks the head's size against the route's MTU), and no
+ * more than roce_xmit_burst of them nor more than one IPv4 datagram holds
+ * (the burst's IP header carries their total length).  Whether @skb
+ * follows in the same message is the caller's to know.
+ *
+ * Return: true if @skb may be sent in @burst.
+ */
+bool softrdma_roce_burst_may_add(const struct sk_buff_head *burst,
+				 const struct sk_buff *skb)
+{
+	const struct sk_buff *head = skb_peek(burst);
+	const struct softrdma_roce_tx *tx = (const void *)head->cb;
+	unsigned int segs = skb_queue_len(burst) + 1;
+
+	return segs <= min_t(unsigned int, READ_ONCE(roce_xmit_burst),
+			     SOFTRDMA_ROCE_BURST_MAX) &&
+	       tx->network_type == RDMA_NETWORK_IPV4 &&
+	       skb->len <= head->len &&
+	       segs * (head->len + ROCE_ICRC_SIZE) + sizeof(struct iphdr) +
+			sizeof(struct udphdr) <= IP_MAX_MTU &&
+	       !memcmp(tx, skb->cb, sizeof(*tx));
+}
+
+/**
+ * softrdma_roce_burst_finish() - a burst's packets as one GSO skb
+ * @net: the namespace it leaves in
+ * @burst: at least two IPv4 packets from softrdma_roce_alloc_skb() that
+ *	softrdma_roce_burst_may_add() let in, in wire order; emptied
+ * @tx: where they go
+ * @dst: their route, as softrdma_roce_push_hdrs() takes it
+ * @drop: on failure, the counter naming the reason
+ *
+ * Gives each packet its UDP and IP headers and its ICRC, the IPv4 IDs
+ * consecutive from the one chosen for the head, and chains them behind
+ * the head.
+ *
+ * Return: the head, or NULL when every packet was freed.
+ */
+VISIBLE_IF_KUNIT struct sk_buff *
+softrdma_roce_burst_finish(struct net *net, struct sk_buff_head *burst,
+			   const struct softrdma_roce_tx *tx,
+			   struct dst_entry *dst, enum softrdma_counter *drop)
+{
+	const unsigned int hdr_len = sizeof(struct iphdr) +
+				     sizeof(struct udphdr);
+	unsigned int segs = skb_queue_len(burst), i = 0;
+	struct sk_buff *head, *skb, **tail;
+	unsigned int ib_len;
+	void *icrc;
+	u16 id = 0;
+
+	skb_queue_walk(burst, skb) {
+		ib_len = skb->len;
+		icrc = softrdma_roce_icrc_append(skb);
+		if (!icrc) {
+			*drop = SOFTRDMA_CNT_XMIT_NOMEM;
+			goto out_purge;
+		}
+		skb_scrub_packet(skb, false);
+		if (softrdma_roce_push_hdrs(net, skb, tx, dst, i ? 0 : segs)) {
+			*drop = SOFTRDMA_CNT_XMIT_NO_HEADROOM;
+			goto out_purge;
+		}
+		/* what inet_gso_segment() will write into segment i */
+		if (!i)
+			id = ntohs(ip_hdr(skb)->id);
+		else
+			ip_hdr(skb)->id = htons((u16)(id + i));
+		softrdma_icrc_put(icrc, softrdma_icrc_compute(skb, ib_len));
+		i++;
 	}
 
-out_sent:
-	softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_PACKETS);
-	softrdma_counter_add(sdev, SOFTRDMA_CNT_XMIT_BYTES,
-			     ib_len + ROCE_ICRC_SIZE);
-	return 0;
+	head = __skb_dequeue(burst);
+	skb_shinfo(head)->gso_size = head->len - hdr_len;
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+	skb_shinfo(head)->gso_segs = segs;
+	/*
+	 * Segmenting on the transmit path wants the checksum either to be
+	 * done or to be the device's; IPv4's UDP checksum is zero (A17.4.2)
+	 */
+	head->ip_summed = CHECKSUM_UNNECESSARY;
+	tail = &skb_shinfo(head)->frag_list;
+	while ((skb = __skb_dequeue(burst))) {
+		/* a member starts at its payload; the headers are in front */
+		__skb_pull(skb, hdr_len);
+		head->len += skb->len;
+		head->data_len += skb->len;
+		head->truesize += skb->truesize;
+		*tail = skb;
+		tail = &skb->next;
+	}
+	/*
+	 * The whole burst's UDP length, as GRO leaves a fraglist skb: what a
+	 * receiver of the burst unsegmented (through a veth) checks against
+	 * the datagram; segmentation writes the head's own length back
+	 */
+	udp_hdr(head)->len = htons(head->len - skb_transport_offset(head));
+	return head;
+
+out_purge:
+	__skb_queue_purge(burst);
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_burst_finish);
+
+/**
+ * softrdma_roce_xmit_burst() - send consecutive packets of one message
+ * @sdev: the sending device
+ * @path: as for softrdma_roce_xmit()
+ * @burst: packets from softrdma_roce_alloc_skb(), one or more, each but
+ *	the first let in by softrdma_roce_burst_may_add(); emptied
+ *
+ * Context: as softrdma_roce_xmit().
+ * Return: as softrdma_roce_xmit(), for all of them: on an error none,
+ * or not all, left.
+ */
+int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
+			     struct softrdma_roce_path *path,
+			     struct sk_buff_head *burst)
+{
+	unsigned int segs = skb_queue_len(burst), bytes = 0;
+	struct net *net = dev_net(sdev->ndev);
+	struct dst_cache *route = NULL;
+	enum softrdma_counter drop;
+	struct softrdma_roce_tx tx;
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+	int err = 0, ret;
+
+	if (segs <= 1)
+		return segs ? softrdma_roce_xmit(sdev, path,
+						 __skb_dequeue(burst)) : 0;
+
+	memcpy(&tx, skb_peek(burst)->cb, sizeof(tx));
+	if (path && !memcmp(&path->tx, &tx, sizeof(tx)))
+		route = &path->route;
+	dst = softrdma_roce_route(net, &tx, tx.ifindex ?: sdev->ndev->ifindex,
+				  route);
+	if (IS_ERR(dst) || (dst->dev->flags & IFF_LOOPBACK)) {
+		/* local delivery, or the error, packet by packet */
+		if (!IS_ERR(dst))
+			dst_release(dst);
+		while ((skb = __skb_dequeue(burst))) {
+			ret = softrdma_roce_xmit(sdev, path, skb);
+			err = err ?: ret;
+		}
+		return err;
+	}
+
+	skb_queue_walk(burst, skb) {
+		softrdma_roce_trace_tx(sdev, skb);
+		bytes += skb->len + ROCE_ICRC_SIZE;
+	}
+	skb = softrdma_roce_burst_finish(net, burst, &tx, dst, &drop);
+	if (!skb) {
+		dst_release(dst);
+		softrdma_counter_add(sdev, drop, segs);
+		trace_softrdma_drop(&sdev->ibdev, softrdma_counter_name(drop));
+		return drop == SOFTRDMA_CNT_XMIT_NOMEM ? -ENOMEM : -ENOBUFS;
+	}
+	skb_dst_set(skb, dst);
+	return softrdma_roce_output(sdev, net, skb, segs, bytes);
 }

@@ -78,6 +78,11 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 					unsigned int payload_len);
 int softrdma_roce_xmit(struct softrdma_dev *sdev,
 		       struct softrdma_roce_path *path, struct sk_buff *skb);
+bool softrdma_roce_burst_may_add(const struct sk_buff_head *burst,
+				 const struct sk_buff *skb);
+int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
+			     struct softrdma_roce_path *path,
+			     struct sk_buff_head *burst);
 
 /*
  * The transport's receive entry (roce_rx.c): gets every packet that
@@ -94,7 +99,12 @@ int softrdma_roce_rcv_parse(struct sk_buff *skb, enum softrdma_counter *drop);
 void softrdma_roce_rcv_skb(struct softrdma_dev *sdev, struct sk_buff *skb);
 int softrdma_roce_push_hdrs(struct net *net, struct sk_buff *skb,
 			    const struct softrdma_roce_tx *tx,
-			    struct dst_entry *dst);
+			    struct dst_entry *dst, unsigned int segs);
+struct sk_buff *softrdma_roce_burst_finish(struct net *net,
+					   struct sk_buff_head *burst,
+					   const struct softrdma_roce_tx *tx,
+					   struct dst_entry *dst,
+					   enum softrdma_counter *drop);
 #endif
 
 #endif /* SOFTRDMA_ROCE_NET_H */

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
  * connected QP's address check (roce_rx.c), the UDP source port hash, the
- * transmit header push, and av.c's address vectors.
+ * transmit header push, transmit bursts as GSO segments them, and av.c's
+ * address vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -722,7 +723,7 @@ static void softrdma_roce_net_push_hdrs(struct kunit *test)
 	skb_put_data(skb, rc_ack + BTH_OFF, ib_len);
 	data = skb->data;
 
-	ret = softrdma_roce_push_hdrs(&init_net, skb, &tx, NULL);
+	ret = softrdma_roce_push_hdrs(&init_net, skb, &tx, NULL, 1);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	KUNIT_EXPECT_TRUE(test, skb->data >= skb->head);
 	if (ret) {
@@ -750,6 +751,231 @@ static void softrdma_roce_net_push_hdrs(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->len), 8 + ib_len);
 	}
 	kfree_skb(skb);
+}
+
+/*
+ * Bursts: the GSO skb softrdma_roce_burst_finish() builds, segmented by
+ * the kernel's own GSO (as validate_xmit_skb() does for a device without
+ * fraglist offload), must give back each packet exactly as the one-packet
+ * path builds it, with the IPv4 ID segmentation gives that segment: the
+ * ICRC of each covers its own ID, total and UDP length.
+ */
+
+struct burst_case {
+	const char *name;
+	unsigned int n;
+	unsigned int len[4];	/* IB bytes (BTH to pad) of each packet */
+	bool frags;		/* payload in a page frag, as from an MR */
+};
+
+static const struct burst_case burst_cases[] = {
+	/* WRITE FIRST (RETH), MIDDLE, LAST, path MTU 1024 */
+	{ "write_first_middle_last", 3, { 12 + 16 + 1024, 12 + 1024, 12 + 100 } },
+	{ "write_two_middles", 2, { 12 + 1024, 12 + 1024 } },
+	/* READ response FIRST (AETH), MIDDLEs, LAST (AETH) shorter */
+	{ "read_first_middles_last", 4,
+	  { 12 + 4 + 1024, 12 + 1024, 12 + 1024, 12 + 4 + 512 } },
+	{ "payload_in_frags", 3, { 12 + 1024, 12 + 1024, 12 + 1024 }, true },
+};
+
+static void burst_case_desc(const struct burst_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(burst, burst_cases, burst_case_desc);
+
+#define BURST_HEADROOM	(16 + IP4_LEN + sizeof(struct udphdr))
+#define BURST_BTH	12
+
+static void burst_tx(struct softrdma_roce_tx *tx)
+{
+	struct softrdma_av av = {
+		.network_type = RDMA_NETWORK_IPV4,
+		.hop_limit = 64,
+		.traffic_class = 0x02,
+	};
+
+	addr4(&av.saddr, ADDR_LOCAL);
+	addr4(&av.daddr, ADDR_PEER);
+	softrdma_roce_tx_set(tx, &av, 0xc321);
+}
+
+/* packet @i's IB bytes: a BTH with its PSN, then a pattern */
+static void burst_fill(u8 *p, unsigned int len, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; k < len; k++)
+		p[k] = (u8)(k * 7 + i * 13);
+	p[0] = IB_OPCODE_RC_RDMA_WRITE_MIDDLE;
+	put_unaligned_be32(0x100 + i, p + 8);
+}
+
+/* a packet as softrdma_roce_alloc_skb() and the requester leave it */
+static struct sk_buff *burst_pkt(struct kunit *test,
+				 const struct softrdma_roce_tx *tx,
+				 const u8 *ib, unsigned int len, bool frags)
+{
+	struct sk_buff *skb;
+	struct page *page;
+
+	skb = alloc_skb(BURST_HEADROOM + len + ROCE_ICRC_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, BURST_HEADROOM);
+	memcpy(skb->cb, tx, sizeof(*tx));
+	if (!frags) {
+		skb_put_data(skb, ib, len);
+		return skb;
+	}
+	skb_put_data(skb, ib, BURST_BTH);
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memcpy(page_address(page) + 100, ib + BURST_BTH, len - BURST_BTH);
+	skb_add_rx_frag(skb, 0, page, 100, len - BURST_BTH, PAGE_SIZE);
+	return skb;
+}
+
+static void softrdma_roce_net_burst_segments(struct kunit *test)
+{
+	const struct burst_case *c = test->param_value;
+	struct sk_buff *head, *segs, *seg, *next, *one;
+	enum softrdma_counter drop = SOFTRDMA_CNT_XMIT_ERR;
+	struct softrdma_roce_tx tx;
+	struct sk_buff_head burst;
+	unsigned int i = 0, len;
+	u8 *ib[4], *wire;
+	void *icrc;
+	u16 id0;
+
+	burst_tx(&tx);
+	__skb_queue_head_init(&burst);
+	for (i = 0; i < c->n; i++) {
+		ib[i] = kunit_kmalloc(test, c->len[i], GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ib[i]);
+		burst_fill(ib[i], c->len[i], i);
+		one = burst_pkt(test, &tx, ib[i], c->len[i], c->frags);
+		if (i)
+			KUNIT_EXPECT_TRUE(test,
+					  softrdma_roce_burst_may_add(&burst, one));
+		__skb_queue_tail(&burst, one);
+	}
+
+	head = softrdma_roce_burst_finish(&init_net, &burst, &tx, NULL, &drop);
+	KUNIT_ASSERT_NOT_NULL(test, head);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&burst));
+	KUNIT_EXPECT_EQ(test, skb_shinfo(head)->gso_segs, c->n);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(head)->gso_size,
+			c->len[0] + ROCE_ICRC_SIZE);
+	id0 = ntohs(ip_hdr(head)->id);
+	KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(head)->len),
+			head->len - skb_transport_offset(head));
+
+	/* what __ip_local_out() does to it, then the device's GSO */
+	head->protocol = htons(ETH_P_IP);
+	ip_hdr(head)->tot_len = htons(head->len);
+	ip_send_check(ip_hdr(head));
+	segs = skb_gso_segment(head, NETIF_F_SG);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
+	consume_skb(head);
+
+	i = 0;
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		if (i >= c->n) {
+			KUNIT_FAIL(test, "more segments than packets");
+			kfree_skb(seg);
+			continue;
+		}
+		len = seg->len - skb_network_offset(seg);
+		wire = kunit_kzalloc(test, len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, wire);
+		KUNIT_ASSERT_EQ(test, skb_copy_bits(seg, skb_network_offset(seg),
+						    wire, len), 0);
+		kfree_skb(seg);
+		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check_buf(wire, len),
+				      "segment %u: bad ICRC", i);
+
+		/* the same packet from the one-packet path, given that ID */
+		one = burst_pkt(test, &tx, ib[i], c->len[i], false);
+		icrc = skb_put(one, ROCE_ICRC_SIZE);
+		KUNIT_ASSERT_EQ(test, softrdma_roce_push_hdrs(&init_net, one,
+							      &tx, NULL, 1), 0);
+		ip_hdr(one)->id = htons((u16)(id0 + i));
+		softrdma_icrc_put(icrc, softrdma_icrc_compute(one, c->len[i]));
+		ip_send_check(ip_hdr(one));
+		KUNIT_EXPECT_EQ(test, len, one->len);
+		if (len == one->len)
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(wire, one->data, len), 0,
+					    "segment %u differs", i);
+		kfree_skb(one);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, i, c->n);
+}
+
+/* Which packets may follow a burst's head, and which may not */
+struct burst_add_case {
+	const char *name;
+	unsigned int head_len;
+	unsigned int len;
+	unsigned int queued;		/* packets in the burst already */
+	bool other_port;		/* another flow */
+	bool ipv6;
+	bool ok;
+};
+
+static const struct burst_add_case burst_add_cases[] = {
+	{ "same_size", 1036, 1036, 1, false, false, true },
+	{ "shorter", 1052, 1036, 1, false, false, true },
+	{ "longer_than_head", 1036, 1040, 1, false, false, false },
+	{ "other_flow", 1036, 1036, 1, true, false, false },
+	{ "ipv6", 1036, 1036, 1, false, true, false },
+	{ "thirty_second", 1036, 1036, 31, false, false, true },
+	{ "past_roce_xmit_burst", 1036, 1036, 32, false, false, false },
+	/* 16 packets of 4 KiB: one more would not fit one IPv4 length */
+	{ "past_ip_length", 4108, 4108, 15, false, false, false },
+	{ "within_ip_length", 4108, 4108, 14, false, false, true },
+};
+
+static void burst_add_case_desc(const struct burst_add_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(burst_add, burst_add_cases, burst_add_case_desc);
+
+static void softrdma_roce_net_burst_may_add(struct kunit *test)
+{
+	const struct burst_add_case *c = test->param_value;
+	struct softrdma_roce_tx tx, tx2;
+	struct sk_buff_head burst;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	burst_tx(&tx);
+	if (c->ipv6)
+		tx.network_type = RDMA_NETWORK_IPV6;
+	tx2 = tx;
+	if (c->other_port)
+		tx2.src_port++;
+
+	__skb_queue_head_init(&burst);
+	for (i = 0; i < c->queued; i++) {
+		skb = alloc_skb(c->head_len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_put_zero(skb, c->head_len);
+		memcpy(skb->cb, &tx, sizeof(tx));
+		__skb_queue_tail(&burst, skb);
+	}
+	skb = alloc_skb(c->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, c->len);
+	memcpy(skb->cb, &tx2, sizeof(tx2));
+
+	KUNIT_EXPECT_EQ(test, softrdma_roce_burst_may_add(&burst, skb), c->ok);
+	kfree_skb(skb);
+	__skb_queue_purge(&burst);
 }
 
 static void make_gid4(union ib_gid *gid, __be32 addr)
@@ -818,6 +1044,8 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE(softrdma_roce_net_counter_names),
 	KUNIT_CASE(softrdma_roce_net_src_port),
 	KUNIT_CASE_PARAM(softrdma_roce_net_push_hdrs, push_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_net_burst_segments, burst_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_net_burst_may_add, burst_add_gen_params),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
 	{}
 };

@@ -441,43 +441,38 @@ bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
 	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &tx->saddr.v6);
 }
 
-/* what softrdma_roce_lower_dev() looks for, and finds */
-struct softrdma_roce_lower_walk {
-	const struct net *net;
-	struct softrdma_dev *sdev;
-};
-
-/* netdev_walk_all_lower_dev_rcu() callback: 1 stops at an sroce device */
-static int softrdma_roce_lower_dev(struct net_device *lower,
-				   struct netdev_nested_priv *priv)
-{
-	struct softrdma_roce_lower_walk *walk = priv->data;
-
-	if (!net_eq(dev_net(lower), walk->net))
-		return 0;
-	walk->sdev = softrdma_dev_get(lower, &softrdma_roce_transport);
-	return walk->sdev ? 1 : 0;
-}
-
 /*
  * The sroce device serving a netdev's addresses: the one on the netdev,
- * else the one on a device below it in its namespace (a VLAN's, macvlan's
- * or ipvlan's real device), as the RDMA core gives the RoCE device of a
- * netdev the addresses of its upper devices as GIDs.
+ * else the one below it in its namespace, down a chain of devices with one
+ * lower each (a VLAN's, macvlan's or ipvlan's real device), as the RDMA
+ * core gives the RoCE device of a netdev the addresses of its upper
+ * devices as GIDs.  A device with several lowers (a bridge, a bond) ends
+ * the walk: which of its ports' devices would own its addresses is not
+ * defined, and a peer's junk must not cost a walk over every port.
  *
  * Context: under rcu_read_lock().
  * Return: a counted reference, or NULL.
  */
 static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 {
-	struct softrdma_roce_lower_walk walk = { .net = dev_net(ndev) };
-	struct netdev_nested_priv priv = { .data = &walk };
+	const struct net *net = dev_net(ndev);
+	struct softrdma_dev *sdev;
+	struct net_device *lower;
+	struct list_head *iter;
+	int depth;
 
-	walk.sdev = softrdma_dev_get(ndev, &softrdma_roce_transport);
-	if (!walk.sdev)
-		netdev_walk_all_lower_dev_rcu(ndev, softrdma_roce_lower_dev,
-					      &priv);
-	return walk.sdev;
+	for (depth = 0; depth <= MAX_NEST_DEV; depth++) {
+		sdev = softrdma_dev_get(ndev, &softrdma_roce_transport);
+		if (sdev)
+			return sdev;
+		iter = &ndev->adj_list.lower;
+		lower = netdev_next_lower_dev_rcu(ndev, &iter);
+		if (!lower || netdev_next_lower_dev_rcu(ndev, &iter) ||
+		    !net_eq(dev_net(lower), net))
+			return NULL;
+		ndev = lower;
+	}
+	return NULL;
 }
 
 /*

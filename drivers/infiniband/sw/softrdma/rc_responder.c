@@ -1531,15 +1531,18 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp)
 			 * Built again last to first, each put at the
 			 * queue's head: a burst is FIRST or MIDDLE, MIDDLEs,
 			 * then MIDDLE or LAST of one READ, whose PSNs follow
-			 * the first one's.
+			 * the first one's.  A rebuild that fails the
+			 * responder (the MR went meanwhile) ends it: one NAK.
 			 */
 			softrdma_rc_resp_requeue(qp, last.opcode, last.psn,
 						 last.smsn);
-			while (--n > 1)
+			while (--n > 1 &&
+			       rc->resp_state != SOFTRDMA_RC_RESP_FAILED)
 				softrdma_rc_resp_requeue(qp, middle,
 							 psn_add(first.psn,
 								 n - 1), 0);
-			if (n)
+			if (n == 1 &&
+			    rc->resp_state != SOFTRDMA_RC_RESP_FAILED)
 				softrdma_rc_resp_requeue(qp, first.opcode,
 							 first.psn, first.smsn);
 			softrdma_rc_resp_backoff(qp);

@@ -656,10 +656,17 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 	unsigned int headroom;
 	struct sk_buff *skb;
 
-	headroom = LL_RESERVED_SPACE(ndev) + softrdma_roce_ip_hdr_len(tx) +
-		   sizeof(struct udphdr);
+	headroom = LL_RESERVED_SPACE(ndev);
 	if (tx->ifindex && tx->ifindex != ndev->ifindex)
 		headroom += VLAN_HLEN;
+	/*
+	 * A packet of a burst keeps its own headers, and segmentation copies
+	 * the link and tunnel headers of wherever the burst leaves in front
+	 * of them (skb_segment_list(), unchecked): room for any, as a
+	 * received skb has
+	 */
+	headroom = max_t(unsigned int, headroom, MAX_HEADER) +
+		   softrdma_roce_ip_hdr_len(tx) + sizeof(struct udphdr);
 
 	skb = alloc_skb(headroom + ib_hdr_len + payload_len + ROCE_ICRC_SIZE,
 			GFP_ATOMIC);
@@ -1134,8 +1141,11 @@ MODULE_PARM_DESC(roce_xmit_burst,
  * @burst: packets from softrdma_roce_alloc_skb(), not empty
  * @skb: the packet that would follow them on the wire
  *
- * Only IPv4 packets to the head's destination, none longer than the head
- * (segmentation checks the head's size against the route's MTU), and no
+ * Only IPv4 packets to the head's destination, every one as long as the
+ * head but the last, which may be shorter (segmentation checks the head's
+ * size against the route's MTU; a burst whose packets were pulled into
+ * one buffer is cut every head's length, which then gives the same
+ * packets), and no
  * more than roce_xmit_burst of them nor more than one IPv4 datagram holds
  * (the burst's IP header carries their total length).  Whether @skb
  * follows in the same message is the caller's to know.
@@ -1152,6 +1162,7 @@ bool softrdma_roce_burst_may_add(const struct sk_buff_head *burst,
 	return segs <= min_t(unsigned int, READ_ONCE(roce_xmit_burst),
 			     SOFTRDMA_ROCE_BURST_MAX) &&
 	       tx->network_type == RDMA_NETWORK_IPV4 &&
+	       skb_peek_tail(burst)->len == head->len &&
 	       skb->len <= head->len &&
 	       segs * (head->len + ROCE_ICRC_SIZE) + sizeof(struct iphdr) +
 			sizeof(struct udphdr) <= IP_MAX_MTU &&
@@ -1194,7 +1205,8 @@ softrdma_roce_burst_finish(struct net *net, struct sk_buff_head *burst,
 			goto out_purge;
 		}
 		skb_scrub_packet(skb, false);
-		if (softrdma_roce_push_hdrs(net, skb, tx, dst, i ? 0 : segs)) {
+		if (softrdma_roce_push_hdrs(net, skb, tx, dst, i ? 0 : segs) ||
+		    skb_headroom(skb) < MAX_HEADER) {
 			*drop = SOFTRDMA_CNT_XMIT_NO_HEADROOM;
 			goto out_purge;
 		}

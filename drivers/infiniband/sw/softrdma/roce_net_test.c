@@ -769,12 +769,16 @@ struct burst_case {
 };
 
 static const struct burst_case burst_cases[] = {
-	/* WRITE FIRST (RETH), MIDDLE, LAST, path MTU 1024 */
-	{ "write_first_middle_last", 3, { 12 + 16 + 1024, 12 + 1024, 12 + 100 } },
+	/*
+	 * WRITE FIRST (RETH), then MIDDLE: a shorter packet ends a burst;
+	 * MIDDLEs and the LAST, path MTU 1024
+	 */
+	{ "write_first_middle", 2, { 12 + 16 + 1024, 12 + 1024 } },
+	{ "write_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 100 } },
 	{ "write_two_middles", 2, { 12 + 1024, 12 + 1024 } },
-	/* READ response FIRST (AETH), MIDDLEs, LAST (AETH) shorter */
-	{ "read_first_middles_last", 4,
-	  { 12 + 4 + 1024, 12 + 1024, 12 + 1024, 12 + 4 + 512 } },
+	/* READ response FIRST (AETH) and MIDDLE; MIDDLEs, LAST (AETH) */
+	{ "read_first_middle", 2, { 12 + 4 + 1024, 12 + 1024 } },
+	{ "read_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 4 + 512 } },
 	{ "payload_in_frags", 3, { 12 + 1024, 12 + 1024, 12 + 1024 }, true },
 };
 
@@ -785,7 +789,8 @@ static void burst_case_desc(const struct burst_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(burst, burst_cases, burst_case_desc);
 
-#define BURST_HEADROOM	(16 + IP4_LEN + sizeof(struct udphdr))
+/* as softrdma_roce_alloc_skb() reserves on an Ethernet device */
+#define BURST_HEADROOM	(MAX_HEADER + IP4_LEN + sizeof(struct udphdr))
 #define BURST_BTH	12
 
 static void burst_tx(struct softrdma_roce_tx *tx)
@@ -923,6 +928,7 @@ struct burst_add_case {
 	bool other_port;		/* another flow */
 	bool ipv6;
 	bool ok;
+	unsigned int tail_len;		/* the last queued, if not head_len */
 };
 
 static const struct burst_add_case burst_add_cases[] = {
@@ -936,6 +942,10 @@ static const struct burst_add_case burst_add_cases[] = {
 	/* 16 packets of 4 KiB: one more would not fit one IPv4 length */
 	{ "past_ip_length", 4108, 4108, 15, false, false, false },
 	{ "within_ip_length", 4108, 4108, 14, false, false, true },
+	/* only the last may be shorter than the head */
+	{ "after_a_shorter_one", 1052, 1036, 2, false, false, false, 1036 },
+	{ "shorter_after_a_shorter_one", 1052, 500, 2, false, false, false,
+	  1036 },
 };
 
 static void burst_add_case_desc(const struct burst_add_case *c, char *desc)
@@ -950,8 +960,8 @@ static void softrdma_roce_net_burst_may_add(struct kunit *test)
 	const struct burst_add_case *c = test->param_value;
 	struct softrdma_roce_tx tx, tx2;
 	struct sk_buff_head burst;
+	unsigned int i, len;
 	struct sk_buff *skb;
-	unsigned int i;
 
 	burst_tx(&tx);
 	if (c->ipv6)
@@ -962,9 +972,11 @@ static void softrdma_roce_net_burst_may_add(struct kunit *test)
 
 	__skb_queue_head_init(&burst);
 	for (i = 0; i < c->queued; i++) {
-		skb = alloc_skb(c->head_len, GFP_KERNEL);
+		len = i && i == c->queued - 1 && c->tail_len ? c->tail_len :
+							      c->head_len;
+		skb = alloc_skb(len, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
-		skb_put_zero(skb, c->head_len);
+		skb_put_zero(skb, len);
 		memcpy(skb->cb, &tx, sizeof(tx));
 		__skb_queue_tail(&burst, skb);
 	}
@@ -976,6 +988,42 @@ static void softrdma_roce_net_burst_may_add(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, softrdma_roce_burst_may_add(&burst, skb), c->ok);
 	kfree_skb(skb);
 	__skb_queue_purge(&burst);
+}
+
+/*
+ * Segmentation copies the link and tunnel headers of the device a burst
+ * leaves by in front of each packet's own headers, unchecked: a packet
+ * with less room than MAX_HEADER there is not sent in a burst
+ */
+static void softrdma_roce_net_burst_headroom(struct kunit *test)
+{
+	enum softrdma_counter drop = SOFTRDMA_CNT_XMIT_ERR;
+	const unsigned int len = BURST_BTH + 1024;
+	struct softrdma_roce_tx tx;
+	struct sk_buff_head burst;
+	struct sk_buff *skb;
+	unsigned int i;
+	u8 *ib;
+
+	burst_tx(&tx);
+	ib = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ib);
+	__skb_queue_head_init(&burst);
+	for (i = 0; i < 2; i++) {
+		burst_fill(ib, len, i);
+		/* the room a packet had before: the link header's alone */
+		skb = alloc_skb(16 + IP4_LEN + sizeof(struct udphdr) + len +
+				ROCE_ICRC_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		skb_reserve(skb, 16 + IP4_LEN + sizeof(struct udphdr));
+		memcpy(skb->cb, &tx, sizeof(tx));
+		skb_put_data(skb, ib, len);
+		__skb_queue_tail(&burst, skb);
+	}
+	KUNIT_EXPECT_NULL(test, softrdma_roce_burst_finish(&init_net, &burst,
+							   &tx, NULL, &drop));
+	KUNIT_EXPECT_EQ(test, drop, SOFTRDMA_CNT_XMIT_NO_HEADROOM);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&burst));
 }
 
 static void make_gid4(union ib_gid *gid, __be32 addr)
@@ -1046,6 +1094,7 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_net_push_hdrs, push_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_net_burst_segments, burst_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_net_burst_may_add, burst_add_gen_params),
+	KUNIT_CASE(softrdma_roce_net_burst_headroom),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
 	{}
 };

@@ -261,7 +261,8 @@ int softrdma_qp_check_attr(const struct ib_qp_attr *attr, int mask,
 				       IB_ACCESS_REMOTE_READ |
 				       IB_ACCESS_REMOTE_ATOMIC |
 				       IB_ACCESS_LOCAL_WRITE |
-				       SOFTRDMA_ACCESS_FLUSH_GLOBAL)))
+				       SOFTRDMA_ACCESS_FLUSH_GLOBAL |
+				       SOFTRDMA_ACCESS_FLUSH_PERSISTENT)))
 		return -EINVAL;
 	if ((mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)))
 		return -EOPNOTSUPP;	/* no automatic path migration */

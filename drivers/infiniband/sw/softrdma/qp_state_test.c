@@ -171,6 +171,16 @@ static const struct attr_case attr_cases[] = {
 	  { .qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
 			       IB_ACCESS_REMOTE_ATOMIC },
 	  0 },
+	/*
+	 * what the IB CM gives a QP on a device with any FLUSH (6.2+): both
+	 * flush rights; no MR holds persistence, so no FLUSH gets it
+	 */
+	{ "access_cm_flush", IB_QP_ACCESS_FLAGS,
+	  { .qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			       IB_ACCESS_REMOTE_ATOMIC |
+			       SOFTRDMA_ACCESS_FLUSH_GLOBAL |
+			       SOFTRDMA_ACCESS_FLUSH_PERSISTENT },
+	  0 },
 	{ "access_mw_bind", IB_QP_ACCESS_FLAGS,
 	  { .qp_access_flags = IB_ACCESS_MW_BIND }, -EINVAL },
 	{ "alt_path", IB_QP_ALT_PATH, {}, -EOPNOTSUPP },

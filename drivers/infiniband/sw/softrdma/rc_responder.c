@@ -1050,8 +1050,9 @@ static bool softrdma_rc_do_atomic_write(struct softrdma_qp *qp,
  *
  * IBA 1.5 9.3.6, 9.4.8: at least one placement type, none reserved; the
  * range, or the whole memory region.  Persistence is a right no softrdma
- * MR or QP is given (the device does not offer it, softrdma.rst), so a
- * FLUSH asking for it fails the R_Key check: NAK Remote Access Error.
+ * MR is given (the device does not offer it, softrdma.rst; a QP takes it,
+ * as the IB CM grants both flush rights), so a FLUSH asking for it fails
+ * the R_Key check: NAK Remote Access Error.
  *
  * Return: false if the FETH is invalid (NAK Invalid Request).
  */

@@ -427,6 +427,28 @@ static u64 mr_atomic_locked(u64 *p, bool cmp_swap, u64 compare_add, u64 swap)
 	return orig;
 }
 
+/*
+ * The page holding the 8-byte atomic target @iova of @mr, and its offset
+ * there: ERR_PTR(-EINVAL) if @iova, or the memory behind it, is not 8-byte
+ * aligned; ERR_PTR(-EFAULT) if it is not in the MR.
+ */
+static struct page *mr_atomic_page(const struct softrdma_mr *mr, u64 iova,
+				   unsigned int *offset)
+{
+	struct page *page;
+
+	if (!IS_ALIGNED(iova, sizeof(u64)))
+		return ERR_PTR(-EINVAL);
+	if (!softrdma_mr_range_ok(mr, iova, sizeof(u64)))
+		return ERR_PTR(-EFAULT);
+	page = mr_page(mr, iova, offset);
+	if (!page)
+		return ERR_PTR(-EFAULT);
+	if (!IS_ALIGNED(*offset, sizeof(u64)))
+		return ERR_PTR(-EINVAL);
+	return page;
+}
+
 /**
  * softrdma_mr_atomic() - perform an IBA atomic on 8 bytes of an MR
  * @mr: the MR, checked by the caller for IB_ACCESS_REMOTE_ATOMIC
@@ -450,15 +472,9 @@ int softrdma_mr_atomic(const struct softrdma_mr *mr, u64 iova, bool cmp_swap,
 	struct page *page;
 	void *va;
 
-	if (!IS_ALIGNED(iova, sizeof(u64)))
-		return -EINVAL;
-	if (!softrdma_mr_range_ok(mr, iova, sizeof(u64)))
-		return -EFAULT;
-	page = mr_page(mr, iova, &offset);
-	if (!page)
-		return -EFAULT;
-	if (!IS_ALIGNED(offset, sizeof(u64)))
-		return -EINVAL;
+	page = mr_atomic_page(mr, iova, &offset);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 
 	va = kmap_local_page(page);
 	spin_lock_irqsave(&softrdma_mr_atomic_lock, flags);
@@ -488,15 +504,9 @@ int softrdma_mr_atomic_write(const struct softrdma_mr *mr, u64 iova, u64 value)
 	struct page *page;
 	void *va;
 
-	if (!IS_ALIGNED(iova, sizeof(u64)))
-		return -EINVAL;
-	if (!softrdma_mr_range_ok(mr, iova, sizeof(u64)))
-		return -EFAULT;
-	page = mr_page(mr, iova, &offset);
-	if (!page)
-		return -EFAULT;
-	if (!IS_ALIGNED(offset, sizeof(u64)))
-		return -EINVAL;
+	page = mr_atomic_page(mr, iova, &offset);
+	if (IS_ERR(page))
+		return PTR_ERR(page);
 
 	va = kmap_local_page(page);
 	spin_lock_irqsave(&softrdma_mr_atomic_lock, flags);

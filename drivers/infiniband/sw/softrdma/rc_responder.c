@@ -332,6 +332,21 @@ static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 	return mr;
 }
 
+/*
+ * softrdma_rc_rkey() for a request at @psn that a refused key, right or
+ * bound ends: NAK Remote Access Error (class C), and NULL
+ */
+static struct softrdma_mr *softrdma_rc_rkey_nak(struct softrdma_qp *qp,
+						u32 psn, u32 rkey, u64 *va,
+						u32 len, int access)
+{
+	struct softrdma_mr *mr = softrdma_rc_rkey(qp, rkey, va, len, access);
+
+	if (!mr)
+		softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_ACCESS_ERR);
+	return mr;
+}
+
 /**
  * softrdma_rc_read_mr() - resolve a read's R_Key again, for its responses
  * @qp: the responder's QP
@@ -820,14 +835,11 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		/* the whole target is checked once, before any byte lands */
 		if (rc->wr_len) {
 			va = rc->wr_va;
-			mr = softrdma_rc_rkey(qp, rc->wr_rkey, &va,
-					      rc->wr_len,
-					      IB_ACCESS_REMOTE_WRITE);
-			if (!mr) {
-				softrdma_rc_resp_fatal(qp, pkt->psn,
-						       SOFTRDMA_NAK_REM_ACCESS_ERR);
+			mr = softrdma_rc_rkey_nak(qp, pkt->psn, rc->wr_rkey, &va,
+						  rc->wr_len,
+						  IB_ACCESS_REMOTE_WRITE);
+			if (!mr)
 				return false;
-			}
 			softrdma_mr_put(mr);
 		}
 	}
@@ -887,13 +899,10 @@ static bool softrdma_rc_do_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	}
 	if (len) {
 		mr_va = va;
-		mr = softrdma_rc_rkey(qp, rkey, &mr_va, len,
-				      IB_ACCESS_REMOTE_READ);
-		if (!mr) {
-			softrdma_rc_resp_fatal(qp, pkt->psn,
-					       SOFTRDMA_NAK_REM_ACCESS_ERR);
+		mr = softrdma_rc_rkey_nak(qp, pkt->psn, rkey, &mr_va, len,
+					  IB_ACCESS_REMOTE_READ);
+		if (!mr)
 			return false;
-		}
 		softrdma_mr_put(mr);
 	}
 	res = softrdma_rc_res_new(qp);
@@ -926,13 +935,10 @@ static bool softrdma_rc_do_atomic(struct softrdma_qp *qp, struct sk_buff *skb)
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;
 	}
-	mr = softrdma_rc_rkey(qp, softrdma_atmeth_rkey(ath), &va, sizeof(u64),
-			      IB_ACCESS_REMOTE_ATOMIC);
-	if (!mr) {
-		softrdma_rc_resp_fatal(qp, pkt->psn,
-				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+	mr = softrdma_rc_rkey_nak(qp, pkt->psn, softrdma_atmeth_rkey(ath), &va,
+				  sizeof(u64), IB_ACCESS_REMOTE_ATOMIC);
+	if (!mr)
 		return false;
-	}
 	if (pkt->opcode == IB_OPCODE_RC_COMPARE_SWAP)
 		err = softrdma_mr_atomic(mr, va, true,
 					 softrdma_atmeth_compare(ath),
@@ -1020,13 +1026,10 @@ static bool softrdma_rc_do_atomic_write(struct softrdma_qp *qp,
 		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
 		return false;
 	}
-	mr = softrdma_rc_rkey(qp, softrdma_reth_rkey(reth), &va, sizeof(u64),
-			      IB_ACCESS_REMOTE_WRITE);
-	if (!mr) {
-		softrdma_rc_resp_fatal(qp, pkt->psn,
-				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+	mr = softrdma_rc_rkey_nak(qp, pkt->psn, softrdma_reth_rkey(reth), &va,
+				  sizeof(u64), IB_ACCESS_REMOTE_WRITE);
+	if (!mr)
 		return false;
-	}
 	err = skb_copy_bits(skb, pkt->hdr_len, &value, sizeof(value));
 	if (!err)
 		err = softrdma_mr_atomic_write(mr, va, value);
@@ -1105,12 +1108,10 @@ static bool softrdma_rc_do_flush(struct softrdma_qp *qp, struct sk_buff *skb)
 	va = softrdma_reth_va(reth);
 	/* the whole region: the key alone matters (IBA 1.5 9.4.8) */
 	len = sel == SOFTRDMA_FETH_SEL_MR ? 0 : softrdma_reth_len(reth);
-	mr = softrdma_rc_rkey(qp, softrdma_reth_rkey(reth), &va, len, access);
-	if (!mr) {
-		softrdma_rc_resp_fatal(qp, pkt->psn,
-				       SOFTRDMA_NAK_REM_ACCESS_ERR);
+	mr = softrdma_rc_rkey_nak(qp, pkt->psn, softrdma_reth_rkey(reth), &va,
+				  len, access);
+	if (!mr)
 		return false;
-	}
 	softrdma_mr_put(mr);
 	softrdma_rc_placed_done(qp, pkt->psn, pkt->opcode);
 	return true;

@@ -267,4 +267,14 @@ static inline bool softrdma_ib_name_taken(const char *name)
 #define softrdma_udp_tunnel_sock_release(sock)	udp_tunnel_sock_release(sock)
 #endif
 
+/*
+ * ALLOC_DEVICE_NET: _ib_alloc_device() takes the network namespace the
+ * device starts in (used by the core in exclusive mode).
+ */
+#ifdef SOFTRDMA_HAVE_ALLOC_DEVICE_NET
+#define softrdma_ib_alloc_device(size, net)	_ib_alloc_device(size, net)
+#else
+#define softrdma_ib_alloc_device(size, net)	_ib_alloc_device(size)
+#endif
+
 #endif /* SOFTRDMA_COMPAT_H */

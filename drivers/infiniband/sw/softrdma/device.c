@@ -16,6 +16,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_mad.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "param.h"
@@ -310,7 +311,7 @@ softrdma_dev_alloc(struct net_device *ndev,
 	struct softrdma_dev *sdev;
 	struct ib_device *ibdev;
 
-	ibdev = _ib_alloc_device(tp->dev_size);
+	ibdev = softrdma_ib_alloc_device(tp->dev_size, dev_net(ndev));
 	if (!ibdev)
 		return NULL;
 	sdev = to_sdev(ibdev);

@@ -5,6 +5,7 @@
  * engines behind rc.h; this file keeps the object consistent around them.
  */
 #include <linux/indirect_call_wrapper.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <trace/events/softrdma.h>
 
@@ -666,8 +667,16 @@ out_put_res:
 static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
+	unsigned long gp;
 
+	/*
+	 * softrdma_qp_get() finds the QP under RCU and may still be about to
+	 * try its reference after the last one is gone; the core frees the
+	 * QP when this returns, so a grace period must pass first.  It is
+	 * started here and has mostly run by the end of the teardown.
+	 */
 	xa_erase(&qp->sdev->qp_xa, softrdma_qpn(qp));
+	gp = start_poll_synchronize_rcu();
 
 	mutex_lock(&qp->state_mutex);
 	softrdma_qp_set_state(qp, IB_QPS_ERR);
@@ -690,6 +699,7 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	mutex_destroy(&qp->state_mutex);
 	softrdma_res_put(&qp->sdev->res, SOFTRDMA_RES_QP);
+	cond_synchronize_rcu(gp);
 	return 0;
 }
 

@@ -42,6 +42,7 @@
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/net.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <net/addrconf.h>
@@ -1516,12 +1517,50 @@ static int softrdma_iw_destroy_listen(struct iw_cm_id *cm_id)
 
 /* --- downcalls on a connection ------------------------------------------ */
 
+/**
+ * softrdma_iw_qp_caller_owns() - may this caller attach this QP?
+ * @carried: the QP the caller's RDMA CM ID carries (kernel consumers), or NULL
+ * @qp: the QP the caller named by number
+ * @owner: the task that created @qp if it is a user QP, else NULL
+ * @caller: the calling task
+ *
+ * The RDMA CM hands the driver whatever QP number a caller of rdma_connect()
+ * or rdma_accept() names, unchecked, and /dev/infiniband/rdma_cm is open to
+ * every local user: without this check one user could attach another's QP
+ * to a connection of their own, then read its posted buffers and send as it.
+ * A kernel consumer's QP is the one its CM ID carries; a user QP belongs to
+ * the process that created it, which is the process librdmacm calls from.
+ *
+ * Return: true if @caller may attach @qp.
+ */
+bool softrdma_iw_qp_caller_owns(const struct ib_qp *carried,
+				const struct ib_qp *qp,
+				struct task_struct *owner,
+				struct task_struct *caller)
+{
+	if (carried)
+		return carried == qp;
+	return owner && same_thread_group(owner, caller);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_qp_caller_owns);
+
+/*
+ * The QP a connect or accept names, with a reference, if it is an iWARP QP
+ * of this caller.  Every iw_cm_id comes from the RDMA CM, whose context
+ * begins with the struct rdma_cm_id (softrdma_iw_listener_net()).
+ */
 static struct softrdma_qp *softrdma_iw_qp(struct iw_cm_id *cm_id, u32 qpn)
 {
+	const struct rdma_cm_id *id = cm_id->context;
+	struct task_struct *owner;
 	struct softrdma_qp *qp;
 
 	qp = softrdma_qp_get(to_sdev(cm_id->device), qpn);
-	if (qp && !qp->iw) {
+	if (!qp)
+		return NULL;
+	owner = qp->user ? qp->ibqp.res.task : NULL;
+	if (!qp->iw ||
+	    !softrdma_iw_qp_caller_owns(id->qp, &qp->ibqp, owner, current)) {
 		softrdma_qp_put(qp);
 		return NULL;
 	}
@@ -1820,9 +1859,15 @@ void softrdma_iw_cm_conn_closed(struct softrdma_iw_cep *cep,
 
 /* --- QP references for the iw_cm --------------------------------------- */
 
+/*
+ * The iw_cm calls iw_get_qp() and then, under the same lock, iw_add_ref()
+ * on what it returned, once per connect or accept.  The reference the lookup
+ * takes is the iw_cm's, so that a QP its owner destroys in between is never
+ * freed under it; iw_add_ref() takes no second one, and iw_rem_ref() drops
+ * it.
+ */
 static void softrdma_iw_add_ref(struct ib_qp *ibqp)
 {
-	refcount_inc(&to_sqp(ibqp)->ref);
 }
 
 static void softrdma_iw_rem_ref(struct ib_qp *ibqp)
@@ -1834,12 +1879,9 @@ static struct ib_qp *softrdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
 	struct softrdma_qp *qp;
 
-	/* the iw_cm takes its reference with iw_add_ref() */
+	/* the reference is the iw_cm's (softrdma_iw_add_ref()) */
 	qp = softrdma_qp_get(to_sdev(ibdev), qpn);
-	if (!qp)
-		return NULL;
-	softrdma_qp_put(qp);
-	return &qp->ibqp;
+	return qp ? &qp->ibqp : NULL;
 }
 
 const struct ib_device_ops softrdma_iw_cm_ops = {

@@ -44,7 +44,13 @@ bool softrdma_iw_cep_has_step(enum softrdma_iw_cep_state state);
 
 int softrdma_iw_cm_reply_status(int err);
 
+struct ib_qp;
 struct sockaddr;
+struct task_struct;
 bool softrdma_iw_same_peer(const struct sockaddr *a, const struct sockaddr *b);
+bool softrdma_iw_qp_caller_owns(const struct ib_qp *carried,
+				const struct ib_qp *qp,
+				struct task_struct *owner,
+				struct task_struct *caller);
 
 #endif /* SOFTRDMA_IW_CM_CEP_H */

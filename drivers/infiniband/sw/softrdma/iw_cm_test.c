@@ -2,15 +2,17 @@
 /*
  * KUnit tests for the pure parts of iw_cm.c: the endpoint state machine's
  * transition table, names and step table, the CONNECT_REPLY status a
- * failure is reported with, and which connects share a peer (and so take
- * turns).
+ * failure is reported with, which connects share a peer (and so take
+ * turns), and who may attach a QP named by number.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/inet.h>
+#include <linux/sched.h>
 #include <linux/socket.h>
+#include <rdma/ib_verbs.h>
 
 #include "iw_cm_cep.h"
 
@@ -257,6 +259,54 @@ static void softrdma_iw_cm_same_peer(struct kunit *test)
 			c->same);
 }
 
+/*
+ * Who may attach a QP named by number: a kernel consumer only the QP its
+ * CM ID carries, a user only a QP its own process created.
+ */
+enum owner_kind { NO_OWNER, CALLER, OTHER_TASK };
+
+struct owns_case {
+	const char *name;
+	bool carries;		/* the CM ID carries a QP */
+	bool carries_this;	/* ... and it is the one named */
+	enum owner_kind owner;
+	bool ok;
+};
+
+static const struct owns_case owns_cases[] = {
+	{ "kernel_carried_qp", true, true, NO_OWNER, true },
+	{ "kernel_names_another_qp", true, false, NO_OWNER, false },
+	{ "kernel_names_a_user_qp", true, false, CALLER, false },
+	{ "user_own_qp", false, false, CALLER, true },
+	{ "user_other_process_qp", false, false, OTHER_TASK, false },
+	{ "user_names_a_kernel_qp", false, false, NO_OWNER, false },
+};
+
+static void owns_case_desc(const struct owns_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(owns, owns_cases, owns_case_desc);
+
+static void softrdma_iw_cm_qp_caller_owns(struct kunit *test)
+{
+	const struct owns_case *c = test->param_value;
+	struct ib_qp named = {}, other = {};
+	struct task_struct *owner = NULL;
+	const struct ib_qp *carried = NULL;
+
+	if (c->carries)
+		carried = c->carries_this ? &named : &other;
+	if (c->owner == CALLER)
+		owner = current;
+	else if (c->owner == OTHER_TASK)
+		owner = &init_task;
+	KUNIT_EXPECT_EQ(test, softrdma_iw_qp_caller_owns(carried, &named,
+							 owner, current),
+			c->ok);
+}
+
 static struct kunit_case softrdma_iw_cm_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iw_cm_move_table, move_gen_params),
 	KUNIT_CASE(softrdma_iw_cm_closed_from_anywhere),
@@ -265,6 +315,7 @@ static struct kunit_case softrdma_iw_cm_cases[] = {
 	KUNIT_CASE(softrdma_iw_cm_names_and_steps),
 	KUNIT_CASE_PARAM(softrdma_iw_cm_reply_status_map, status_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iw_cm_same_peer, peer_gen_params),
+	KUNIT_CASE_PARAM(softrdma_iw_cm_qp_caller_owns, owns_gen_params),
 	{}
 };
 

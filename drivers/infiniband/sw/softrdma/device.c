@@ -186,11 +186,24 @@ static void softrdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 		 SOFTRDMA_FW_MINOR, SOFTRDMA_FW_SUBMINOR);
 }
 
-/* unbind the device from the network; may be called more than once */
+/*
+ * Unbind the device from the network; may be called more than once.  From
+ * here until its unregistration the device gives out no new user context
+ * nor QP: it is still registered, and after softrdma_enable_driver() in a
+ * namespace where its netdev is not.
+ */
 static void softrdma_dev_detach(struct softrdma_dev *sdev)
 {
+	softrdma_res_close(&sdev->res);
 	if (sdev->tp->detach)
 		sdev->tp->detach(sdev);
+}
+
+/* Take a device out of the network now and unregister it soon. */
+static void softrdma_dev_remove_queued(struct softrdma_dev *sdev)
+{
+	softrdma_dev_detach(sdev);
+	ib_unregister_device_queued(&sdev->ibdev);
 }
 
 static void softrdma_dealloc_driver(struct ib_device *ibdev)
@@ -237,8 +250,7 @@ static int softrdma_enable_driver(struct ib_device *ibdev)
 		ibdev_warn(ibdev,
 			   "moved out of the network namespace of its netdev %s: removing it (create a device in a namespace with rdma link add there)\n",
 			   netdev_name(sdev->ndev));
-	softrdma_dev_detach(sdev);
-	ib_unregister_device_queued(ibdev);
+	softrdma_dev_remove_queued(sdev);
 	return 0;
 }
 

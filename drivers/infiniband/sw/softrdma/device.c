@@ -387,6 +387,41 @@ static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
 	write_pnet(&sdev->ibdev.coredev.rdma_net, net);
 }
 
+/*
+ * The netdev softrdma_dev_add() is putting a device on, from before the
+ * device binds to the netdev's namespace until it is registered and the
+ * netdev notifier finds it; and whether the netdev unregistered (went,
+ * or moved to another namespace) meanwhile.  Protected by RTNL.
+ */
+static struct net_device *softrdma_adding_ndev;
+static bool softrdma_adding_left;
+
+/* Return: 0, or -ENODEV if @ndev is unregistering already. */
+static int softrdma_dev_adding_begin(struct net_device *ndev)
+{
+	ASSERT_RTNL();
+
+	if (ndev->reg_state != NETREG_REGISTERED)
+		return -ENODEV;
+	WARN_ON(softrdma_adding_ndev);
+	softrdma_adding_ndev = ndev;
+	softrdma_adding_left = false;
+	return 0;
+}
+
+/* Return: true if the netdev unregistered since _begin(). */
+static bool softrdma_dev_adding_end(void)
+{
+	bool left;
+
+	rtnl_lock();
+	left = softrdma_adding_left ||
+	       softrdma_adding_ndev->reg_state != NETREG_REGISTERED;
+	softrdma_adding_ndev = NULL;
+	rtnl_unlock();
+	return left;
+}
+
 /**
  * softrdma_dev_add() - create and register a device on a netdev
  * @name: RDMA device name chosen by the user
@@ -396,7 +431,9 @@ static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
  * The caller has checked that the netdev qualifies and carries no device
  * of this transport yet, and serialises calls.
  *
- * Return: 0 or -errno.
+ * Return: 0 or -errno; -ENODEV when the netdev unregistered meanwhile,
+ * going away or moving to another namespace (its sockets and GIDs would
+ * be the old namespace's).
  */
 int softrdma_dev_add(const char *name, struct net_device *ndev,
 		     const struct softrdma_transport *tp)
@@ -414,13 +451,17 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 		goto out_free;
 
 	rtnl_lock();
-	softrdma_port_update(sdev, false);
+	err = softrdma_dev_adding_begin(ndev);
+	if (!err)
+		softrdma_port_update(sdev, false);
 	rtnl_unlock();
+	if (err)
+		goto out_free;
 
 	if (tp->attach) {
 		err = tp->attach(sdev);
 		if (err)
-			goto out_free;
+			goto out_end;
 	}
 
 	softrdma_dev_set_netns(sdev);
@@ -430,17 +471,16 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	/* From here on the device may be unregistered and freed at any time. */
 
 	/*
-	 * A netdev that started unregistering before the device was
-	 * registered sent its NETDEV_UNREGISTER too early for the notifier
-	 * to find the device; take the device down here instead.
+	 * A netdev that unregistered before the device was registered (it
+	 * is going, or moved to another namespace) sent its
+	 * NETDEV_UNREGISTER too early for the notifier to find the device;
+	 * take the device down here instead.
 	 */
-	rtnl_lock();
-	gone = ndev->reg_state != NETREG_REGISTERED;
-	rtnl_unlock();
+	gone = softrdma_dev_adding_end();
 	if (gone) {
 		sdev = softrdma_dev_get(ndev, tp);
 		if (sdev) {
-			ib_unregister_device_queued(&sdev->ibdev);
+			softrdma_dev_remove_queued(sdev);
 			softrdma_dev_put(sdev);
 		}
 		return -ENODEV;
@@ -449,6 +489,8 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 
 out_detach:
 	softrdma_dev_detach(sdev);
+out_end:
+	softrdma_dev_adding_end();
 out_free:
 	softrdma_dev_free(sdev);
 	return err;
@@ -514,6 +556,9 @@ static int softrdma_netdev_event(struct notifier_block *nb,
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct softrdma_dev *sdev;
 	unsigned int i;
+
+	if (event == NETDEV_UNREGISTER && ndev == softrdma_adding_ndev)
+		softrdma_adding_left = true;
 
 	for (i = 0; i < ARRAY_SIZE(softrdma_transports); i++) {
 		sdev = softrdma_dev_get(ndev, softrdma_transports[i]);

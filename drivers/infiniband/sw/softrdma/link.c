@@ -155,7 +155,10 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	}
 
 	err = softrdma_dev_add(name, ndev, tp);
-	if (err)
+	if (err == -ENODEV)
+		pr_err("softrdma: cannot add %s device %s on %s: the netdev was unregistered or moved to another network namespace meanwhile\n",
+		       type, name, netdev_name(ndev));
+	else if (err)
 		pr_err("softrdma: cannot add %s device %s on %s: error %d\n",
 		       type, name, netdev_name(ndev), err);
 

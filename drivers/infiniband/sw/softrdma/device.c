@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "counters.h"
 #include "device.h"
+#include "link.h"
 #include "param.h"
 #include "transport.h"
 #include "verbs.h"
@@ -526,14 +527,55 @@ void softrdma_dev_remove_all(void)
 		ib_unregister_driver(softrdma_transports[i]->driver_id);
 }
 
+/*
+ * A netdev carrying a device became a bond or team port: the master now
+ * takes its frames and holds the addresses, so the device would go deaf,
+ * as link.c says when it refuses a port.
+ */
+static void softrdma_dev_became_port(struct softrdma_dev *sdev,
+				     const struct netdev_notifier_changeupper_info *info)
+{
+	if (!info->linking || !netif_is_lag_master(info->upper_dev))
+		return;
+	ibdev_warn(&sdev->ibdev,
+		   "%s is now a port of %s: removing the device (add it on %s)\n",
+		   netdev_name(sdev->ndev), netdev_name(info->upper_dev),
+		   netdev_name(info->upper_dev));
+	softrdma_dev_remove_queued(sdev);
+}
+
+/*
+ * A bond carrying a device of @tp took a port in a mode the device
+ * cannot work in: the mode changed after the device was added, which the
+ * bond allows only while it has no ports.
+ */
+static void softrdma_bond_took_port(const struct netdev_notifier_changeupper_info *info,
+				    const struct softrdma_transport *tp)
+{
+	struct softrdma_dev *sdev;
+	const char *why;
+
+	if (!info->linking)
+		return;
+	why = softrdma_link_bond_refused(info->upper_dev, tp);
+	if (!why)
+		return;
+	sdev = softrdma_dev_get(info->upper_dev, tp);
+	if (!sdev)
+		return;
+	ibdev_warn(&sdev->ibdev, "%s took a port as %s: removing the device\n",
+		   netdev_name(info->upper_dev), why);
+	softrdma_dev_remove_queued(sdev);
+	softrdma_dev_put(sdev);
+}
+
 static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
-				      unsigned long event)
+				      unsigned long event, void *ptr)
 {
 	switch (event) {
 	case NETDEV_UNREGISTER:
 		/* the netdev leaves its namespace: so do the device's sockets */
-		softrdma_dev_detach(sdev);
-		ib_unregister_device_queued(&sdev->ibdev);
+		softrdma_dev_remove_queued(sdev);
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
@@ -543,6 +585,13 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 	case NETDEV_CHANGENAME:
 		if (sdev->tp->netdev_renamed)
 			sdev->tp->netdev_renamed(sdev);
+		break;
+	case NETDEV_CHANGEADDR:
+		if (sdev->tp->netdev_addr_changed)
+			sdev->tp->netdev_addr_changed(sdev);
+		break;
+	case NETDEV_CHANGEUPPER:
+		softrdma_dev_became_port(sdev, ptr);
 		break;
 	default:
 		/* MTU changes are read by query_port when asked. */
@@ -561,10 +610,12 @@ static int softrdma_netdev_event(struct notifier_block *nb,
 		softrdma_adding_left = true;
 
 	for (i = 0; i < ARRAY_SIZE(softrdma_transports); i++) {
+		if (event == NETDEV_CHANGEUPPER)
+			softrdma_bond_took_port(ptr, softrdma_transports[i]);
 		sdev = softrdma_dev_get(ndev, softrdma_transports[i]);
 		if (!sdev)
 			continue;
-		softrdma_dev_netdev_event(sdev, event);
+		softrdma_dev_netdev_event(sdev, event, ptr);
 		softrdma_dev_put(sdev);
 	}
 	return NOTIFY_DONE;

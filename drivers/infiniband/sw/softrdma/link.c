@@ -5,12 +5,14 @@
  * duration of the call.  Removal is the core's "rdma link delete", which
  * unregisters the device; dealloc_driver then releases it.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <kunit/visibility.h>
+#include <net/bonding.h>
 #include <rdma/rdma_netlink.h>
 
 #include "compat.h"
@@ -20,6 +22,35 @@
 
 /* serialises "check that no such device exists" with creating it */
 static DEFINE_MUTEX(link_add_lock);
+
+/**
+ * softrdma_link_bond_refused() - why a device may not sit on a bond
+ * @ndev: a netdev
+ * @tp: the transport of the device
+ *
+ * Transmit goes through the bond, which picks the port, and the bond
+ * hands up what its ports receive as its own, so a device on the bond
+ * master follows failovers and its MAC and addresses.  Whether the mode
+ * suits the transport depends on how it spreads one flow over the ports.
+ *
+ * Return: the reason, or NULL if @ndev is not a bond master or its mode
+ * suits @tp.
+ */
+const char *softrdma_link_bond_refused(const struct net_device *ndev,
+				       const struct softrdma_transport *tp)
+{
+	const struct bonding *bond;
+	int mode;
+
+	if (!netif_is_bond_master(ndev) || !tp->bond_spray_refused)
+		return NULL;
+	bond = netdev_priv(ndev);
+	/* changed under RTNL, only while the bond is down without ports */
+	mode = READ_ONCE(bond->params.mode);
+	if (mode == BOND_MODE_ROUNDROBIN || mode == BOND_MODE_BROADCAST)
+		return tp->bond_spray_refused;
+	return NULL;
+}
 
 /**
  * softrdma_link_check_netdev() - may a softrdma device sit on this netdev?
@@ -51,10 +82,11 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 		*why = tp->vlan_refused;
 		return -EINVAL;
 	}
-	return 0;
+	*why = softrdma_link_bond_refused(ndev, tp);
+	return *why ? -EINVAL : 0;
 }
 
-/* what softrdma_link_vlan_upper_dev() looks for */
+/* what softrdma_link_vlan_upper_dev() and _mac_user() look for */
 struct softrdma_link_walk {
 	const struct net_device *real_dev;
 	const struct softrdma_transport *tp;

@@ -145,6 +145,67 @@ static bool softrdma_link_vlan_taken(struct net_device *ndev,
 	return true;
 }
 
+/* netdev_walk_all_upper_dev_rcu() callback: 1 stops the walk */
+static int softrdma_link_mac_user(struct net_device *upper,
+				  struct netdev_nested_priv *priv)
+{
+	const struct softrdma_link_walk *walk = priv->data;
+	struct softrdma_dev *sdev;
+
+	if (upper == walk->real_dev ||
+	    !ether_addr_equal(upper->dev_addr, walk->real_dev->dev_addr))
+		return 0;
+	sdev = softrdma_dev_get(upper, walk->tp);
+	if (!sdev)
+		return 0;
+	softrdma_dev_put(sdev);
+	return 1;
+}
+
+/*
+ * A transport whose GID is the MAC (iWARP) cannot tell two devices on
+ * netdevs sharing one apart: the RDMA CM takes the first device with the
+ * GID of an address's netdev, which may be the other one, in another
+ * namespace even.  An ipvlan has its lower device's MAC, a VLAN by
+ * default too.  The relatives are the devices above the lowest one
+ * reached through devices with one lower each (the one a bond, bridge or
+ * team ends the descent at).
+ *
+ * Context: RTNL need not be held; a MAC changed afterwards is not seen.
+ * Return: true, with @why set, if a relative of @ndev with its MAC
+ * carries a device of @tp.
+ */
+static bool softrdma_link_mac_taken(struct net_device *ndev,
+				    const struct softrdma_transport *tp,
+				    const char **why)
+{
+	struct softrdma_link_walk walk = { .real_dev = ndev, .tp = tp };
+	struct netdev_nested_priv priv = { .data = &walk };
+	struct net_device *root = ndev, *lower;
+	struct list_head *iter;
+	int depth, found;
+
+	if (!tp->gid_is_mac)
+		return false;
+
+	rcu_read_lock();
+	for (depth = 0; depth < MAX_NEST_DEV; depth++) {
+		iter = &root->adj_list.lower;
+		lower = netdev_next_lower_dev_rcu(root, &iter);
+		if (!lower || netdev_next_lower_dev_rcu(root, &iter))
+			break;
+		root = lower;
+	}
+	found = softrdma_link_mac_user(root, &priv) ||
+		netdev_walk_all_upper_dev_rcu(root, softrdma_link_mac_user,
+					      &priv);
+	rcu_read_unlock();
+	if (!found)
+		return false;
+	*why = "a netdev with its MAC carries one already (an iWARP GID is the MAC)";
+	return true;
+}
+
 static int softrdma_newlink(const char *name, struct net_device *ndev,
 			    const struct softrdma_transport *tp)
 {
@@ -170,6 +231,13 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	}
 
 	if (softrdma_link_vlan_taken(ndev, tp, &why)) {
+		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
+		       type, name, netdev_name(ndev), why);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+
+	if (softrdma_link_mac_taken(ndev, tp, &why)) {
 		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
 		       type, name, netdev_name(ndev), why);
 		err = -EEXIST;

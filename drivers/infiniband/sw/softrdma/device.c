@@ -12,6 +12,7 @@
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
+#include <kunit/visibility.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_mad.h>
@@ -398,7 +399,7 @@ static struct net_device *softrdma_adding_ndev;
 static bool softrdma_adding_left;
 
 /* Return: 0, or -ENODEV if @ndev is unregistering already. */
-static int softrdma_dev_adding_begin(struct net_device *ndev)
+VISIBLE_IF_KUNIT int softrdma_dev_adding_begin(struct net_device *ndev)
 {
 	ASSERT_RTNL();
 
@@ -411,7 +412,7 @@ static int softrdma_dev_adding_begin(struct net_device *ndev)
 }
 
 /* Return: true if the netdev unregistered since _begin(). */
-static bool softrdma_dev_adding_end(void)
+VISIBLE_IF_KUNIT bool softrdma_dev_adding_end(void)
 {
 	bool left;
 
@@ -599,8 +600,8 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 	}
 }
 
-static int softrdma_netdev_event(struct notifier_block *nb,
-				 unsigned long event, void *ptr)
+VISIBLE_IF_KUNIT int softrdma_netdev_event(struct notifier_block *nb,
+					   unsigned long event, void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct softrdma_dev *sdev;

@@ -31,8 +31,8 @@
 #            balance-rr, takes a port.  Then bond0 (active-backup, primary
 #            eth0) over eth0 and a dummy, with the lab's address: the
 #            devices on eth0 go, with the reason, when eth0 joins it; a
-#            siwarp device added on bond0 before its ports has bond0's
-#            MAC (taken from eth0) as its GID; an sroce device on bond0
+#            siwarp device added on bond0 before its ports and its MAC
+#            has bond0's MAC as its GID; an sroce device on bond0
 #            has bond0's address as a GID; an RC ib_write_bw over it and
 #            rping -V over siwarp each go on after guest0's bond0 fails
 #            over to the dummy (which drops everything) and back while
@@ -262,6 +262,9 @@ if want bondref; then
 	lab_check "guest$LAB_ID: rdma link add rb1 type sroce netdev bond0" \
 		rdma link add rb1 type sroce netdev bond0
 	lab_check "guest$LAB_ID: rdma link del rb1" rdma link del rb1
+	ip link del bond0
+	ip link del d0
+	ip link del d1
 fi
 
 # gone_saying DEV TEXT: DEV goes away (its unregistration is queued) and
@@ -302,7 +305,7 @@ bond_active() {
 # down), wait a second (everything is lost meanwhile) and go back to
 # eth0; then frames must arrive again
 bond_failover() {
-	local n
+	local n ok=1
 	n=$(bond_rx)
 	lab_wait_for 60 bond_busy $((n + 300)) ||
 		{ echo "FAIL: no traffic on bond0"; return 1; }
@@ -311,13 +314,17 @@ bond_failover() {
 	active_slave) echo bd0 >/sys/class/net/bond0/bonding/active_slave ;;
 	carrier) ip link set eth0 down ;;
 	esac
-	lab_wait_for 5 bond_active bd0 || { echo "FAIL: bd0 not active"; return 1; }
+	lab_wait_for 5 bond_active bd0 || {
+		echo "FAIL: bd0 not active: $(cat /sys/class/net/bond0/bonding/active_slave)"
+		ok=
+	}
 	lab_nap 1
 	case $1 in
 	active_slave) echo eth0 >/sys/class/net/bond0/bonding/active_slave ;;
 	carrier) ip link set eth0 up ;;
 	esac
 	lab_wait_for 10 bond_active eth0 || { echo "FAIL: eth0 not active again"; return 1; }
+	[ -n "$ok" ] || return 1
 	n=$(bond_rx)
 	echo "back on eth0 at $n frames in"
 	lab_wait_for 60 bond_busy $((n + 100)) ||
@@ -373,6 +380,8 @@ if want bond; then
 	ip link add bd0 type dummy
 	lab_check "guest$LAB_ID: rdma link add wb0 type siwarp netdev bond0 (no ports yet)" \
 		rdma link add wb0 type siwarp netdev bond0
+	# a MAC of its own, for its ports too
+	ip link set bond0 address "$(printf '02:00:00:00:b0:%02x' "$a")"
 	addr=$(lab_peer_addr "$LAB_ID")
 	ip addr flush dev eth0
 	ip link set eth0 down
@@ -391,7 +400,7 @@ if want bond; then
 	lab_barrier bond-made || exit 1
 	lab_check "guest$LAB_ID: ping over bond0" \
 		lab_retry 5 1 ping -c 2 -W 5 "$(lab_peer_addr $((1 - LAB_ID)))"
-	lab_check "guest$LAB_ID: wb0's GID is bond0's MAC, which it took from eth0" \
+	lab_check "guest$LAB_ID: wb0's GID is bond0's MAC, set after wb0 was added" \
 		mac_gid wb0 bond0
 	lab_check "guest$LAB_ID: rdma link add rb0 type sroce netdev bond0" \
 		rdma link add rb0 type sroce netdev bond0

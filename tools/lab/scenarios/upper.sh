@@ -25,13 +25,26 @@
 #   ipvlan   the same on an ipvlan (mode l2, the parent's MAC) of eth0
 #   bondref  bond0 (active-backup) over two dummy slaves: a device on a
 #            slave is refused with the reason, one on bond0 is accepted
+#   bond     sroce on a balance-rr bond is refused with the reason, siwarp
+#            there accepted (TCP); an sroce device on an active-backup
+#            bond goes, with the reason, when the bond, changed to
+#            balance-rr, takes a port.  Then bond0 (active-backup, primary
+#            eth0) over eth0 and a dummy, with the lab's address: the
+#            devices on eth0 go, with the reason, when eth0 joins it; a
+#            siwarp device added on bond0 before its ports and its MAC
+#            has bond0's MAC as its GID; an sroce device on bond0
+#            has bond0's address as a GID; an RC ib_write_bw over it and
+#            rping -V over siwarp each go on after guest0's bond0 fails
+#            over to the dummy (which drops everything) and back while
+#            they run (ib_write_bw: active_slave written; rping: eth0
+#            set down and up)
 #
 # Optional args: the parts to run (default: all of the above, in that
 # order; "real" must come first, it needs the lab's sr0/sw0).
 #
 # Runs with --stack sroce+siwarp.
 
-parts=${*:-real vlan macvlan ipvlan bondref}
+parts=${*:-real vlan macvlan ipvlan bondref bond}
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 a=$((LAB_ID + 1))
@@ -188,6 +201,10 @@ over_upper() {
 		lab_check "guest$LAB_ID: siwarp on eth0 refused beside wu0 on eth0.100" \
 			refused wr0 siwarp eth0 "a VLAN on it carries one already"
 	fi
+	if [ "$nd" = ipv0 ]; then
+		lab_check "guest$LAB_ID: siwarp on eth0 refused beside wu0 on ipv0 (one MAC)" \
+			refused wr0 siwarp eth0 "a netdev with its MAC"
+	fi
 	lab_barrier "$name-siwarp-up" || exit 1
 	lab_pair "$name-siwarp-rping" 120 up_rping "$(peer0 "$s")" "$RPING_COUNT" 4096
 	lab_check "guest$LAB_ID: rdma link del wu0" rdma link del wu0
@@ -245,5 +262,166 @@ if want bondref; then
 	lab_check "guest$LAB_ID: rdma link add rb1 type sroce netdev bond0" \
 		rdma link add rb1 type sroce netdev bond0
 	lab_check "guest$LAB_ID: rdma link del rb1" rdma link del rb1
+	ip link del bond0
+	ip link del d0
+	ip link del d1
+fi
+
+# gone_saying DEV TEXT: DEV goes away (its unregistration is queued) and
+# the kernel log says TEXT
+gone_saying() {
+	lab_wait_for 10 eval "! rdma dev show $1 >/dev/null 2>&1" ||
+		{ echo "$1 still there"; rdma dev show; return 1; }
+	dmesg | grep -F "$2"
+}
+
+# mac_gid IBDEV NDEV: IBDEV's GID 0 is NDEV's MAC (iWARP), as the RDMA
+# core's GID cache has it
+mac_gid() {
+	local mac gid want
+	read -r mac <"/sys/class/net/$2/address"
+	read -r gid <"/sys/class/infiniband/$1/ports/1/gids/0"
+	mac=${mac//:/}
+	want="${mac:0:4}:${mac:4:4}:${mac:8:4}:0000:0000:0000:0000:0000"
+	echo "$1 GID 0 $gid, $2 MAC $want"
+	[ "$gid" = "$want" ]
+}
+
+# bond0's packet counters, without starting a program
+bond_rx() {
+	local n
+	read -r n </sys/class/net/bond0/statistics/rx_packets
+	echo "$n"
+}
+bond_busy() { [ "$(bond_rx)" -ge "$1" ]; }
+bond_active() {
+	local a
+	read -r a </sys/class/net/bond0/bonding/active_slave
+	[ "$a" = "$1" ]
+}
+
+# bond_failover HOW: once frames arrive on bond0, make the dummy its
+# active port (HOW active_slave: written to sysfs; carrier: eth0 set
+# down), wait a second (everything is lost meanwhile) and go back to
+# eth0; then frames must arrive again
+bond_failover() {
+	local n ok=1
+	n=$(bond_rx)
+	lab_wait_for 60 bond_busy $((n + 300)) ||
+		{ echo "FAIL: no traffic on bond0"; return 1; }
+	echo "$(bond_rx) frames in: failing over ($1)"
+	case $1 in
+	active_slave) echo bd0 >/sys/class/net/bond0/bonding/active_slave ;;
+	carrier) ip link set eth0 down ;;
+	esac
+	lab_wait_for 5 bond_active bd0 || {
+		echo "FAIL: bd0 not active: $(cat /sys/class/net/bond0/bonding/active_slave)"
+		ok=
+	}
+	lab_nap 1
+	case $1 in
+	active_slave) echo eth0 >/sys/class/net/bond0/bonding/active_slave ;;
+	carrier) ip link set eth0 up ;;
+	esac
+	lab_wait_for 10 bond_active eth0 || { echo "FAIL: eth0 not active again"; return 1; }
+	[ -n "$ok" ] || return 1
+	n=$(bond_rx)
+	echo "back on eth0 at $n frames in"
+	lab_wait_for 60 bond_busy $((n + 100)) ||
+		{ echo "FAIL: no traffic after the failover"; return 1; }
+	echo "traffic again: $(bond_rx) frames in"
+}
+
+# bond_traffic HOW CMD...: CMD; on guest0 bond_failover HOW meanwhile,
+# which must succeed too
+bond_traffic() {
+	local how=$1 fo rc frc log=$LAB_OUT/checks/bond-failover-$1.log
+	shift
+	[ "$LAB_ID" = 0 ] || { "$@"; return; }
+	bond_failover "$how" >"$log" 2>&1 &
+	fo=$!
+	"$@"
+	rc=$?
+	wait "$fo"
+	frc=$?
+	cat "$log"
+	[ "$rc" = 0 ] && [ "$frc" = 0 ]
+}
+
+if want bond; then
+	ip link add bond1 type bond mode balance-rr
+	lab_check "guest$LAB_ID: sroce on a balance-rr bond refused" \
+		refused rr0 sroce bond1 "a bond in balance-rr or broadcast mode"
+	lab_check "guest$LAB_ID: rdma link add wr1 type siwarp netdev bond1 (balance-rr)" \
+		rdma link add wr1 type siwarp netdev bond1
+	rdma link del wr1
+	ip link set bond1 type bond mode active-backup
+	lab_check "guest$LAB_ID: rdma link add rr1 type sroce netdev bond1 (active-backup)" \
+		rdma link add rr1 type sroce netdev bond1
+	ip link set bond1 type bond mode balance-rr
+	ip link add bd1 type dummy
+	ip link set bd1 master bond1
+	lab_check "guest$LAB_ID: rr1 removed when bond1, now balance-rr, takes a port" \
+		gone_saying rr1 "bond1 took a port as a bond in balance-rr"
+	ip link del bond1
+	ip link del bd1
+
+	# the lab's devices on eth0 go, the test's own come; eth0 joins
+	# bond0 without uppers of its own
+	ip link del eth0.100
+	for l in $(rdma link show | awk '$NF == "eth0" { sub("/.*", "", $2); print $2 }'); do
+		rdma link del "$l"
+	done
+	lab_check "guest$LAB_ID: rdma link add re0 type sroce netdev eth0" \
+		rdma link add re0 type sroce netdev eth0
+	lab_check "guest$LAB_ID: rdma link add we0 type siwarp netdev eth0" \
+		rdma link add we0 type siwarp netdev eth0
+	ip link add bond0 type bond mode active-backup miimon 100
+	ip link add bd0 type dummy
+	lab_check "guest$LAB_ID: rdma link add wb0 type siwarp netdev bond0 (no ports yet)" \
+		rdma link add wb0 type siwarp netdev bond0
+	# a MAC of its own, for its ports too
+	ip link set bond0 address "$(printf '02:00:00:00:b0:%02x' "$a")"
+	addr=$(lab_peer_addr "$LAB_ID")
+	ip addr flush dev eth0
+	ip link set eth0 down
+	ip link set eth0 master bond0
+	ip link set bd0 master bond0
+	ip link set bond0 type bond primary eth0
+	ip link set bond0 up
+	ip addr add "$addr/24" dev bond0
+	ip addr add "$(lab_peer_addr6 "$LAB_ID")/64" dev bond0 nodad
+	lab_check "guest$LAB_ID: re0 (eth0) removed when eth0 joins bond0" \
+		gone_saying re0 "eth0 is now a port of bond0: removing the device"
+	lab_check "guest$LAB_ID: we0 (eth0) removed when eth0 joins bond0" \
+		gone_saying we0 "eth0 is now a port of bond0: removing the device"
+	lab_check "guest$LAB_ID: bond0's active port is eth0" \
+		lab_wait_for 10 bond_active eth0
+	lab_barrier bond-made || exit 1
+	lab_check "guest$LAB_ID: ping over bond0" \
+		lab_retry 5 1 ping -c 2 -W 5 "$(lab_peer_addr $((1 - LAB_ID)))"
+	lab_check "guest$LAB_ID: wb0's GID is bond0's MAC, set after wb0 was added" \
+		mac_gid wb0 bond0
+	lab_check "guest$LAB_ID: rdma link add rb0 type sroce netdev bond0" \
+		rdma link add rb0 type sroce netdev bond0
+	lab_check "guest$LAB_ID: rb0 has bond0's address as a GID on bond0" \
+		lab_wait_for 10 gid_ndev rb0 "$addr" bond0
+	gid=$(lab_gid_index "$addr" rb0)
+	lab_barrier bond-roce-up || exit 1
+	# a retransmit timeout of 4 us * 2^18, about 1 s, 7 times: the
+	# connection outlives a failover of a second or two
+	lab_pair bond-failover-ib_write_bw 180 bond_traffic active_slave \
+		lab_perftest 65536 2000 ib_write_bw -d rb0 -x "$gid" -s 65536 \
+		-n 2000 -u 18
+	lab_check "guest$LAB_ID: rdma link del rb0" rdma link del rb0
+	lab_barrier bond-siwarp-up || exit 1
+	lab_pair bond-failover-rping 180 bond_traffic carrier \
+		lab_rping_checked 2000 4096
+	lab_check "guest$LAB_ID: rdma link del wb0" rdma link del wb0
+	ip link del bond0
+	ip link del bd0
+	ip link set eth0 up
+	ip addr add "$addr/24" dev eth0
+	ip addr add "$(lab_peer_addr6 "$LAB_ID")/64" dev eth0 nodad
 fi
 lab_barrier finished || exit 1

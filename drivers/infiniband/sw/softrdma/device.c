@@ -12,6 +12,7 @@
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
+#include <kunit/visibility.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_mad.h>
@@ -19,6 +20,7 @@
 #include "compat.h"
 #include "counters.h"
 #include "device.h"
+#include "link.h"
 #include "param.h"
 #include "transport.h"
 #include "verbs.h"
@@ -186,11 +188,24 @@ static void softrdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
 		 SOFTRDMA_FW_MINOR, SOFTRDMA_FW_SUBMINOR);
 }
 
-/* unbind the device from the network; may be called more than once */
+/*
+ * Unbind the device from the network; may be called more than once.  From
+ * here until its unregistration the device gives out no new user context
+ * nor QP: it is still registered, and after softrdma_enable_driver() in a
+ * namespace where its netdev is not.
+ */
 static void softrdma_dev_detach(struct softrdma_dev *sdev)
 {
+	softrdma_res_close(&sdev->res);
 	if (sdev->tp->detach)
 		sdev->tp->detach(sdev);
+}
+
+/* Take a device out of the network now and unregister it soon. */
+static void softrdma_dev_remove_queued(struct softrdma_dev *sdev)
+{
+	softrdma_dev_detach(sdev);
+	ib_unregister_device_queued(&sdev->ibdev);
 }
 
 static void softrdma_dealloc_driver(struct ib_device *ibdev)
@@ -237,8 +252,7 @@ static int softrdma_enable_driver(struct ib_device *ibdev)
 		ibdev_warn(ibdev,
 			   "moved out of the network namespace of its netdev %s: removing it (create a device in a namespace with rdma link add there)\n",
 			   netdev_name(sdev->ndev));
-	softrdma_dev_detach(sdev);
-	ib_unregister_device_queued(ibdev);
+	softrdma_dev_remove_queued(sdev);
 	return 0;
 }
 
@@ -375,6 +389,41 @@ static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
 	write_pnet(&sdev->ibdev.coredev.rdma_net, net);
 }
 
+/*
+ * The netdev softrdma_dev_add() is putting a device on, from before the
+ * device binds to the netdev's namespace until it is registered and the
+ * netdev notifier finds it; and whether the netdev unregistered (went,
+ * or moved to another namespace) meanwhile.  Protected by RTNL.
+ */
+static struct net_device *softrdma_adding_ndev;
+static bool softrdma_adding_left;
+
+/* Return: 0, or -ENODEV if @ndev is unregistering already. */
+VISIBLE_IF_KUNIT int softrdma_dev_adding_begin(struct net_device *ndev)
+{
+	ASSERT_RTNL();
+
+	if (ndev->reg_state != NETREG_REGISTERED)
+		return -ENODEV;
+	WARN_ON(softrdma_adding_ndev);
+	softrdma_adding_ndev = ndev;
+	softrdma_adding_left = false;
+	return 0;
+}
+
+/* Return: true if the netdev unregistered since _begin(). */
+VISIBLE_IF_KUNIT bool softrdma_dev_adding_end(void)
+{
+	bool left;
+
+	rtnl_lock();
+	left = softrdma_adding_left ||
+	       softrdma_adding_ndev->reg_state != NETREG_REGISTERED;
+	softrdma_adding_ndev = NULL;
+	rtnl_unlock();
+	return left;
+}
+
 /**
  * softrdma_dev_add() - create and register a device on a netdev
  * @name: RDMA device name chosen by the user
@@ -384,7 +433,9 @@ static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
  * The caller has checked that the netdev qualifies and carries no device
  * of this transport yet, and serialises calls.
  *
- * Return: 0 or -errno.
+ * Return: 0 or -errno; -ENODEV when the netdev unregistered meanwhile,
+ * going away or moving to another namespace (its sockets and GIDs would
+ * be the old namespace's).
  */
 int softrdma_dev_add(const char *name, struct net_device *ndev,
 		     const struct softrdma_transport *tp)
@@ -402,13 +453,17 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 		goto out_free;
 
 	rtnl_lock();
-	softrdma_port_update(sdev, false);
+	err = softrdma_dev_adding_begin(ndev);
+	if (!err)
+		softrdma_port_update(sdev, false);
 	rtnl_unlock();
+	if (err)
+		goto out_free;
 
 	if (tp->attach) {
 		err = tp->attach(sdev);
 		if (err)
-			goto out_free;
+			goto out_end;
 	}
 
 	softrdma_dev_set_netns(sdev);
@@ -418,17 +473,16 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 	/* From here on the device may be unregistered and freed at any time. */
 
 	/*
-	 * A netdev that started unregistering before the device was
-	 * registered sent its NETDEV_UNREGISTER too early for the notifier
-	 * to find the device; take the device down here instead.
+	 * A netdev that unregistered before the device was registered (it
+	 * is going, or moved to another namespace) sent its
+	 * NETDEV_UNREGISTER too early for the notifier to find the device;
+	 * take the device down here instead.
 	 */
-	rtnl_lock();
-	gone = ndev->reg_state != NETREG_REGISTERED;
-	rtnl_unlock();
+	gone = softrdma_dev_adding_end();
 	if (gone) {
 		sdev = softrdma_dev_get(ndev, tp);
 		if (sdev) {
-			ib_unregister_device_queued(&sdev->ibdev);
+			softrdma_dev_remove_queued(sdev);
 			softrdma_dev_put(sdev);
 		}
 		return -ENODEV;
@@ -437,6 +491,8 @@ int softrdma_dev_add(const char *name, struct net_device *ndev,
 
 out_detach:
 	softrdma_dev_detach(sdev);
+out_end:
+	softrdma_dev_adding_end();
 out_free:
 	softrdma_dev_free(sdev);
 	return err;
@@ -472,14 +528,55 @@ void softrdma_dev_remove_all(void)
 		ib_unregister_driver(softrdma_transports[i]->driver_id);
 }
 
+/*
+ * A netdev carrying a device became a bond or team port: the master now
+ * takes its frames and holds the addresses, so the device would go deaf,
+ * as link.c says when it refuses a port.
+ */
+static void softrdma_dev_became_port(struct softrdma_dev *sdev,
+				     const struct netdev_notifier_changeupper_info *info)
+{
+	if (!info->linking || !netif_is_lag_master(info->upper_dev))
+		return;
+	ibdev_warn(&sdev->ibdev,
+		   "%s is now a port of %s: removing the device (add it on %s)\n",
+		   netdev_name(sdev->ndev), netdev_name(info->upper_dev),
+		   netdev_name(info->upper_dev));
+	softrdma_dev_remove_queued(sdev);
+}
+
+/*
+ * A bond carrying a device of @tp took a port in a mode the device
+ * cannot work in: the mode changed after the device was added, which the
+ * bond allows only while it has no ports.
+ */
+static void softrdma_bond_took_port(const struct netdev_notifier_changeupper_info *info,
+				    const struct softrdma_transport *tp)
+{
+	struct softrdma_dev *sdev;
+	const char *why;
+
+	if (!info->linking)
+		return;
+	why = softrdma_link_bond_refused(info->upper_dev, tp);
+	if (!why)
+		return;
+	sdev = softrdma_dev_get(info->upper_dev, tp);
+	if (!sdev)
+		return;
+	ibdev_warn(&sdev->ibdev, "%s took a port as %s: removing the device\n",
+		   netdev_name(info->upper_dev), why);
+	softrdma_dev_remove_queued(sdev);
+	softrdma_dev_put(sdev);
+}
+
 static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
-				      unsigned long event)
+				      unsigned long event, void *ptr)
 {
 	switch (event) {
 	case NETDEV_UNREGISTER:
 		/* the netdev leaves its namespace: so do the device's sockets */
-		softrdma_dev_detach(sdev);
-		ib_unregister_device_queued(&sdev->ibdev);
+		softrdma_dev_remove_queued(sdev);
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
@@ -490,24 +587,36 @@ static void softrdma_dev_netdev_event(struct softrdma_dev *sdev,
 		if (sdev->tp->netdev_renamed)
 			sdev->tp->netdev_renamed(sdev);
 		break;
+	case NETDEV_CHANGEADDR:
+		if (sdev->tp->netdev_addr_changed)
+			sdev->tp->netdev_addr_changed(sdev);
+		break;
+	case NETDEV_CHANGEUPPER:
+		softrdma_dev_became_port(sdev, ptr);
+		break;
 	default:
 		/* MTU changes are read by query_port when asked. */
 		break;
 	}
 }
 
-static int softrdma_netdev_event(struct notifier_block *nb,
-				 unsigned long event, void *ptr)
+VISIBLE_IF_KUNIT int softrdma_netdev_event(struct notifier_block *nb,
+					   unsigned long event, void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct softrdma_dev *sdev;
 	unsigned int i;
 
+	if (event == NETDEV_UNREGISTER && ndev == softrdma_adding_ndev)
+		softrdma_adding_left = true;
+
 	for (i = 0; i < ARRAY_SIZE(softrdma_transports); i++) {
+		if (event == NETDEV_CHANGEUPPER)
+			softrdma_bond_took_port(ptr, softrdma_transports[i]);
 		sdev = softrdma_dev_get(ndev, softrdma_transports[i]);
 		if (!sdev)
 			continue;
-		softrdma_dev_netdev_event(sdev, event);
+		softrdma_dev_netdev_event(sdev, event, ptr);
 		softrdma_dev_put(sdev);
 	}
 	return NOTIFY_DONE;

@@ -68,4 +68,11 @@ void softrdma_netdev_notifier_unregister(void);
 void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 			    struct ib_device_attr *attr);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_dev_adding_begin(struct net_device *ndev);
+bool softrdma_dev_adding_end(void);
+int softrdma_netdev_event(struct notifier_block *nb, unsigned long event,
+			  void *ptr);
+#endif
+
 #endif /* SOFTRDMA_DEVICE_H */

@@ -38,6 +38,23 @@ static int softrdma_iwarp_query_gid(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
+/*
+ * The RDMA core caches the GID and finds a device by it (the RDMA CM, by
+ * the MAC of an address's netdev): a bond takes its first port's MAC, or
+ * the active port's on failover with fail_over_mac.  A GID change event
+ * has the core read it again.
+ */
+static void softrdma_iwarp_netdev_addr_changed(struct softrdma_dev *sdev)
+{
+	struct ib_event event = {
+		.device = &sdev->ibdev,
+		.element.port_num = 1,
+		.event = IB_EVENT_GID_CHANGE,
+	};
+
+	ib_dispatch_event(&event);
+}
+
 static void softrdma_iwarp_netdev_renamed(struct softrdma_dev *sdev)
 {
 	strscpy(sdev->ibdev.iw_ifname, sdev->ndev->name,
@@ -112,6 +129,8 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 	 * .vlan_refused stays NULL: an iWARP device's GID is its MAC and the
 	 * TCP stack routes its connections, so it works on a VLAN.
 	 */
+	/* TCP puts a bond's reordered or duplicated segments right */
+	.gid_is_mac = true,
 	.core_cap_flags = RDMA_CORE_PORT_IWARP,
 	.dev_size = SOFTRDMA_DEV_SIZE(softrdma_dev, ibdev),
 	.load = softrdma_iwarp_load,
@@ -119,6 +138,7 @@ const struct softrdma_transport softrdma_iwarp_transport = {
 	.init_dev = softrdma_iwarp_init_dev,
 	.query_port = softrdma_iwarp_query_port,
 	.netdev_renamed = softrdma_iwarp_netdev_renamed,
+	.netdev_addr_changed = softrdma_iwarp_netdev_addr_changed,
 	.qp_check_init = softrdma_iwarp_qp_check_init,
 	.qp_engine = softrdma_iwarp_qp_engine,
 	.modify_qp = softrdma_iwarp_modify_qp,

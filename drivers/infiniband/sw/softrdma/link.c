@@ -5,12 +5,14 @@
  * duration of the call.  Removal is the core's "rdma link delete", which
  * unregisters the device; dealloc_driver then releases it.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <kunit/visibility.h>
+#include <net/bonding.h>
 #include <rdma/rdma_netlink.h>
 
 #include "compat.h"
@@ -20,6 +22,35 @@
 
 /* serialises "check that no such device exists" with creating it */
 static DEFINE_MUTEX(link_add_lock);
+
+/**
+ * softrdma_link_bond_refused() - why a device may not sit on a bond
+ * @ndev: a netdev
+ * @tp: the transport of the device
+ *
+ * Transmit goes through the bond, which picks the port, and the bond
+ * hands up what its ports receive as its own, so a device on the bond
+ * master follows failovers and its MAC and addresses.  Whether the mode
+ * suits the transport depends on how it spreads one flow over the ports.
+ *
+ * Return: the reason, or NULL if @ndev is not a bond master or its mode
+ * suits @tp.
+ */
+const char *softrdma_link_bond_refused(const struct net_device *ndev,
+				       const struct softrdma_transport *tp)
+{
+	const struct bonding *bond;
+	int mode;
+
+	if (!netif_is_bond_master(ndev) || !tp->bond_spray_refused)
+		return NULL;
+	bond = netdev_priv(ndev);
+	/* changed under RTNL, only while the bond is down without ports */
+	mode = READ_ONCE(bond->params.mode);
+	if (mode == BOND_MODE_ROUNDROBIN || mode == BOND_MODE_BROADCAST)
+		return tp->bond_spray_refused;
+	return NULL;
+}
 
 /**
  * softrdma_link_check_netdev() - may a softrdma device sit on this netdev?
@@ -51,10 +82,11 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 		*why = tp->vlan_refused;
 		return -EINVAL;
 	}
-	return 0;
+	*why = softrdma_link_bond_refused(ndev, tp);
+	return *why ? -EINVAL : 0;
 }
 
-/* what softrdma_link_vlan_upper_dev() looks for */
+/* what softrdma_link_vlan_upper_dev() and _mac_user() look for */
 struct softrdma_link_walk {
 	const struct net_device *real_dev;
 	const struct softrdma_transport *tp;
@@ -113,6 +145,67 @@ static bool softrdma_link_vlan_taken(struct net_device *ndev,
 	return true;
 }
 
+/* netdev_walk_all_upper_dev_rcu() callback: 1 stops the walk */
+static int softrdma_link_mac_user(struct net_device *upper,
+				  struct netdev_nested_priv *priv)
+{
+	const struct softrdma_link_walk *walk = priv->data;
+	struct softrdma_dev *sdev;
+
+	if (upper == walk->real_dev ||
+	    !ether_addr_equal(upper->dev_addr, walk->real_dev->dev_addr))
+		return 0;
+	sdev = softrdma_dev_get(upper, walk->tp);
+	if (!sdev)
+		return 0;
+	softrdma_dev_put(sdev);
+	return 1;
+}
+
+/*
+ * A transport whose GID is the MAC (iWARP) cannot tell two devices on
+ * netdevs sharing one apart: the RDMA CM takes the first device with the
+ * GID of an address's netdev, which may be the other one, in another
+ * namespace even.  An ipvlan has its lower device's MAC, a VLAN by
+ * default too.  The relatives are the devices above the lowest one
+ * reached through devices with one lower each (the one a bond, bridge or
+ * team ends the descent at).
+ *
+ * Context: RTNL need not be held; a MAC changed afterwards is not seen.
+ * Return: true, with @why set, if a relative of @ndev with its MAC
+ * carries a device of @tp.
+ */
+static bool softrdma_link_mac_taken(struct net_device *ndev,
+				    const struct softrdma_transport *tp,
+				    const char **why)
+{
+	struct softrdma_link_walk walk = { .real_dev = ndev, .tp = tp };
+	struct netdev_nested_priv priv = { .data = &walk };
+	struct net_device *root = ndev, *lower;
+	struct list_head *iter;
+	int depth, found;
+
+	if (!tp->gid_is_mac)
+		return false;
+
+	rcu_read_lock();
+	for (depth = 0; depth < MAX_NEST_DEV; depth++) {
+		iter = &root->adj_list.lower;
+		lower = netdev_next_lower_dev_rcu(root, &iter);
+		if (!lower || netdev_next_lower_dev_rcu(root, &iter))
+			break;
+		root = lower;
+	}
+	found = softrdma_link_mac_user(root, &priv) ||
+		netdev_walk_all_upper_dev_rcu(root, softrdma_link_mac_user,
+					      &priv);
+	rcu_read_unlock();
+	if (!found)
+		return false;
+	*why = "a netdev with its MAC carries one already (an iWARP GID is the MAC)";
+	return true;
+}
+
 static int softrdma_newlink(const char *name, struct net_device *ndev,
 			    const struct softrdma_transport *tp)
 {
@@ -144,6 +237,13 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 		goto out_unlock;
 	}
 
+	if (softrdma_link_mac_taken(ndev, tp, &why)) {
+		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
+		       type, name, netdev_name(ndev), why);
+		err = -EEXIST;
+		goto out_unlock;
+	}
+
 	existing = softrdma_dev_get(ndev, tp);
 	if (existing) {
 		pr_err("softrdma: cannot add %s device %s: %s already carries %s device %s\n",
@@ -155,7 +255,10 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 	}
 
 	err = softrdma_dev_add(name, ndev, tp);
-	if (err)
+	if (err == -ENODEV)
+		pr_err("softrdma: cannot add %s device %s on %s: the netdev was unregistered or moved to another network namespace meanwhile\n",
+		       type, name, netdev_name(ndev));
+	else if (err)
 		pr_err("softrdma: cannot add %s device %s on %s: error %d\n",
 		       type, name, netdev_name(ndev), err);
 

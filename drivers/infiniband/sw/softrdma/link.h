@@ -8,6 +8,8 @@
 struct net_device;
 struct softrdma_transport;
 
+const char *softrdma_link_bond_refused(const struct net_device *ndev,
+				       const struct softrdma_transport *tp);
 void softrdma_link_register(void);
 void softrdma_link_unregister(void);
 

@@ -6,6 +6,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
+#include <net/bonding.h>
 
 #include "link.h"
 #include "transport.h"
@@ -17,6 +18,7 @@ struct netdev_case {
 	unsigned int priv_flags;
 	int err;
 	int roce_err;	/* if an sroce device differs */
+	int bond_mode;	/* BOND_MODE_*, for a bond master */
 };
 
 static const struct netdev_case netdev_cases[] = {
@@ -28,7 +30,20 @@ static const struct netdev_case netdev_cases[] = {
 	{ "wireguard_none", ARPHRD_NONE, 0, 0, -EINVAL },
 	{ "vlan", ARPHRD_ETHER, 0, IFF_802_1Q_VLAN, 0, -EINVAL },
 	{ "macvlan", ARPHRD_ETHER, 0, IFF_MACVLAN, 0 },
-	{ "bond_master", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0 },
+	{ "bond_active_backup", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, 0,
+	  BOND_MODE_ACTIVEBACKUP },
+	{ "bond_balance_rr", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, -EINVAL,
+	  BOND_MODE_ROUNDROBIN },
+	{ "bond_broadcast", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, -EINVAL,
+	  BOND_MODE_BROADCAST },
+	{ "bond_balance_xor", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, 0,
+	  BOND_MODE_XOR },
+	{ "bond_802_3ad", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, 0,
+	  BOND_MODE_8023AD },
+	{ "bond_balance_tlb", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, 0,
+	  BOND_MODE_TLB },
+	{ "bond_balance_alb", ARPHRD_ETHER, IFF_MASTER, IFF_BONDING, 0, 0,
+	  BOND_MODE_ALB },
 	{ "bond_slave", ARPHRD_ETHER, IFF_SLAVE, IFF_BONDING, -EINVAL },
 	{ "team_port", ARPHRD_ETHER, 0, IFF_TEAM_PORT, -EINVAL },
 };
@@ -47,11 +62,13 @@ static void softrdma_link_netdev_qualifies(struct kunit *test)
 	const char *why = NULL;
 	int err;
 
-	ndev = alloc_etherdev(0);
+	/* a bond master's private part is its struct bonding */
+	ndev = alloc_etherdev(sizeof(struct bonding));
 	KUNIT_ASSERT_NOT_NULL(test, ndev);
 	ndev->type = c->type;
 	ndev->flags |= c->flags;
 	ndev->priv_flags |= c->priv_flags;
+	((struct bonding *)netdev_priv(ndev))->params.mode = c->bond_mode;
 
 	err = softrdma_link_check_netdev(ndev, &softrdma_iwarp_transport, &why);
 	KUNIT_EXPECT_EQ(test, err, c->err);

@@ -66,11 +66,32 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_res_take);
  * @rc: the device's counts
  * @res: its kind
  *
- * Return: 0, or -ENOMEM when the device holds its maximum already.
+ * Return: 0; -ENOMEM when the device holds its maximum already; -ENODEV
+ * for a user context or a QP once the counts are closed.
  */
 int softrdma_res_get(struct softrdma_res_count *rc, enum softrdma_res res)
 {
+	if ((res == SOFTRDMA_RES_UCONTEXT || res == SOFTRDMA_RES_QP) &&
+	    READ_ONCE(rc->closed))
+		return -ENODEV;
 	return softrdma_res_take(&rc->n[res], softrdma_res_limit[res]);
+}
+
+/**
+ * softrdma_res_close() - no new user contexts nor QPs on a device
+ * @rc: the device's counts
+ *
+ * For a device that has left the network and waits for its queued
+ * unregistration: without a user context no process reaches it, and
+ * without a QP no kernel consumer sends through it.  Objects that exist
+ * stay until unregistration destroys them; a create that read the counts
+ * open just before may still finish, and is destroyed with them.  Other
+ * kinds carry no traffic and stay open, so that what a consumer builds
+ * before its QP unwinds as usual.
+ */
+void softrdma_res_close(struct softrdma_res_count *rc)
+{
+	WRITE_ONCE(rc->closed, true);
 }
 
 /**

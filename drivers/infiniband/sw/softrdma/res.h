@@ -37,11 +37,17 @@ enum softrdma_res {
 /* One device's counts; zeroed with the device */
 struct softrdma_res_count {
 	atomic_t n[SOFTRDMA_NUM_RES];
+	/*
+	 * set once by softrdma_res_close(), never cleared; read without a
+	 * lock
+	 */
+	bool closed;
 };
 
 u32 softrdma_res_max(enum softrdma_res res);
 int softrdma_res_get(struct softrdma_res_count *rc, enum softrdma_res res);
 void softrdma_res_put(struct softrdma_res_count *rc, enum softrdma_res res);
+void softrdma_res_close(struct softrdma_res_count *rc);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int softrdma_res_take(atomic_t *count, u32 max);

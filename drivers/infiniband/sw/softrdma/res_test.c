@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for res.c: a count never passes its limit, a refused create
- * leaves it alone, a destroy frees a slot, and each limit is the one
- * query_device advertises.
+ * leaves it alone, a destroy frees a slot, each limit is the one
+ * query_device advertises, and a closed device (detached from the
+ * network) gives no new user context nor QP.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -107,9 +108,60 @@ static void softrdma_res_fill_to_advertised(struct kunit *test)
 	}
 }
 
+struct res_close_case {
+	const char *name;
+	enum softrdma_res res;
+	int ret;		/* softrdma_res_get() once closed */
+};
+
+static const struct res_close_case res_close_cases[] = {
+	{ "ucontext", SOFTRDMA_RES_UCONTEXT, -ENODEV },
+	{ "qp", SOFTRDMA_RES_QP, -ENODEV },
+	{ "pd", SOFTRDMA_RES_PD, 0 },
+	{ "cq", SOFTRDMA_RES_CQ, 0 },
+	{ "mr", SOFTRDMA_RES_MR, 0 },
+	{ "mw", SOFTRDMA_RES_MW, 0 },
+};
+
+static void res_close_case_desc(const struct res_close_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(res_close, res_close_cases, res_close_case_desc);
+
+/*
+ * An object held when the counts close stays counted and is put back as
+ * usual; a new one of a kind that reaches the network is refused without
+ * being counted, idempotently; the other kinds stay open.
+ */
+static void softrdma_res_closed_refuses(struct kunit *test)
+{
+	const struct res_close_case *c = test->param_value;
+	struct softrdma_res_count *rc;
+
+	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+
+	KUNIT_ASSERT_EQ(test, softrdma_res_get(rc, c->res), 0);
+	softrdma_res_close(rc);
+	KUNIT_EXPECT_EQ(test, softrdma_res_get(rc, c->res), c->ret);
+	softrdma_res_close(rc);
+	KUNIT_EXPECT_EQ(test, softrdma_res_get(rc, c->res), c->ret);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rc->n[c->res]), c->ret ? 1 : 3);
+
+	softrdma_res_put(rc, c->res);
+	if (!c->ret) {
+		softrdma_res_put(rc, c->res);
+		softrdma_res_put(rc, c->res);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&rc->n[c->res]), 0);
+}
+
 static struct kunit_case softrdma_res_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_res_take_table, res_take_gen_params),
 	KUNIT_CASE(softrdma_res_fill_to_advertised),
+	KUNIT_CASE_PARAM(softrdma_res_closed_refuses, res_close_gen_params),
 	{}
 };
 

@@ -126,6 +126,14 @@ const struct softrdma_transport softrdma_roce_transport = {
 	 * the link-local GID alone.
 	 */
 	.vlan_refused = "a VLAN, which gets no IP GIDs; add sroce on its real device",
+	/*
+	 * A reliable connection takes a packet out of order as lost (IBA
+	 * 9.7.5: a sequence error NAK, and the requester sends again from
+	 * there), and UD would hand a duplicate to the application.
+	 */
+	.bond_spray_refused =
+		"a bond in balance-rr or broadcast mode, which reorders or duplicates RoCE packets; "
+		"use active-backup, balance-xor, 802.3ad, balance-tlb or balance-alb",
 	.dev_size = SOFTRDMA_DEV_SIZE(softrdma_roce_dev, sdev),
 	.load = softrdma_roce_load,
 	.unload = softrdma_roce_unload,

@@ -448,7 +448,10 @@ bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
  * core gives the RoCE device of a netdev the addresses of its upper
  * devices as GIDs.  A device with several lowers (a bridge, a bond) ends
  * the walk: which of its ports' devices would own its addresses is not
- * defined, and a peer's junk must not cost a walk over every port.
+ * defined, and a peer's junk must not cost a walk over every port.  A
+ * bond's device sits on the bond itself (link.c refuses its ports), and
+ * the bond hands up what its active port receives with the bond as the
+ * ingress netdev, so the walk finds it at once, or below a VLAN on it.
  *
  * Context: under rcu_read_lock().
  * Return: a counted reference, or NULL.

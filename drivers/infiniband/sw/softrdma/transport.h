@@ -89,6 +89,17 @@ struct softrdma_transport {
 	/* why a device may not sit on a VLAN netdev (NULL: it may) */
 	const char *vlan_refused;
 	/*
+	 * why a device may not sit on a bond that hands one flow's frames
+	 * to several ports in turn (balance-rr) or to all of them
+	 * (broadcast): out of order or twice (NULL: it may)
+	 */
+	const char *bond_spray_refused;
+	/*
+	 * the device's GID is its netdev's MAC: no two devices of the
+	 * transport may sit on netdevs sharing one (link.c)
+	 */
+	bool gid_is_mac;
+	/*
 	 * bytes of a device: struct softrdma_dev first, then the
 	 * transport's own state (SOFTRDMA_DEV_SIZE())
 	 */
@@ -114,6 +125,8 @@ struct softrdma_transport {
 	void (*detach)(struct softrdma_dev *sdev);
 	/* the netdev changed its name (may be NULL) */
 	void (*netdev_renamed)(struct softrdma_dev *sdev);
+	/* the netdev changed its MAC address (may be NULL); RTNL held */
+	void (*netdev_addr_changed)(struct softrdma_dev *sdev);
 
 	/*
 	 * QPs.  qp_check_init: the transport's part of create_qp's checks

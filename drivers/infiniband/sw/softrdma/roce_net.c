@@ -922,6 +922,30 @@ static void softrdma_roce_udp6_csum(struct sk_buff *skb)
 }
 
 /*
+ * The UDP checksum of an IPv6 packet of a burst, complete, as GRO leaves
+ * the packets of a fraglist skb: segmentation carries each packet's
+ * checksum over as it is (__udp_gso_segment_list()) and no device is
+ * asked to fill it in.  The sum is the one the device or
+ * skb_checksum_help() puts into a lone packet from
+ * softrdma_roce_udp6_csum().
+ */
+static void softrdma_roce_udp6_csum_final(struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	unsigned int off = skb_transport_offset(skb), len = skb->len - off;
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct udphdr *uh = udp_hdr(skb);
+
+	uh->check = 0;
+	uh->check = udp_v6_check(len, &ip6h->saddr, &ip6h->daddr,
+				 skb_checksum(skb, off, len, 0));
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+	skb->ip_summed = CHECKSUM_NONE;
+#endif
+}
+
+/*
  * A destination on this host (the route goes through loopback): hand the
  * finished packet to the receive path of the sroce device owning the
  * destination address, as if it had come in on that device's netdev.
@@ -1128,9 +1152,11 @@ int softrdma_roce_xmit(struct softrdma_dev *sdev,
  * no NIC offers fraglist GSO) gives every segment back its own headers
  * and only copies the link header; inet_gso_segment() then rewrites each
  * segment's IPv4 ID (the head's plus the segment's index), total length
- * and header checksum.  So every packet is built with exactly those
- * values before its ICRC is computed, and what leaves is, byte for byte,
- * what softrdma_roce_xmit() would have sent packet by packet.
+ * and header checksum, ipv6_gso_segment() each IPv6 payload length, and
+ * neither touches a UDP checksum.  So every packet is built with exactly
+ * those values before its ICRC is computed, an IPv6 one with its UDP
+ * checksum complete after it, and what leaves is, byte for byte, what
+ * softrdma_roce_xmit() would have sent packet by packet.
  */
 static unsigned int roce_xmit_burst = 32;
 module_param(roce_xmit_burst, uint, 0644);
@@ -1139,19 +1165,29 @@ MODULE_PARM_DESC(roce_xmit_burst,
 
 #define SOFTRDMA_ROCE_BURST_MAX	64
 
+/*
+ * The most UDP bytes, header included, that one datagram's IP length
+ * field counts: IPv4's total length includes its own header, IPv6's
+ * payload length does not (a longer one would need a jumbogram)
+ */
+static unsigned int softrdma_roce_udp_max(const struct softrdma_roce_tx *tx)
+{
+	return tx->network_type == RDMA_NETWORK_IPV4 ?
+	       IP_MAX_MTU - sizeof(struct iphdr) : IPV6_MAXPLEN;
+}
+
 /**
  * softrdma_roce_burst_may_add() - may a packet join a burst
  * @burst: packets from softrdma_roce_alloc_skb(), not empty
  * @skb: the packet that would follow them on the wire
  *
- * Only IPv4 packets to the head's destination, every one as long as the
- * head but the last, which may be shorter (segmentation checks the head's
- * size against the route's MTU; a burst whose packets were pulled into
- * one buffer is cut every head's length, which then gives the same
- * packets), and no
- * more than roce_xmit_burst of them nor more than one IPv4 datagram holds
- * (the burst's IP header carries their total length).  Whether @skb
- * follows in the same message is the caller's to know.
+ * Only packets to the head's destination, every one as long as the head
+ * but the last, which may be shorter (segmentation checks the head's size
+ * against the route's MTU; a burst whose packets were pulled into one
+ * buffer is cut every head's length, which then gives the same packets),
+ * and no more than roce_xmit_burst of them nor more than one IPv4 or
+ * IPv6 datagram holds (the burst's IP header carries their total length).
+ * Whether @skb follows in the same message is the caller's to know.
  *
  * Return: true if @skb may be sent in @burst.
  */
@@ -1164,26 +1200,25 @@ bool softrdma_roce_burst_may_add(const struct sk_buff_head *burst,
 
 	return segs <= min_t(unsigned int, READ_ONCE(roce_xmit_burst),
 			     SOFTRDMA_ROCE_BURST_MAX) &&
-	       tx->network_type == RDMA_NETWORK_IPV4 &&
 	       skb_peek_tail(burst)->len == head->len &&
 	       skb->len <= head->len &&
-	       segs * (head->len + ROCE_ICRC_SIZE) + sizeof(struct iphdr) +
-			sizeof(struct udphdr) <= IP_MAX_MTU &&
+	       segs * (head->len + ROCE_ICRC_SIZE) + sizeof(struct udphdr) <=
+			softrdma_roce_udp_max(tx) &&
 	       !memcmp(tx, skb->cb, sizeof(*tx));
 }
 
 /**
  * softrdma_roce_burst_finish() - a burst's packets as one GSO skb
  * @net: the namespace it leaves in
- * @burst: at least two IPv4 packets from softrdma_roce_alloc_skb() that
+ * @burst: at least two packets from softrdma_roce_alloc_skb() that
  *	softrdma_roce_burst_may_add() let in, in wire order; emptied
  * @tx: where they go
  * @dst: their route, as softrdma_roce_push_hdrs() takes it
  * @drop: on failure, the counter naming the reason
  *
  * Gives each packet its UDP and IP headers and its ICRC, the IPv4 IDs
- * consecutive from the one chosen for the head, and chains them behind
- * the head.
+ * consecutive from the one chosen for the head, an IPv6 packet its UDP
+ * checksum, and chains them behind the head.
  *
  * Return: the head, or NULL when every packet was freed.
  */
@@ -1192,8 +1227,9 @@ softrdma_roce_burst_finish(struct net *net, struct sk_buff_head *burst,
 			   const struct softrdma_roce_tx *tx,
 			   struct dst_entry *dst, enum softrdma_counter *drop)
 {
-	const unsigned int hdr_len = sizeof(struct iphdr) +
+	const unsigned int hdr_len = softrdma_roce_ip_hdr_len(tx) +
 				     sizeof(struct udphdr);
+	const bool ipv4 = tx->network_type == RDMA_NETWORK_IPV4;
 	unsigned int segs = skb_queue_len(burst), i = 0;
 	struct sk_buff *head, *skb, **tail;
 	unsigned int ib_len;
@@ -1213,12 +1249,16 @@ softrdma_roce_burst_finish(struct net *net, struct sk_buff_head *burst,
 			*drop = SOFTRDMA_CNT_XMIT_NO_HEADROOM;
 			goto out_purge;
 		}
-		/* what inet_gso_segment() will write into segment i */
-		if (!i)
-			id = ntohs(ip_hdr(skb)->id);
-		else
-			ip_hdr(skb)->id = htons((u16)(id + i));
+		if (ipv4) {
+			/* what inet_gso_segment() will write into segment i */
+			if (!i)
+				id = ntohs(ip_hdr(skb)->id);
+			else
+				ip_hdr(skb)->id = htons((u16)(id + i));
+		}
 		softrdma_icrc_put(icrc, softrdma_icrc_compute(skb, ib_len));
+		if (!ipv4)
+			softrdma_roce_udp6_csum_final(skb);
 		i++;
 	}
 
@@ -1228,7 +1268,8 @@ softrdma_roce_burst_finish(struct net *net, struct sk_buff_head *burst,
 	skb_shinfo(head)->gso_segs = segs;
 	/*
 	 * Segmenting on the transmit path wants the checksum either to be
-	 * done or to be the device's; IPv4's UDP checksum is zero (A17.4.2)
+	 * done or to be the device's: IPv4's UDP checksum is zero (A17.4.2),
+	 * IPv6's is complete in every packet
 	 */
 	head->ip_summed = CHECKSUM_UNNECESSARY;
 	tail = &skb_shinfo(head)->frag_list;

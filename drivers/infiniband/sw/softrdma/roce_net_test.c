@@ -14,6 +14,7 @@
 #include <linux/ip.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
+#include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_pack.h>
@@ -758,7 +759,9 @@ static void softrdma_roce_net_push_hdrs(struct kunit *test)
  * the kernel's own GSO (as validate_xmit_skb() does for a device without
  * fraglist offload), must give back each packet exactly as the one-packet
  * path builds it, with the IPv4 ID segmentation gives that segment: the
- * ICRC of each covers its own ID, total and UDP length.
+ * ICRC of each covers its own ID, total (IPv6: payload) and UDP length.
+ * An IPv6 packet's UDP checksum is compared as it leaves a device without
+ * checksum offload.
  */
 
 struct burst_case {
@@ -766,6 +769,7 @@ struct burst_case {
 	unsigned int n;
 	unsigned int len[4];	/* IB bytes (BTH to pad) of each packet */
 	bool frags;		/* payload in a page frag, as from an MR */
+	bool ipv6;
 };
 
 static const struct burst_case burst_cases[] = {
@@ -780,6 +784,16 @@ static const struct burst_case burst_cases[] = {
 	{ "read_first_middle", 2, { 12 + 4 + 1024, 12 + 1024 } },
 	{ "read_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 4 + 512 } },
 	{ "payload_in_frags", 3, { 12 + 1024, 12 + 1024, 12 + 1024 }, true },
+	{ "ipv6_write_first_middle", 2, { 12 + 16 + 1024, 12 + 1024 }, false,
+	  true },
+	{ "ipv6_write_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 100 },
+	  false, true },
+	{ "ipv6_read_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 4 + 512 },
+	  false, true },
+	{ "ipv6_payload_in_frags", 3, { 12 + 1024, 12 + 1024, 12 + 1024 },
+	  true, true },
+	/* path MTU 4096: READ response MIDDLE, then LAST (AETH) */
+	{ "ipv6_mtu_4096", 2, { 12 + 4096, 12 + 4 + 1236 }, false, true },
 };
 
 static void burst_case_desc(const struct burst_case *c, char *desc)
@@ -789,11 +803,21 @@ static void burst_case_desc(const struct burst_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(burst, burst_cases, burst_case_desc);
 
-/* as softrdma_roce_alloc_skb() reserves on an Ethernet device */
-#define BURST_HEADROOM	(MAX_HEADER + IP4_LEN + sizeof(struct udphdr))
 #define BURST_BTH	12
 
-static void burst_tx(struct softrdma_roce_tx *tx)
+static unsigned int burst_ip_len(const struct softrdma_roce_tx *tx)
+{
+	return tx->network_type == RDMA_NETWORK_IPV4 ? IP4_LEN :
+						       sizeof(struct ipv6hdr);
+}
+
+/* as softrdma_roce_alloc_skb() reserves on an Ethernet device */
+static unsigned int burst_headroom(const struct softrdma_roce_tx *tx)
+{
+	return MAX_HEADER + burst_ip_len(tx) + sizeof(struct udphdr);
+}
+
+static void burst_tx(struct softrdma_roce_tx *tx, bool ipv6)
 {
 	struct softrdma_av av = {
 		.network_type = RDMA_NETWORK_IPV4,
@@ -801,8 +825,15 @@ static void burst_tx(struct softrdma_roce_tx *tx)
 		.traffic_class = 0x02,
 	};
 
-	addr4(&av.saddr, ADDR_LOCAL);
-	addr4(&av.daddr, ADDR_PEER);
+	if (ipv6) {
+		av.network_type = RDMA_NETWORK_IPV6;
+		av.flow_label = 0x5a5a5;
+		addr6(&av.saddr, ADDR_LOCAL);
+		addr6(&av.daddr, ADDR_PEER);
+	} else {
+		addr4(&av.saddr, ADDR_LOCAL);
+		addr4(&av.daddr, ADDR_PEER);
+	}
 	softrdma_roce_tx_set(tx, &av, 0xc321);
 }
 
@@ -825,9 +856,9 @@ static struct sk_buff *burst_pkt(struct kunit *test,
 	struct sk_buff *skb;
 	struct page *page;
 
-	skb = alloc_skb(BURST_HEADROOM + len + ROCE_ICRC_SIZE, GFP_KERNEL);
+	skb = alloc_skb(burst_headroom(tx) + len + ROCE_ICRC_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, BURST_HEADROOM);
+	skb_reserve(skb, burst_headroom(tx));
 	memcpy(skb->cb, tx, sizeof(*tx));
 	if (!frags) {
 		skb_put_data(skb, ib, len);
@@ -841,6 +872,29 @@ static struct sk_buff *burst_pkt(struct kunit *test,
 	return skb;
 }
 
+/*
+ * The UDP checksum of an IPv6 packet from softrdma_roce_xmit(): left to
+ * the device (udp6_set_csum()), and filled in as validate_xmit_skb() does
+ * when the device does not checksum
+ */
+static void burst_udp6_csum(struct kunit *test, struct sk_buff *skb)
+{
+	udp6_set_csum(false, skb, &ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
+		      skb->len - skb_transport_offset(skb));
+	KUNIT_ASSERT_EQ(test, (int)skb->ip_summed, CHECKSUM_PARTIAL);
+	KUNIT_ASSERT_EQ(test, skb_checksum_help(skb), 0);
+}
+
+/* a received IPv6 datagram's UDP checksum adds up (RFC 8200 8.1) */
+static bool burst_udp6_csum_ok(const u8 *wire, unsigned int len)
+{
+	const struct ipv6hdr *ip6h = (const void *)wire;
+	unsigned int ulen = len - sizeof(*ip6h);
+
+	return !csum_ipv6_magic(&ip6h->saddr, &ip6h->daddr, ulen, IPPROTO_UDP,
+				csum_partial(wire + sizeof(*ip6h), ulen, 0));
+}
+
 static void softrdma_roce_net_burst_segments(struct kunit *test)
 {
 	const struct burst_case *c = test->param_value;
@@ -850,10 +904,10 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 	struct sk_buff_head burst;
 	unsigned int i = 0, len;
 	u8 *ib[4], *wire;
+	u16 id0 = 0;
 	void *icrc;
-	u16 id0;
 
-	burst_tx(&tx);
+	burst_tx(&tx, c->ipv6);
 	__skb_queue_head_init(&burst);
 	for (i = 0; i < c->n; i++) {
 		ib[i] = kunit_kmalloc(test, c->len[i], GFP_KERNEL);
@@ -872,14 +926,21 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_shinfo(head)->gso_segs, c->n);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(head)->gso_size,
 			c->len[0] + ROCE_ICRC_SIZE);
-	id0 = ntohs(ip_hdr(head)->id);
+	KUNIT_EXPECT_EQ(test, skb_network_header_len(head), burst_ip_len(&tx));
 	KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(head)->len),
 			head->len - skb_transport_offset(head));
 
-	/* what __ip_local_out() does to it, then the device's GSO */
-	head->protocol = htons(ETH_P_IP);
-	ip_hdr(head)->tot_len = htons(head->len);
-	ip_send_check(ip_hdr(head));
+	/* what __ip_local_out()/__ip6_local_out() do, then the device's GSO */
+	if (c->ipv6) {
+		head->protocol = htons(ETH_P_IPV6);
+		ipv6_hdr(head)->payload_len =
+			htons(head->len - sizeof(struct ipv6hdr));
+	} else {
+		id0 = ntohs(ip_hdr(head)->id);
+		head->protocol = htons(ETH_P_IP);
+		ip_hdr(head)->tot_len = htons(head->len);
+		ip_send_check(ip_hdr(head));
+	}
 	segs = skb_gso_segment(head, NETIF_F_SG);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
 	consume_skb(head);
@@ -897,18 +958,28 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, wire);
 		KUNIT_ASSERT_EQ(test, skb_copy_bits(seg, skb_network_offset(seg),
 						    wire, len), 0);
+		/* nothing is left for a device to fill in */
+		KUNIT_EXPECT_NE(test, (int)seg->ip_summed, CHECKSUM_PARTIAL);
 		kfree_skb(seg);
 		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check_buf(wire, len),
 				      "segment %u: bad ICRC", i);
+		if (c->ipv6)
+			KUNIT_EXPECT_TRUE_MSG(test, burst_udp6_csum_ok(wire, len),
+					      "segment %u: bad UDP checksum",
+					      i);
 
 		/* the same packet from the one-packet path, given that ID */
 		one = burst_pkt(test, &tx, ib[i], c->len[i], false);
 		icrc = skb_put(one, ROCE_ICRC_SIZE);
 		KUNIT_ASSERT_EQ(test, softrdma_roce_push_hdrs(&init_net, one,
 							      &tx, NULL, 1), 0);
-		ip_hdr(one)->id = htons((u16)(id0 + i));
+		if (!c->ipv6)
+			ip_hdr(one)->id = htons((u16)(id0 + i));
 		softrdma_icrc_put(icrc, softrdma_icrc_compute(one, c->len[i]));
-		ip_send_check(ip_hdr(one));
+		if (c->ipv6)
+			burst_udp6_csum(test, one);
+		else
+			ip_send_check(ip_hdr(one));
 		KUNIT_EXPECT_EQ(test, len, one->len);
 		if (len == one->len)
 			KUNIT_EXPECT_EQ_MSG(test, memcmp(wire, one->data, len), 0,
@@ -936,12 +1007,23 @@ static const struct burst_add_case burst_add_cases[] = {
 	{ "shorter", 1052, 1036, 1, false, false, true },
 	{ "longer_than_head", 1036, 1040, 1, false, false, false },
 	{ "other_flow", 1036, 1036, 1, true, false, false },
-	{ "ipv6", 1036, 1036, 1, false, true, false },
+	{ "ipv6", 1036, 1036, 1, false, true, true },
+	{ "ipv6_shorter", 1052, 1036, 1, false, true, true },
+	{ "ipv6_other_flow", 1036, 1036, 1, true, true, false },
 	{ "thirty_second", 1036, 1036, 31, false, false, true },
 	{ "past_roce_xmit_burst", 1036, 1036, 32, false, false, false },
 	/* 16 packets of 4 KiB: one more would not fit one IPv4 length */
 	{ "past_ip_length", 4108, 4108, 15, false, false, false },
 	{ "within_ip_length", 4108, 4108, 14, false, false, true },
+	{ "ipv6_past_ip_length", 4108, 4108, 15, false, true, false },
+	{ "ipv6_within_ip_length", 4108, 4108, 14, false, true, true },
+	/*
+	 * 20 packets of 3276 bytes, 65520: an IPv6 payload length counts
+	 * them and the UDP header, an IPv4 total length does not hold its
+	 * own header too
+	 */
+	{ "ipv6_ip_length_past_ipv4s", 3272, 3272, 19, false, true, true },
+	{ "ip_length_past_ipv4s", 3272, 3272, 19, false, false, false },
 	/* only the last may be shorter than the head */
 	{ "after_a_shorter_one", 1052, 1036, 2, false, false, false, 1036 },
 	{ "shorter_after_a_shorter_one", 1052, 500, 2, false, false, false,
@@ -963,9 +1045,7 @@ static void softrdma_roce_net_burst_may_add(struct kunit *test)
 	unsigned int i, len;
 	struct sk_buff *skb;
 
-	burst_tx(&tx);
-	if (c->ipv6)
-		tx.network_type = RDMA_NETWORK_IPV6;
+	burst_tx(&tx, c->ipv6);
 	tx2 = tx;
 	if (c->other_port)
 		tx2.src_port++;
@@ -997,33 +1077,38 @@ static void softrdma_roce_net_burst_may_add(struct kunit *test)
  */
 static void softrdma_roce_net_burst_headroom(struct kunit *test)
 {
-	enum softrdma_counter drop = SOFTRDMA_CNT_XMIT_ERR;
 	const unsigned int len = BURST_BTH + 1024;
+	enum softrdma_counter drop;
 	struct softrdma_roce_tx tx;
 	struct sk_buff_head burst;
+	unsigned int i, room;
 	struct sk_buff *skb;
-	unsigned int i;
+	int ipv6;
 	u8 *ib;
 
-	burst_tx(&tx);
 	ib = kunit_kzalloc(test, len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ib);
-	__skb_queue_head_init(&burst);
-	for (i = 0; i < 2; i++) {
-		burst_fill(ib, len, i);
+	for (ipv6 = 0; ipv6 <= 1; ipv6++) {
+		burst_tx(&tx, ipv6);
 		/* the room a packet had before: the link header's alone */
-		skb = alloc_skb(16 + IP4_LEN + sizeof(struct udphdr) + len +
-				ROCE_ICRC_SIZE, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, skb);
-		skb_reserve(skb, 16 + IP4_LEN + sizeof(struct udphdr));
-		memcpy(skb->cb, &tx, sizeof(tx));
-		skb_put_data(skb, ib, len);
-		__skb_queue_tail(&burst, skb);
+		room = 16 + burst_ip_len(&tx) + sizeof(struct udphdr);
+		__skb_queue_head_init(&burst);
+		for (i = 0; i < 2; i++) {
+			burst_fill(ib, len, i);
+			skb = alloc_skb(room + len + ROCE_ICRC_SIZE, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			skb_reserve(skb, room);
+			memcpy(skb->cb, &tx, sizeof(tx));
+			skb_put_data(skb, ib, len);
+			__skb_queue_tail(&burst, skb);
+		}
+		drop = SOFTRDMA_CNT_XMIT_ERR;
+		KUNIT_EXPECT_NULL(test,
+				  softrdma_roce_burst_finish(&init_net, &burst,
+							     &tx, NULL, &drop));
+		KUNIT_EXPECT_EQ(test, drop, SOFTRDMA_CNT_XMIT_NO_HEADROOM);
+		KUNIT_EXPECT_TRUE(test, skb_queue_empty(&burst));
 	}
-	KUNIT_EXPECT_NULL(test, softrdma_roce_burst_finish(&init_net, &burst,
-							   &tx, NULL, &drop));
-	KUNIT_EXPECT_EQ(test, drop, SOFTRDMA_CNT_XMIT_NO_HEADROOM);
-	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&burst));
 }
 
 static void make_gid4(union ib_gid *gid, __be32 addr)

@@ -4,6 +4,7 @@
  * (IBA vol 1 §10.2.4, §10.3, §11.4).  The RC protocol itself is in the
  * engines behind rc.h; this file keeps the object consistent around them.
  */
+#include <kunit/visibility.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
 #include <trace/events/softrdma.h>
@@ -854,6 +855,13 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	struct softrdma_send_wqe *wqe;
 	int i;
 
+	/*
+	 * A window is bound by users only (IBV_WR_BIND_MW): the RDMA core
+	 * has no kernel work request that carries the window, its MR and
+	 * the range, so an ib_send_wr of this opcode has nothing to bind.
+	 */
+	if (wr->opcode == IB_WR_BIND_MW)
+		return -EOPNOTSUPP;
 	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
 		return -EINVAL;
 	if (!qp->sdev->tp->send_wr_ok(wr))
@@ -963,8 +971,9 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
  * work at all is softrdma_qp_send_verdict()'s; work it takes for the
  * flush is flushed from a work item (softrdma_qp_error()).
  */
-static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			      const struct ib_send_wr **bad_wr)
+VISIBLE_IF_KUNIT int softrdma_post_send(struct ib_qp *ibqp,
+					const struct ib_send_wr *wr,
+					const struct ib_send_wr **bad_wr)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	int verdict = softrdma_qp_send_verdict(READ_ONCE(qp->state),
@@ -1000,6 +1009,7 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		softrdma_qp_transport_kick(qp);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_post_send);
 
 static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			      const struct ib_recv_wr **bad_wr)

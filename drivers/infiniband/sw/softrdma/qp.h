@@ -366,4 +366,9 @@ static inline void softrdma_qp_complete_recv(struct softrdma_qp *qp,
 	softrdma_cq_post(qp->rcq, wc, solicited);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		       const struct ib_send_wr **bad_wr);
+#endif
+
 #endif /* SOFTRDMA_QP_H */

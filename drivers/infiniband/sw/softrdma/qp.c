@@ -749,8 +749,28 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return qp->sdev->tp->modify_qp(qp, attr, mask);
 }
 
-static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			     int mask, struct ib_qp_init_attr *init)
+/*
+ * IBA 11.2.5.3 (Query QP, SQ Draining): in SQD, are send WQEs the QP
+ * started before the move still outstanding?  No engine starts a new one
+ * in SQD, so the count only falls; at zero SQ Drained is raised.
+ */
+static bool softrdma_qp_sq_draining(struct softrdma_qp *qp)
+{
+	bool draining;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (qp->state != IB_QPS_SQD)
+		return false;
+	spin_lock_bh(&qp->sq.lock);
+	draining = qp->sq.fetched != 0;
+	spin_unlock_bh(&qp->sq.lock);
+	return draining;
+}
+
+VISIBLE_IF_KUNIT int softrdma_query_qp(struct ib_qp *ibqp,
+				       struct ib_qp_attr *attr, int mask,
+				       struct ib_qp_init_attr *init)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 
@@ -766,7 +786,7 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		memset(&attr->ah_attr, 0, sizeof(attr->ah_attr));
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
-	attr->sq_draining = 0;
+	attr->sq_draining = softrdma_qp_sq_draining(qp);
 
 	memset(init, 0, sizeof(*init));
 	init->qp_type = ibqp->qp_type;
@@ -779,6 +799,7 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	mutex_unlock(&qp->state_mutex);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_query_qp);
 
 /*
  * Copy a kernel WR's scatter list into a WQE, adding up its length.

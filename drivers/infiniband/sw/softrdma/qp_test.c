@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the QP verbs (qp.c): what post_send refuses of a kernel
- * consumer's WR list.
+ * consumer's WR list, and what query_qp reports of a drain.
  */
 #include <kunit/test.h>
 #include <rdma/ib_verbs.h>
@@ -149,9 +149,60 @@ static void softrdma_qp_post_send_bind_mw(struct kunit *test)
 	softrdma_ring_destroy(qp->sq.ring);
 }
 
+/* IBA 11.2.5.3: SQ Draining, in SQD until the WQEs started are done */
+struct sq_draining_case {
+	const char *name;
+	enum ib_qp_state state;
+	u32 fetched;		/* send WQEs started, not completed */
+	bool draining;
+};
+
+static const struct sq_draining_case sq_draining_cases[] = {
+	{ "sqd_outstanding", IB_QPS_SQD, 2, true },
+	{ "sqd_last_one", IB_QPS_SQD, 1, true },
+	{ "sqd_drained", IB_QPS_SQD, 0, false },
+	{ "rts_outstanding", IB_QPS_RTS, 2, false },
+	{ "err_outstanding", IB_QPS_ERR, 1, false },
+	{ "init", IB_QPS_INIT, 0, false },
+};
+
+static void sq_draining_case_desc(const struct sq_draining_case *c,
+				  char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sq_draining, sq_draining_cases, sq_draining_case_desc);
+
+static void softrdma_qp_query_sq_draining(struct kunit *test)
+{
+	const struct sq_draining_case *c = test->param_value;
+	struct ib_qp_init_attr init;
+	struct softrdma_roce_qp *rqp;
+	struct ib_qp_attr attr;
+	struct softrdma_qp *qp;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	mutex_init(&qp->state_mutex);
+	spin_lock_init(&qp->sq.lock);
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->state = c->state;
+	qp->sq.fetched = c->fetched;
+
+	memset(&attr, 0xff, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, softrdma_query_qp(&qp->ibqp, &attr, 0, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, c->state);
+	KUNIT_EXPECT_EQ(test, attr.sq_draining, c->draining);
+	mutex_destroy(&qp->state_mutex);
+}
+
 static struct kunit_case softrdma_qp_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_qp_post_send_bind_mw,
 			 post_bind_gen_params),
+	KUNIT_CASE_PARAM(softrdma_qp_query_sq_draining,
+			 sq_draining_gen_params),
 	{}
 };
 

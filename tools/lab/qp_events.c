@@ -15,7 +15,9 @@
  * retry counts, requester depth; an iWARP QP reaches RTS only through its
  * connection manager, so there the same values go in without the state)
  * and ERR: ibv_query_qp reads every value back right after creation and
- * after each step.  A QP on an SRQ that enters ERR raises
+ * after each step.  iWARP, in RTR: an address vector, a Q_Key and a path
+ * migration state are accepted and ignored and an alternate path is
+ * refused, as for stock siw.  A QP on an SRQ that enters ERR raises
  * IBV_EVENT_QP_LAST_WQE_REACHED; the modify to ERR raises nothing else.
  * RoCE: two QPs of the device connected to each other; the first SEND
  * into the one left in RTR raises IBV_EVENT_COMM_EST, and RTS -> SQD with
@@ -669,6 +671,27 @@ static void attrs(const char *dev, int gidx)
 		 iwarp ? "" : ", AV", strerror(err));
 	set |= mask;
 	expect_attrs(qp, "RTR", IBV_QPS_RTR, &a, err ? 0 : set, &cap);
+
+	if (iwarp) {
+		/* stock siw takes these IB-only attributes and ignores them */
+		struct ibv_qp_attr x;
+
+		memset(&x, 0, sizeof(x));
+		x.qkey = 0x11111111;
+		x.path_mig_state = IBV_MIG_MIGRATED;
+		x.ah_attr.port_num = 1;
+		err = ibv_modify_qp(qp, &x, IBV_QP_AV | IBV_QP_QKEY |
+				    IBV_QP_PATH_MIG_STATE);
+		lv_check(!err, "RTR: an address vector, a Q_Key and a path migration state are accepted and ignored, as by stock siw: %s",
+			 strerror(err));
+		expect_attrs(qp, "RTR, IB-only attributes", IBV_QPS_RTR, &a,
+			     set, &cap);
+		x.alt_port_num = 1;
+		x.alt_ah_attr.port_num = 1;
+		err = ibv_modify_qp(qp, &x, IBV_QP_ALT_PATH);
+		lv_check(err == EINVAL, "RTR: an alternate path is refused (EINVAL), as for stock siw: %s",
+			 strerror(err));
+	}
 
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0x654321;

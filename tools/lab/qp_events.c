@@ -15,14 +15,18 @@
  * retry counts, requester depth; an iWARP QP reaches RTS only through its
  * connection manager, so there the same values go in without the state)
  * and ERR: ibv_query_qp reads every value back right after creation and
- * after each step.  A QP on an SRQ that enters ERR raises
+ * after each step.  iWARP, in RTR: an address vector, a Q_Key and a path
+ * migration state are accepted and ignored and an alternate path is
+ * refused, as for stock siw.  A QP on an SRQ that enters ERR raises
  * IBV_EVENT_QP_LAST_WQE_REACHED; the modify to ERR raises nothing else.
  * RoCE: two QPs of the device connected to each other; the first SEND
  * into the one left in RTR raises IBV_EVENT_COMM_EST, and RTS -> SQD with
  * IBV_QP_EN_SQD_ASYNC_NOTIFY raises IBV_EVENT_SQ_DRAINED: at once with
  * nothing outstanding, and, entered under a load of large RDMA WRITEs and
- * READs, once all of them completed successfully (data checked).  A UD
- * QP moved to SQD raises it too.
+ * READs, once all of them completed successfully (data checked); while a
+ * SEND the peer RNR NAKs is outstanding, ibv_query_qp reports
+ * sq_draining, and clears it once the SEND completed.  A UD QP moved to
+ * SQD raises it too.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
  * SEND (data checked) and is closed in order with rdma_disconnect(): no
@@ -475,6 +479,95 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 }
 
 /*
+ * RoCE, IBA 11.2.5.3: ibv_query_qp's sq_draining.  A's SEND meets B
+ * without a receive WQE: B answers RNR NAKs and A, its rnr_retry 7,
+ * retries for as long as it takes, so the SEND is outstanding when A
+ * enters SQD however slow the host is (the doorbell starts it before
+ * ibv_post_send returns).  sq_draining is set then; a receive at B lets
+ * the SEND complete, SQ_DRAINED follows, and sq_draining is clear.
+ */
+static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
+			 int gidx)
+{
+	struct lv_info ia = { 0 }, ib = { 0 };
+	struct ibv_recv_wr rwr, *bad_rwr;
+	struct ibv_send_wr swr, *bad_swr;
+	struct ibv_sge ssge, rsge;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp *a, *b, *evqp;
+	char why[128] = "", seen[256];
+	int err, type, ok, bad = 0;
+	unsigned char buf[128];
+	struct ibv_qp_attr qa;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	mr = cq ? ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE) :
+		  NULL;
+	a = mr ? lv_create_rc_qp(pd, cq, 4, 0, NULL) : NULL;
+	b = a ? lv_create_rc_qp(pd, cq, 4, 0, NULL) : NULL;
+	if (!b)
+		lv_die("draining: cq/mr/qp");
+	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
+		lv_die("query_gid");
+	ib.gid = ia.gid;
+	ia.qpn = a->qp_num;
+	ib.qpn = b->qp_num;
+	ia.psn = 0x100;
+	ib.psn = 0x200;
+	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
+	lv_rc_connect(b, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ib, &ia);
+
+	memset(buf, 0x3c, 64);
+	memset(buf + 64, 0, 64);
+	ssge = (struct ibv_sge){ (uintptr_t)buf, 64, mr->lkey };
+	memset(&swr, 0, sizeof(swr));
+	swr.wr_id = 1;
+	swr.sg_list = &ssge;
+	swr.num_sge = 1;
+	swr.opcode = IBV_WR_SEND;
+	swr.send_flags = IBV_SEND_SIGNALED;
+	if (ibv_post_send(a, &swr, &bad_swr))
+		lv_die("draining: post_send");
+	err = modify_state(a, IBV_QPS_SQD, 1);
+	memset(&qa, 0, sizeof(qa));
+	err = err ?: ibv_query_qp(a, &qa, IBV_QP_STATE, &init);
+	lv_check(!err && qa.qp_state == IBV_QPS_SQD && qa.sq_draining,
+		 "draining: in SQD with a SEND outstanding (RNR NAKed), ibv_query_qp reports sq_draining (%s, state %d, sq_draining %d)",
+		 strerror(err), qa.qp_state, qa.sq_draining);
+	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
+		 "draining: no SQ_DRAINED while it is outstanding%s", seen);
+
+	rsge = (struct ibv_sge){ (uintptr_t)buf + 64, 64, mr->lkey };
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.wr_id = 2;
+	rwr.sg_list = &rsge;
+	rwr.num_sge = 1;
+	if (ibv_post_recv(b, &rwr, &bad_rwr))
+		lv_die("draining: post_recv");
+	ok = sqd_poll(cq, 2, &bad, why, sizeof(why));
+	lv_check(ok == 2 && !bad && !memcmp(buf, buf + 64, 64),
+		 "draining: a receive at the peer lets the SEND complete, data intact (%d ok%s)",
+		 ok, why);
+	evqp = NULL;
+	type = next_event(ctx, 5000, &evqp);
+	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
+		 "draining: then the QP raises IBV_EVENT_SQ_DRAINED (got %s)",
+		 type < 0 ? "none" : ibv_event_type_str(type));
+	memset(&qa, 0, sizeof(qa));
+	err = ibv_query_qp(a, &qa, IBV_QP_STATE, &init);
+	lv_check(!err && qa.qp_state == IBV_QPS_SQD && !qa.sq_draining,
+		 "draining: drained, ibv_query_qp clears sq_draining (%s, state %d, sq_draining %d)",
+		 strerror(err), qa.qp_state, qa.sq_draining);
+
+	ibv_destroy_qp(a);
+	ibv_destroy_qp(b);
+	ibv_dereg_mr(mr);
+	ibv_destroy_cq(cq);
+}
+
+/*
  * A UD QP, IBA 10.3.1: its SQ has drained when its sends have left; moved
  * RTS -> SQD asking for it, it raises IBV_EVENT_SQ_DRAINED, once.
  */
@@ -579,6 +672,27 @@ static void attrs(const char *dev, int gidx)
 	set |= mask;
 	expect_attrs(qp, "RTR", IBV_QPS_RTR, &a, err ? 0 : set, &cap);
 
+	if (iwarp) {
+		/* stock siw takes these IB-only attributes and ignores them */
+		struct ibv_qp_attr x;
+
+		memset(&x, 0, sizeof(x));
+		x.qkey = 0x11111111;
+		x.path_mig_state = IBV_MIG_MIGRATED;
+		x.ah_attr.port_num = 1;
+		err = ibv_modify_qp(qp, &x, IBV_QP_AV | IBV_QP_QKEY |
+				    IBV_QP_PATH_MIG_STATE);
+		lv_check(!err, "RTR: an address vector, a Q_Key and a path migration state are accepted and ignored, as by stock siw: %s",
+			 strerror(err));
+		expect_attrs(qp, "RTR, IB-only attributes", IBV_QPS_RTR, &a,
+			     set, &cap);
+		x.alt_port_num = 1;
+		x.alt_ah_attr.port_num = 1;
+		err = ibv_modify_qp(qp, &x, IBV_QP_ALT_PATH);
+		lv_check(err == EINVAL, "RTR: an alternate path is refused (EINVAL), as for stock siw: %s",
+			 strerror(err));
+	}
+
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0x654321;
 	a.timeout = 14;
@@ -636,6 +750,7 @@ static void attrs(const char *dev, int gidx)
 	if (!iwarp) {
 		loop_events(ctx, pd, cq, gidx);
 		sqd_outstanding(ctx, pd, gidx);
+		sqd_draining(ctx, pd, gidx);
 		ud_sqd(pd, cq);
 	}
 	ibv_destroy_cq(cq);

@@ -40,6 +40,9 @@ if want attr && [ "$LAB_STACK" = sroce ]; then
 	lab_check "attr: max_mw and the window capabilities advertised" attrs
 fi
 
+# stock rxe owning the windows: what mw_verbs.c allows for (MW_OWNER)
+[ "${LAB_STACKS[0]}" = rxe ] && export MW_OWNER=rxe
+
 if want verbs && lab_built mw_verbs "$MW_BIN"; then
 	lab_pair mw_verbs 120 lab_run "$MW_BIN" -d "$LAB_IBDEV" -g "$gid"
 fi

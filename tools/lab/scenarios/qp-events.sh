@@ -12,6 +12,10 @@
 #   first SEND into a QP in RTR raises IBV_EVENT_COMM_EST, and SQD raises
 #   IBV_EVENT_SQ_DRAINED once, also entered under a load of large RDMA
 #   WRITEs and READs (all completing, data checked), and on a UD QP;
+#   ibv_query_qp's sq_draining set while an RNR-NAKed SEND is outstanding
+#   in SQD, clear once it completed; iWARP: an address vector, a Q_Key
+#   and a path migration state accepted and ignored, an alternate path
+#   refused, as by stock siw;
 # - guest0 serves, guest1 connects over the RDMA CM: an orderly
 #   rdma_disconnect() raises no QP event on either side (the QPs end in
 #   ERR); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the

@@ -51,6 +51,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_INVALID_REQUEST] = { .name = "rcv_invalid_request" },
 	[SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR] = { .name = "rcv_remote_access_err" },
 	[SOFTRDMA_CNT_RCV_STALE_RESPONSE] = { .name = "rcv_stale_response" },
+	[SOFTRDMA_CNT_RCV_BAD_RESPONSE] = { .name = "rcv_bad_response" },
 	[SOFTRDMA_CNT_RCV_BACKLOG_DROP] = { .name = "rcv_backlog_drop" },
 	[SOFTRDMA_CNT_ACKS_COALESCED] = { .name = "acks_coalesced" },
 	[SOFTRDMA_CNT_UC_DROPPED] = { .name = "uc_dropped" },

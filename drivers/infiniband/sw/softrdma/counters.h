@@ -55,6 +55,8 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_RCV_INVALID_REQUEST,
 	SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR,
 	SOFTRDMA_CNT_RCV_STALE_RESPONSE,
+	/* a response that does not fit the request at its PSN */
+	SOFTRDMA_CNT_RCV_BAD_RESPONSE,
 	SOFTRDMA_CNT_RCV_BACKLOG_DROP,
 	SOFTRDMA_CNT_ACKS_COALESCED,	/* AckReqs a later ACK answered */
 	SOFTRDMA_CNT_UC_DROPPED,	/* UC request packets dropped */

@@ -601,9 +601,11 @@ int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
 }
 
 /*
- * iWARP modify_qp (qp_state.c has the transitions): only the state, the
- * access flags, the port and the RDMA Read depths; the QP reaches RTS
- * through softrdma_iwarp_qp_connected().
+ * iWARP modify_qp (qp_state.c has the transitions): the state, the
+ * access flags, the port, the RDMA Read depths and the IB values kept
+ * for query_qp; the IB attributes stock siw ignores are ignored
+ * (SOFTRDMA_IWARP_QP_IGNORED).  The QP reaches RTS through
+ * softrdma_iwarp_qp_connected().
  */
 int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 			     int mask)
@@ -623,8 +625,10 @@ int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 		goto out_unlock;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	err = softrdma_iwarp_qp_transition(cur, next, mask, &actions);
-	if (!err)
-		err = softrdma_qp_check_attr(attr, mask, &limits);
+	if (err)
+		goto out_unlock;
+	mask &= ~SOFTRDMA_IWARP_QP_IGNORED;
+	err = softrdma_qp_check_attr(attr, mask, &limits);
 	if (err)
 		goto out_unlock;
 	/* iWARP has no atomics to allow (RFC 7306 is not implemented) */

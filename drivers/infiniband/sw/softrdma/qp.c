@@ -4,6 +4,7 @@
  * (IBA vol 1 §10.2.4, §10.3, §11.4).  The RC protocol itself is in the
  * engines behind rc.h; this file keeps the object consistent around them.
  */
+#include <kunit/visibility.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -758,8 +759,28 @@ static int softrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return qp->sdev->tp->modify_qp(qp, attr, mask);
 }
 
-static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			     int mask, struct ib_qp_init_attr *init)
+/*
+ * IBA 11.2.5.3 (Query QP, SQ Draining): in SQD, are send WQEs the QP
+ * started before the move still outstanding?  No engine starts a new one
+ * in SQD, so the count only falls; at zero SQ Drained is raised.
+ */
+static bool softrdma_qp_sq_draining(struct softrdma_qp *qp)
+{
+	bool draining;
+
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (qp->state != IB_QPS_SQD)
+		return false;
+	spin_lock_bh(&qp->sq.lock);
+	draining = qp->sq.fetched != 0;
+	spin_unlock_bh(&qp->sq.lock);
+	return draining;
+}
+
+VISIBLE_IF_KUNIT int softrdma_query_qp(struct ib_qp *ibqp,
+				       struct ib_qp_attr *attr, int mask,
+				       struct ib_qp_init_attr *init)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 
@@ -775,7 +796,7 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		memset(&attr->ah_attr, 0, sizeof(attr->ah_attr));
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
-	attr->sq_draining = 0;
+	attr->sq_draining = softrdma_qp_sq_draining(qp);
 
 	memset(init, 0, sizeof(*init));
 	init->qp_type = ibqp->qp_type;
@@ -788,6 +809,7 @@ static int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	mutex_unlock(&qp->state_mutex);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_query_qp);
 
 /*
  * Copy a kernel WR's scatter list into a WQE, adding up its length.
@@ -864,6 +886,13 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 	struct softrdma_send_wqe *wqe;
 	int i;
 
+	/*
+	 * A window is bound by users only (IBV_WR_BIND_MW): the RDMA core
+	 * has no kernel work request that carries the window, its MR and
+	 * the range, so an ib_send_wr of this opcode has nothing to bind.
+	 */
+	if (wr->opcode == IB_WR_BIND_MW)
+		return -EOPNOTSUPP;
 	if (wr->num_sge < 0 || wr->num_sge > sq->lim.max_sge)
 		return -EINVAL;
 	if (!qp->sdev->tp->send_wr_ok(wr))
@@ -973,8 +1002,9 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
  * work at all is softrdma_qp_send_verdict()'s; work it takes for the
  * flush is flushed from a work item (softrdma_qp_error()).
  */
-static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			      const struct ib_send_wr **bad_wr)
+VISIBLE_IF_KUNIT int softrdma_post_send(struct ib_qp *ibqp,
+					const struct ib_send_wr *wr,
+					const struct ib_send_wr **bad_wr)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
 	int verdict = softrdma_qp_send_verdict(READ_ONCE(qp->state),
@@ -1010,6 +1040,7 @@ static int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		softrdma_qp_transport_kick(qp);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_post_send);
 
 static int softrdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			      const struct ib_recv_wr **bad_wr)

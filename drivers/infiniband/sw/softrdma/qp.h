@@ -366,4 +366,11 @@ static inline void softrdma_qp_complete_recv(struct softrdma_qp *qp,
 	softrdma_cq_post(qp->rcq, wc, solicited);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+int softrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		       const struct ib_send_wr **bad_wr);
+int softrdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		      struct ib_qp_init_attr *init);
+#endif
+
 #endif /* SOFTRDMA_QP_H */

@@ -49,15 +49,22 @@ int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
  * and, as stock siw takes them, the IB values an IB-style caller passes
  * along (P_Key index, path MTU, PSNs, timers, retry counts, destination
  * QPN), kept for query_qp and otherwise unused: iWARP leaves reliability
- * to TCP.  An address vector, a Q_Key or an alternate path is refused:
- * an iWARP QP's path is its connection.
+ * to TCP.  Stock siw takes every other standard attribute and ignores
+ * it; so do these QPs with an address vector, a Q_Key, a path migration
+ * state and capacities (SOFTRDMA_IWARP_QP_IGNORED: not stored, query_qp
+ * does not report them; an iWARP QP's path is its connection).  An
+ * alternate path is refused: the RDMA core refuses it on any port that
+ * is not InfiniBand before a driver sees it.
  */
 #define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
 				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
 				 IB_QP_MAX_QP_RD_ATOMIC | \
 				 IB_QP_MAX_DEST_RD_ATOMIC | \
 				 IB_QP_EN_SQD_ASYNC_NOTIFY | \
-				 SOFTRDMA_IWARP_QP_IB_ATTRS)
+				 SOFTRDMA_IWARP_QP_IB_ATTRS | \
+				 SOFTRDMA_IWARP_QP_IGNORED)
+#define SOFTRDMA_IWARP_QP_IGNORED (IB_QP_AV | IB_QP_QKEY | \
+				   IB_QP_PATH_MIG_STATE | IB_QP_CAP)
 #define SOFTRDMA_IWARP_QP_IB_ATTRS (IB_QP_PKEY_INDEX | IB_QP_PATH_MTU | \
 				    IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
 				    IB_QP_SQ_PSN | IB_QP_TIMEOUT | \

@@ -305,13 +305,24 @@ static const struct iw_case iw_cases[] = {
 	  IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY, 0, 0 },
 	{ "ib_dest_qpn", IB_QPS_INIT, IB_QPS_RTR,
 	  IW_INIT_MASK | IB_QP_DEST_QPN, 0, SOFTRDMA_QP_ACT_RECV },
-	/* an iWARP QP's path is its connection; no Q_Key (UD) */
-	{ "ib_rtr_av", IB_QPS_INIT, IB_QPS_RTR, IW_INIT_MASK | IB_QP_AV,
-	  -EINVAL, 0 },
+	/* what stock siw takes and ignores (SOFTRDMA_IWARP_QP_IGNORED) */
+	{ "ib_rtr_av", IB_QPS_INIT, IB_QPS_RTR, IW_INIT_MASK | IB_QP_AV, 0,
+	  SOFTRDMA_QP_ACT_RECV },
+	{ "ib_rc_rtr_mask", IB_QPS_INIT, IB_QPS_RTR, RC_RTR_MASK, 0,
+	  SOFTRDMA_QP_ACT_RECV },
+	{ "ib_qkey", IB_QPS_RESET, IB_QPS_INIT, IW_INIT_MASK | IB_QP_QKEY, 0,
+	  0 },
+	{ "ib_path_mig_state", IB_QPS_RTS, IB_QPS_RTS, IB_QP_PATH_MIG_STATE,
+	  0, 0 },
+	{ "ib_sqd_av", IB_QPS_RTS, IB_QPS_RTS, IB_QP_AV | IB_QP_PORT, 0, 0 },
+	{ "ib_cap", IB_QPS_RTS, IB_QPS_RTS, IB_QP_CAP, 0, 0 },
+	/* the RDMA core refuses it on a port that is not InfiniBand */
 	{ "ib_alt_path", IB_QPS_RTS, IB_QPS_RTS, IB_QP_ALT_PATH, -EINVAL,
 	  0 },
-	{ "ib_qkey", IB_QPS_RESET, IB_QPS_INIT, IW_INIT_MASK | IB_QP_QKEY,
-	  -EINVAL, 0 },
+	{ "ib_alt_path_with_mig", IB_QPS_RTS, IB_QPS_RTS,
+	  IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE, -EINVAL, 0 },
+	{ "rate_limit", IB_QPS_RTS, IB_QPS_RTS, IB_QP_RATE_LIMIT, -EINVAL,
+	  0 },
 	{ "bad_state_value", IB_QPS_INIT, 42, IB_QP_STATE, -EINVAL, 0 },
 };
 

@@ -1002,6 +1002,58 @@ u8 softrdma_rc_read_resp_opcode(u32 idx, u32 npsn)
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_read_resp_opcode);
 
+/**
+ * softrdma_rc_resp_fits() - does a response fit the request at its PSN?
+ * @wr_opcode: the send WQE whose PSNs include the response's
+ * @op_flags: the response's opcode flags (softrdma_roce_opcode()->flags)
+ * @idx: the response's place from the WQE's first PSN
+ * @npsn: the WQE's PSNs (softrdma_rc_wqe_npsn())
+ * @payload: the response's payload bytes
+ * @length: the WQE's length
+ * @mtu: path MTU in bytes
+ *
+ * IBA 9.7.5.1.3 - 9.7.5.1.5: an RDMA READ is answered by READ responses,
+ * CmpSwap and FetchAdd by an ATOMIC Acknowledge without payload; IBA 1.5
+ * 9.4.8, 9.4.9: ATOMIC WRITE and FLUSH by a READ Response Only without
+ * payload.  The packets of a READ carry full path MTUs but for its last,
+ * which ends the read's length exactly (9.7.5.1.3).  A tail asked for
+ * again is answered in either of two ways: the packets keep their place
+ * in the whole read (softrdma_rc_read_resp_opcode()), or the responder
+ * takes the question for a new read and answers First to Last, or Only,
+ * from its own first PSN (stock rxe).  Either way a First is never the
+ * read's last packet, a Middle never its first or last, a Last never its
+ * first; an Only may answer any one packet.
+ *
+ * Return: false for a bad response, one the requester must not take.
+ */
+bool softrdma_rc_resp_fits(u32 wr_opcode, u32 op_flags, u32 idx, u32 npsn,
+			   u32 payload, u32 length, u32 mtu)
+{
+	u64 offset = (u64)idx * mtu;
+	bool last = idx + 1 == npsn;
+
+	if (idx >= npsn)
+		return false;
+	if (op_flags & SOFTRDMA_OPF_ATOMIC)
+		return (wr_opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+			wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD) && !payload;
+	if (!(op_flags & SOFTRDMA_OPF_READ))
+		return false;
+	if (wr_opcode == SOFTRDMA_WR_ATOMIC_WRITE ||
+	    wr_opcode == SOFTRDMA_WR_FLUSH)
+		return (op_flags & SOFTRDMA_OPF_ONLY) && !payload;
+	if (wr_opcode != IB_WR_RDMA_READ)
+		return false;
+	if ((op_flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_MIDDLE)) && last)
+		return false;
+	if ((op_flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST)) && !idx)
+		return false;
+	if (offset + payload > length)
+		return false;
+	return last ? offset + payload == length : payload == mtu;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_resp_fits);
+
 /* IBA 9.7.5.2.8, 9.7.6.1.3: a retry count of 7 means "retry forever" */
 #define SOFTRDMA_RC_RETRY_INFINITE	7
 

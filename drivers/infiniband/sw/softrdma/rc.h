@@ -370,6 +370,8 @@ void softrdma_rc_resp_flush(struct softrdma_qp *qp);
 void softrdma_rc_resp_settle(struct softrdma_qp *qp);
 void softrdma_rc_resp_work(struct work_struct *work);
 #if IS_ENABLED(CONFIG_KUNIT)
+bool softrdma_rc_comp_fits(struct softrdma_qp *qp, u32 psn, u32 op_flags,
+			   u32 payload);
 struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
 					u64 *va, u32 len);
 bool softrdma_rc_atomic_write_rule(u64 va, u32 len, u32 payload_len);
@@ -435,6 +437,8 @@ u8 softrdma_rc_req_opcode(u8 rc_opcode, bool reliable);
 
 bool softrdma_rc_write_fits(u32 op_flags, u32 payload, u32 left);
 u8 softrdma_rc_read_resp_opcode(u32 idx, u32 npsn);
+bool softrdma_rc_resp_fits(u32 wr_opcode, u32 op_flags, u32 idx, u32 npsn,
+			   u32 payload, u32 length, u32 mtu);
 
 /* What the completer does with an ACK or NAK (IBA 9.7.5.1.1 - 9.7.5.2) */
 enum softrdma_rc_ack_action {

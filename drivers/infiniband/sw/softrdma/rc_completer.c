@@ -6,6 +6,7 @@
  * softirq and in the retry timer, under qp->sq.lock, and restarts the
  * requester when the window opens.
  */
+#include <kunit/visibility.h>
 #include <linux/jiffies.h>
 #include <trace/events/softrdma.h>
 
@@ -445,14 +446,9 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	if (class == SOFTRDMA_RC_RD_DUPLICATE || class == SOFTRDMA_RC_RD_STALE)
 		goto out_gap;
 
+	/* its place and length were checked (softrdma_rc_comp_fits()) */
 	idx = psn_diff(pkt->psn, st->first_psn);
 	offset = idx * qp->mtu;
-	if (offset + pkt->payload_len > wqe->length ||
-	    (pkt->psn != last && pkt->payload_len != qp->mtu) ||
-	    (pkt->psn == last && offset + pkt->payload_len != wqe->length)) {
-		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
-		return true;
-	}
 	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
 				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
 				softrdma_rc_place_skb, &place);
@@ -540,7 +536,7 @@ static bool softrdma_rc_comp_iba15_psn(struct softrdma_qp *qp, u32 psn)
 /*
  * IBA 1.5 9.4.8, 9.4.9: an ATOMIC WRITE or a FLUSH is answered, once
  * executed, by an RDMA READ Response Only with no payload; anything else
- * at its PSN is a bad response.
+ * at its PSN was refused as a bad response (softrdma_rc_comp_fits()).
  */
 static bool softrdma_rc_comp_iba15(struct softrdma_qp *qp, struct sk_buff *skb)
 {
@@ -551,15 +547,44 @@ static bool softrdma_rc_comp_iba15(struct softrdma_qp *qp, struct sk_buff *skb)
 	wqe = softrdma_rc_comp_expect(qp, pkt->psn, &st);
 	if (!wqe || !softrdma_rc_wr_is_iba15(wqe->opcode))
 		return false;
-	if (pkt->opcode != IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY ||
-	    pkt->payload_len) {
-		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
-		return true;
-	}
 	st->done = true;
 	softrdma_rc_retire(qp, pkt->psn);
 	return true;
 }
+
+/*
+ * Does a READ response or atomic ACK at an outstanding @psn fit the
+ * request whose PSNs include it (softrdma_rc_resp_fits())?  One for a
+ * request already answered in full is a duplicate, left to the paths
+ * that drop those; a PSN no request consumed (never sent) is stale.
+ */
+VISIBLE_IF_KUNIT bool softrdma_rc_comp_fits(struct softrdma_qp *qp, u32 psn,
+					    u32 op_flags, u32 payload)
+{
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_rc_wqe *st;
+	u32 i;
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	for (i = 0; i < qp->sq.fetched; i++) {
+		wqe = softrdma_rc_wqe_at(qp, i, &st);
+		if (!st->npsn)
+			continue;
+		if (psn_before(psn, st->first_psn))
+			break;
+		if (!psn_in_window(psn, st->first_psn, st->npsn))
+			continue;
+		if (st->done || st->failed)
+			return true;
+		return softrdma_rc_resp_fits(wqe->opcode, op_flags,
+					     psn_diff(psn, st->first_psn),
+					     st->npsn, payload, wqe->length,
+					     qp->mtu);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_comp_fits);
 
 /*
  * A READ response dropped as a duplicate or stale may be the answer to
@@ -615,6 +640,18 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	if (!softrdma_rc_psn_outstanding(rc, pkt->psn)) {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_STALE_RESPONSE);
 		softrdma_rc_comp_replay(qp, skb, op);
+		goto out_unlock;
+	}
+
+	/*
+	 * A response that does not fit its request is never placed nor
+	 * taken as an acknowledgment: the oldest WQE completes with a bad
+	 * response error and the QP fails (IB_WC_BAD_RESP_ERR).
+	 */
+	if ((op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC)) &&
+	    !softrdma_rc_comp_fits(qp, pkt->psn, op->flags, pkt->payload_len)) {
+		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BAD_RESPONSE);
+		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
 		goto out_unlock;
 	}
 

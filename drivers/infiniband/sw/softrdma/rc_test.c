@@ -1509,6 +1509,222 @@ static void softrdma_rc_sq_drained_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.locked, 0);
 }
 
+/* IBA 9.7.5.1.3 - 9.7.5.1.5, IBA 1.5 9.4.8-9: a response and its request */
+struct rc_fits_case {
+	const char *name;
+	u32 wr_opcode;
+	u8 opcode;		/* the response's */
+	u32 idx;
+	u32 npsn;
+	u32 payload;
+	u32 length;		/* the request's */
+	bool fits;
+};
+
+#define FITS_MTU	1024
+
+static const struct rc_fits_case rc_fits_cases[] = {
+	{ "read_only", IB_WR_RDMA_READ, RC_RD(ONLY), 0, 1, 100, 100, true },
+	{ "read_zero_length", IB_WR_RDMA_READ, RC_RD(ONLY), 0, 1, 0, 0,
+	  true },
+	{ "read_first", IB_WR_RDMA_READ, RC_RD(FIRST), 0, 3, 1024, 3000,
+	  true },
+	{ "read_middle", IB_WR_RDMA_READ, RC_RD(MIDDLE), 1, 3, 1024, 3000,
+	  true },
+	{ "read_last", IB_WR_RDMA_READ, RC_RD(LAST), 2, 3, 952, 3000, true },
+	{ "read_last_full_mtu", IB_WR_RDMA_READ, RC_RD(LAST), 2, 3, 1024,
+	  3072, true },
+	/* a tail asked for again, answered as a read of its own */
+	{ "reread_first_in_middle", IB_WR_RDMA_READ, RC_RD(FIRST), 1, 3,
+	  1024, 3000, true },
+	{ "reread_last_before_end", IB_WR_RDMA_READ, RC_RD(LAST), 1, 3, 1024,
+	  3000, true },
+	{ "reread_only_at_end", IB_WR_RDMA_READ, RC_RD(ONLY), 2, 3, 952, 3000,
+	  true },
+	{ "reread_only_at_start", IB_WR_RDMA_READ, RC_RD(ONLY), 0, 3, 1024,
+	  3000, true },
+	/* out of the read's packet order */
+	{ "middle_at_first", IB_WR_RDMA_READ, RC_RD(MIDDLE), 0, 3, 1024, 3000,
+	  false },
+	{ "middle_at_last", IB_WR_RDMA_READ, RC_RD(MIDDLE), 2, 3, 952, 3000,
+	  false },
+	{ "last_at_first", IB_WR_RDMA_READ, RC_RD(LAST), 0, 3, 1024, 3000,
+	  false },
+	{ "first_at_last", IB_WR_RDMA_READ, RC_RD(FIRST), 2, 3, 952, 3000,
+	  false },
+	{ "first_of_one", IB_WR_RDMA_READ, RC_RD(FIRST), 0, 1, 100, 100,
+	  false },
+	{ "past_the_read", IB_WR_RDMA_READ, RC_RD(MIDDLE), 3, 3, 1024, 3000,
+	  false },
+	/* the wrong length */
+	{ "middle_short", IB_WR_RDMA_READ, RC_RD(MIDDLE), 1, 3, 1000, 3000,
+	  false },
+	{ "last_short", IB_WR_RDMA_READ, RC_RD(LAST), 2, 3, 900, 3000,
+	  false },
+	{ "last_long", IB_WR_RDMA_READ, RC_RD(LAST), 2, 3, 1024, 3000,
+	  false },
+	{ "only_long", IB_WR_RDMA_READ, RC_RD(ONLY), 0, 1, 101, 100, false },
+	{ "zero_length_with_payload", IB_WR_RDMA_READ, RC_RD(ONLY), 0, 1, 4,
+	  0, false },
+	/* atomics */
+	{ "atomic_ack_cmp_swp", IB_WR_ATOMIC_CMP_AND_SWP,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 0, 8, true },
+	{ "atomic_ack_fetch_add", IB_WR_ATOMIC_FETCH_AND_ADD,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 0, 8, true },
+	{ "atomic_ack_with_payload", IB_WR_ATOMIC_FETCH_AND_ADD,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 8, 8, false },
+	{ "atomic_ack_for_read", IB_WR_RDMA_READ,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 0, 8, false },
+	{ "read_response_for_atomic", IB_WR_ATOMIC_CMP_AND_SWP, RC_RD(ONLY),
+	  0, 1, 8, 8, false },
+	/* requests answered by an ACK only */
+	{ "read_response_for_send", IB_WR_SEND, RC_RD(ONLY), 0, 1, 100, 100,
+	  false },
+	{ "atomic_ack_for_write", IB_WR_RDMA_WRITE,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 0, 8, false },
+	/* IBA 1.5: an empty READ Response Only and nothing else */
+	{ "atomic_write_answered", SOFTRDMA_WR_ATOMIC_WRITE, RC_RD(ONLY), 0,
+	  1, 0, 8, true },
+	{ "atomic_write_with_payload", SOFTRDMA_WR_ATOMIC_WRITE, RC_RD(ONLY),
+	  0, 1, 8, 8, false },
+	{ "atomic_write_read_last", SOFTRDMA_WR_ATOMIC_WRITE, RC_RD(LAST), 0,
+	  1, 0, 8, false },
+	{ "flush_answered", SOFTRDMA_WR_FLUSH, RC_RD(ONLY), 0, 1, 0, 0,
+	  true },
+	{ "flush_read_first", SOFTRDMA_WR_FLUSH, RC_RD(FIRST), 0, 1, 0, 0,
+	  false },
+	{ "flush_atomic_ack", SOFTRDMA_WR_FLUSH,
+	  IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, 1, 0, 0, false },
+};
+
+static void rc_fits_case_desc(const struct rc_fits_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_fits, rc_fits_cases, rc_fits_case_desc);
+
+static void softrdma_rc_response_fits(struct kunit *test)
+{
+	const struct rc_fits_case *c = test->param_value;
+	u32 flags = softrdma_roce_opcode(c->opcode)->flags;
+
+	KUNIT_EXPECT_EQ(test, softrdma_rc_resp_fits(c->wr_opcode, flags,
+						    c->idx, c->npsn,
+						    c->payload, c->length,
+						    FITS_MTU),
+			c->fits);
+}
+
+/*
+ * The completer finds the request a response's PSN belongs to among those
+ * outstanding, across the PSN wrap, and leaves duplicates of finished
+ * ones and PSNs of no request to the paths that drop those.
+ */
+#define SQ_SLOTS	8
+#define SQ_PSN0		0xfffffeU	/* the second WQE wraps */
+
+static const struct {
+	u32 opcode;
+	u32 length;
+	bool done;
+} rc_sq_layout[] = {
+	{ IB_WR_SEND, 2000 },			/* PSNs 0xfffffe, 0xffffff */
+	{ IB_WR_RDMA_READ, 3000 },		/* 0, 1, 2 */
+	{ IB_WR_LOCAL_INV, 0 },			/* none */
+	{ IB_WR_ATOMIC_CMP_AND_SWP, 8 },	/* 3 */
+	{ IB_WR_RDMA_READ, 100, true },		/* 4, answered */
+	{ SOFTRDMA_WR_FLUSH, 0 },		/* 5 */
+};
+
+struct rc_comp_fits_case {
+	const char *name;
+	u32 psn;
+	u8 opcode;
+	u32 payload;
+	bool fits;
+};
+
+static const struct rc_comp_fits_case rc_comp_fits_cases[] = {
+	{ "read_first", 0, RC_RD(FIRST), 1024, true },
+	{ "read_middle", 1, RC_RD(MIDDLE), 1024, true },
+	{ "read_last", 2, RC_RD(LAST), 952, true },
+	{ "read_last_at_first", 0, RC_RD(LAST), 1024, false },
+	{ "read_middle_short", 1, RC_RD(MIDDLE), 512, false },
+	{ "read_response_at_send", 0xfffffe, RC_RD(ONLY), 1024, false },
+	{ "read_response_at_send_wrapped", 0xffffff, RC_RD(LAST), 976,
+	  false },
+	{ "atomic_ack", 3, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0, true },
+	{ "read_response_at_atomic", 3, RC_RD(ONLY), 8, false },
+	{ "atomic_ack_at_read", 1, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0,
+	  false },
+	{ "duplicate_of_answered_read", 4, RC_RD(LAST), 1, true },
+	{ "flush_answered", 5, RC_RD(ONLY), 0, true },
+	{ "flush_with_payload", 5, RC_RD(ONLY), 4, false },
+	{ "atomic_ack_at_flush", 5, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, 0,
+	  false },
+	{ "psn_of_no_request", 6, RC_RD(ONLY), 0, true },
+};
+
+static void rc_comp_fits_case_desc(const struct rc_comp_fits_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_comp_fits, rc_comp_fits_cases, rc_comp_fits_case_desc);
+
+static void softrdma_rc_completer_fits(struct kunit *test)
+{
+	const struct rc_comp_fits_case *c = test->param_value;
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_ring *ring;
+	struct softrdma_qp *qp;
+	u32 i, slot, psn = SQ_PSN0;
+	bool fits;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	ring = kunit_kzalloc(test, sizeof(*ring), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	qp = &rqp->qp;
+	ring->abi = SOFTRDMA_RING_ABI_RXE;
+	ring->index_mask = SQ_SLOTS - 1;
+	qp->sq.ring = ring;
+	qp->sq.wqe = kunit_kcalloc(test, SQ_SLOTS, sizeof(*qp->sq.wqe),
+				   GFP_KERNEL);
+	rqp->rc.wqe = kunit_kcalloc(test, SQ_SLOTS, sizeof(*rqp->rc.wqe),
+				    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp->sq.wqe);
+	KUNIT_ASSERT_NOT_NULL(test, rqp->rc.wqe);
+	spin_lock_init(&qp->sq.lock);
+	qp->mtu = FITS_MTU;
+
+	/* the ring's oldest WQE sits in slot 5: the layout wraps it too */
+	for (i = 0; i < ARRAY_SIZE(rc_sq_layout); i++) {
+		slot = (5 + i) % SQ_SLOTS;
+		qp->sq.wqe[slot].opcode = rc_sq_layout[i].opcode;
+		qp->sq.wqe[slot].length = rc_sq_layout[i].length;
+		rqp->rc.wqe[slot].first_psn = psn;
+		rqp->rc.wqe[slot].done = rc_sq_layout[i].done;
+		if (softrdma_wr_is_local(rc_sq_layout[i].opcode))
+			continue;
+		rqp->rc.wqe[slot].npsn =
+			softrdma_rc_wqe_npsn(rc_sq_layout[i].opcode,
+					     rc_sq_layout[i].length, FITS_MTU);
+		psn = psn_add(psn, rqp->rc.wqe[slot].npsn);
+	}
+	qp->sq.fetched = ARRAY_SIZE(rc_sq_layout);
+	qp->sq.fetch = (5 + qp->sq.fetched) % SQ_SLOTS;
+
+	spin_lock_bh(&qp->sq.lock);
+	fits = softrdma_rc_comp_fits(qp, c->psn,
+				     softrdma_roce_opcode(c->opcode)->flags,
+				     c->payload);
+	spin_unlock_bh(&qp->sq.lock);
+	KUNIT_EXPECT_EQ(test, fits, c->fits);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -1521,6 +1737,8 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_write_length, rc_write_fits_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_read_response_opcode,
 			 rc_read_opcode_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_response_fits, rc_fits_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_completer_fits, rc_comp_fits_gen_params),
 	KUNIT_CASE(softrdma_rc_ack_syndromes),
 	KUNIT_CASE_PARAM(softrdma_rc_ack_decision, rc_ack_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_cwnd, rc_cwnd_gen_params),

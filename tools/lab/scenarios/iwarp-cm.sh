@@ -22,6 +22,11 @@
 #           in turn serving them (rping -s -P): all must complete between
 #           siwarp guests (with a stock siw end: a note)
 #  ucmatose between two siwarp guests
+#  hijack   between two siwarp guests (tools/lab/iw_hijack.c): on guest1 a
+#           process creates its CM ID and QP (INIT) towards guest0; another
+#           process calls rdma_connect() naming that QP's number and no QP
+#           of its own: refused, the first QP still in INIT; then the
+#           owner connects with its QP and one SEND goes there and back
 #  vanish   a transfer whose server goes away (process killed, rdma link
 #           del, eth0 down): the client gets an error, not a hang, and a
 #           softrdma client's rping then exits (a stock siw client's rping
@@ -408,6 +413,38 @@ if want ucmatose && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = si
 	fi
 	lab_barrier ucmatose-done 200
 	part_time ucmatose
+fi
+
+# --- hijack ----------------------------------------------------------------
+# lab_pair appends -p PORT and, on the client, the server's address; each
+# "ok - / not ok - " line of the client becomes one check
+HIJACK_BIN=${IW_HIJACK_BIN:-/var/tmp/softrdma-lab/iw_hijack}
+hijack_run() {
+	if [ "$LAB_ID" = 0 ]; then
+		lab_run "$HIJACK_BIN" -s -a "$LAB_ADDR" "$@"
+	else
+		lab_run "$HIJACK_BIN" "$@" >/tmp/hijack.out 2>&1
+		local rc=$?
+		cat /tmp/hijack.out
+		return $rc
+	fi
+}
+
+if want hijack && [ "${LAB_STACKS[0]}" = siwarp ] && [ "${LAB_STACKS[1]}" = siwarp ]; then
+	port=7460
+	if lab_built iw_hijack "$HIJACK_BIN"; then
+		lab_pair hijack 120 hijack_run
+		if [ "$LAB_ID" = 1 ]; then
+			while IFS= read -r line; do
+				case $line in
+				"ok - "*) lab_check "hijack: ${line#ok - }" true ;;
+				"not ok - "*) lab_check "hijack: ${line#not ok - }" false ;;
+				esac
+			done </tmp/hijack.out
+		fi
+	fi
+	lab_barrier hijack-done 200
+	part_time hijack
 fi
 
 # --- vanish ----------------------------------------------------------------

@@ -52,8 +52,8 @@
 struct softrdma_mmap_entry;
 
 /*
- * The ring's index protocol (queue.h dispatches to it), inline for
- * queue.c and this ABI's files.
+ * The ring's index protocol (queue_rxe_abi.c's ring ops), inline for
+ * this ABI's files.
  *
  * The user's (or the other kernel side's) index is read with
  * acquire, then masked.  The acquire pairs with the other side's release

@@ -21,7 +21,11 @@ static void softrdma_iwarp_query_port(const struct softrdma_dev *sdev,
 				      unsigned int mtu,
 				      struct ib_port_attr *attr)
 {
-	attr->active_mtu = softrdma_iwarp_mtu(mtu);
+	/*
+	 * iWARP rides on a TCP byte stream, so the IB MTU is only advisory:
+	 * the largest IB MTU that fits in one frame, as consumers expect.
+	 */
+	attr->active_mtu = softrdma_port_mtu_within(mtu);
 	attr->port_cap_flags = IB_PORT_CM_SUP;
 }
 

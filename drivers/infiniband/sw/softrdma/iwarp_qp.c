@@ -600,8 +600,84 @@ int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
 	return 0;
 }
 
+/**
+ * softrdma_iwarp_qp_transition() - softrdma_qp_transition() for an iWARP QP
+ * @cur: the state the QP is in
+ * @next: the state asked for (equal to @cur when IB_QP_STATE is not set)
+ * @mask: the modify_qp attribute mask
+ * @actions: set to the SOFTRDMA_QP_ACT_* the transition requires
+ *
+ * iWARP QPs follow the RDMAC verbs' states (Idle, RTS, Closing, Terminate,
+ * Error) as stock siw maps them onto the IB ones, and are driven by the
+ * connection managers, not by IBA table 91's attribute rules:
+ *  - RESET -> INIT, INIT -> INIT and INIT -> RTR carry IB_QP_STATE with
+ *    IB_QP_ACCESS_FLAGS and IB_QP_PORT at most (iw_cm_init_qp_attr(), and
+ *    rdma_init_qp_attr() adds the port), RTR -> RTR the same;
+ *  - RTS is entered only by the connection manager handing the QP a
+ *    connected socket (softrdma_iwarp_qp_attach()); asking modify_qp for
+ *    RTS is accepted only as a no-op on a QP already in RTS, as stock siw
+ *    refuses RTS without a socket (-EINVAL);
+ *  - RTS -> SQD is the RDMAC Closing state (iw_cm and librdmacm's
+ *    rdma_disconnect() on a graceful close); ERR -> SQD succeeds and
+ *    stays in ERR, as in stock siw (a peer that closed first has already
+ *    moved the QP to ERR when the application disconnects), but flushes
+ *    again, as every modify of a QP in ERR does;
+ *  - any state -> RESET or ERR (IBA 10.3.1, RDMAC: Error).
+ * IB-only attributes (SOFTRDMA_IWARP_QP_ATTRS lists the others) make the
+ * request invalid.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask, unsigned int *actions)
+{
+	*actions = 0;
+
+	if ((mask & ~SOFTRDMA_IWARP_QP_ATTRS) || cur > IB_QPS_ERR ||
+	    next > IB_QPS_ERR)
+		return -EINVAL;
+
+	/*
+	 * Attributes only, in any state (stock siw takes them anywhere); in
+	 * ERR they flush again what was posted since, as for IB QPs.
+	 */
+	if (!(mask & IB_QP_STATE) || cur == next) {
+		if (cur == IB_QPS_ERR)
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
+		return 0;
+	}
+
+	switch (next) {
+	case IB_QPS_RESET:
+		*actions = SOFTRDMA_QP_ACT_RESET;
+		return 0;
+	case IB_QPS_ERR:
+		*actions = SOFTRDMA_QP_ACT_FLUSH;
+		return 0;
+	case IB_QPS_INIT:
+		return cur == IB_QPS_RESET ? 0 : -EINVAL;
+	case IB_QPS_RTR:
+		if (cur != IB_QPS_INIT)
+			return -EINVAL;
+		*actions = SOFTRDMA_QP_ACT_RECV;
+		return 0;
+	case IB_QPS_SQD:
+		if (cur == IB_QPS_ERR) {
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
+			return 0;
+		}
+		if (cur != IB_QPS_RTS)
+			return -EINVAL;
+		*actions = SOFTRDMA_QP_ACT_DRAIN;
+		return 0;
+	default:
+		/* RTS only through the connection manager; SQE is IB UD/UC */
+		return -EINVAL;
+	}
+}
+
 /*
- * iWARP modify_qp (qp_state.c has the transitions): only the state, the
+ * iWARP modify_qp (softrdma_iwarp_qp_transition() has the transitions): only the state, the
  * access flags, the port and the RDMA Read depths; the QP reaches RTS
  * through softrdma_iwarp_qp_connected().
  */

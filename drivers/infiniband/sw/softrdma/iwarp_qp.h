@@ -30,6 +30,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
 
 #include "iwarp_pdu.h"
 #include "param.h"
@@ -296,6 +297,29 @@ const struct softrdma_qp_engine *
 softrdma_iwarp_qp_engine(enum ib_qp_type type);
 int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 			     int mask);
+/*
+ * modify_qp attributes an iWARP QP takes: the state, what the iw_cm and
+ * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD);
+ * and, as stock siw takes them, the IB values an IB-style caller passes
+ * along (P_Key index, path MTU, PSNs, timers, retry counts, destination
+ * QPN), kept for query_qp and otherwise unused: iWARP leaves reliability
+ * to TCP.  An address vector, a Q_Key or an alternate path is refused:
+ * an iWARP QP's path is its connection.
+ */
+#define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
+				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
+				 IB_QP_MAX_QP_RD_ATOMIC | \
+				 IB_QP_MAX_DEST_RD_ATOMIC | \
+				 IB_QP_EN_SQD_ASYNC_NOTIFY | \
+				 SOFTRDMA_IWARP_QP_IB_ATTRS)
+#define SOFTRDMA_IWARP_QP_IB_ATTRS (IB_QP_PKEY_INDEX | IB_QP_PATH_MTU | \
+				    IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
+				    IB_QP_SQ_PSN | IB_QP_TIMEOUT | \
+				    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
+				    IB_QP_MIN_RNR_TIMER)
+
+int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask, unsigned int *actions);
 bool softrdma_iwarp_send_wr_ok(const struct ib_send_wr *wr);
 int softrdma_iwarp_qp_connected(struct softrdma_qp *qp);
 

@@ -1521,7 +1521,7 @@ static struct softrdma_qp *softrdma_iw_qp(struct iw_cm_id *cm_id, u32 qpn)
 	struct softrdma_qp *qp;
 
 	qp = softrdma_qp_get(to_sdev(cm_id->device), qpn);
-	if (qp && !qp->iw) {
+	if (qp && !softrdma_qp_iw(qp)) {
 		softrdma_qp_put(qp);
 		return NULL;
 	}

@@ -71,7 +71,7 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 	.query_gid = softrdma_iwarp_query_gid,
 	.fill_res_qp_entry = softrdma_iwarp_fill_res_qp_entry,
 
-	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_iw_qp, qp.ibqp),
 };
 
 /* module load: the transmit side, then the connection manager */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The iWARP transport of a queue pair: its state (struct
- * softrdma_iwarp_qp behind qp->iw), the connection's life from
+ * softrdma_iwarp_qp behind softrdma_qp_iw(qp)), the connection's life from
  * softrdma_iwarp_qp_attach() to softrdma_iw_cm_conn_closed(), and the
  * TCP socket's callbacks, which feed the receive engine (iwarp_rx.c) and
  * resume the transmit engine (iwarp_tx.c).
@@ -51,7 +51,7 @@
 void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err,
 			     enum softrdma_qp_err_cause cause)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -222,7 +222,7 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 	INIT_WORK(&iw->tx.work, softrdma_iw_tx_work);
 	INIT_WORK(&iw->close_work, softrdma_iw_close_work);
 	softrdma_iw_rx_reset(&iw->rx, false);
-	qp->iw = iw;
+	to_iw_qp(qp)->iw = iw;
 	return 0;
 }
 
@@ -234,7 +234,7 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	if (!iw)
 		return;
@@ -244,7 +244,7 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 	kvfree(iw->tx.fpdu.lin);
 	kvfree(iw->tx.st);
 	kvfree(iw);
-	qp->iw = NULL;
+	to_iw_qp(qp)->iw = NULL;
 }
 
 /**
@@ -253,7 +253,7 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_reset(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -272,7 +272,7 @@ void softrdma_iwarp_qp_reset(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	bool kick = false;
 
 	lockdep_assert_held(&qp->state_mutex);
@@ -299,7 +299,7 @@ void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
 {
-	if (!qp->iw)
+	if (!softrdma_qp_iw(qp))
 		return;
 	if (qp->user && in_task())
 		softrdma_iw_tx_run(qp);
@@ -319,7 +319,7 @@ void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct socket *sock;
 
 	lockdep_assert_held(&qp->state_mutex);
@@ -375,10 +375,10 @@ void softrdma_iwarp_qp_drain(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
-	if (!qp->iw)
+	if (!softrdma_qp_iw(qp))
 		return;
 	spin_lock_bh(&qp->sq.lock);
-	if (qp->iw->sock)
+	if (softrdma_qp_iw(qp)->sock)
 		softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_CLOSED);
 	spin_unlock_bh(&qp->sq.lock);
 }
@@ -404,7 +404,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct sock *sk = sock->sk;
 	struct softrdma_iwarp_params p = *params;
 	int err;
@@ -529,7 +529,7 @@ static int softrdma_iw_res_put_sock(struct sk_buff *msg, struct socket *sock)
 int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct nlattr *nest;
 	int err = 0;
 

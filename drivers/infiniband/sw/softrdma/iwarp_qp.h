@@ -5,8 +5,9 @@
  * what the connection manager (iw_cm.c) calls to hand a connected,
  * MPA-negotiated TCP socket to the data path.
  *
- * The per-QP iWARP state hangs off qp->iw, allocated by
- * softrdma_iwarp_qp_init() and freed by softrdma_iwarp_qp_destroy().
+ * A QP of a siwarp device is a struct softrdma_iw_qp; its iWARP state
+ * (softrdma_qp_iw()) is allocated by softrdma_iwarp_qp_init() and freed
+ * by softrdma_iwarp_qp_destroy().
  *
  * Three stages share it: iwarp_qp.c (attach, detach, the socket's
  * callbacks, life cycle), iwarp_tx.c (SQ WQEs, read responses and
@@ -34,6 +35,7 @@
 
 #include "iwarp_pdu.h"
 #include "param.h"
+#include "qp.h"
 #include "wqe.h"
 
 struct sk_buff;
@@ -279,6 +281,28 @@ struct softrdma_iwarp_qp {
 	struct softrdma_iw_cep *closed_cep;
 	int closed_err;
 };
+
+/*
+ * A QP of an iWARP device: the verbs core's QP and its iWARP state, which
+ * is sized by the QP's SQ (the RDMA core allocates this size, iwarp_dev.c)
+ */
+struct softrdma_iw_qp {
+	struct softrdma_qp qp;		/* first: ibqp at offset 0 */
+	/* from softrdma_iwarp_qp_init() to _destroy(); NULL otherwise */
+	struct softrdma_iwarp_qp *iw;
+};
+
+static inline struct softrdma_iw_qp *to_iw_qp(struct softrdma_qp *qp)
+{
+	return container_of(qp, struct softrdma_iw_qp, qp);
+}
+
+/* the iWARP state of a QP of an iWARP device, or NULL (see above) */
+static inline struct softrdma_iwarp_qp *
+softrdma_qp_iw(const struct softrdma_qp *qp)
+{
+	return container_of(qp, const struct softrdma_iw_qp, qp)->iw;
+}
 
 /* qp.c: lifecycle, the same calls and contexts as the RC engines */
 int softrdma_iwarp_qp_init(struct softrdma_qp *qp);

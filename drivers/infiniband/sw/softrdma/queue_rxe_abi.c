@@ -740,7 +740,7 @@ const struct softrdma_cq_abi softrdma_kernel_cq_abi = {
 	.resize = softrdma_rxe_cq_resize,
 };
 
-const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
+static const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
 	.create = softrdma_rxe_cq_create,
 	.write_cqe = softrdma_rxe_write_cqe,
 	.arm = softrdma_rxe_cq_arm,

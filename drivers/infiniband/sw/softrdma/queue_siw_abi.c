@@ -351,7 +351,7 @@ static bool softrdma_siw_cq_fires(struct softrdma_cq *cq, bool solicited)
 	return softrdma_siw_cq_notify(cq->ring, solicited);
 }
 
-const struct softrdma_cq_abi softrdma_siw_cq_abi = {
+static const struct softrdma_cq_abi softrdma_siw_cq_abi = {
 	.create = softrdma_siw_cq_create,
 	.write_cqe = softrdma_siw_write_cqe,
 	.arm = softrdma_siw_cq_arm_verb,

@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <kunit/visibility.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "cq.h"
@@ -115,6 +116,15 @@ static const struct softrdma_ring_ops softrdma_kernel_ring_ops = {
 	.fetch_recv_wqe = softrdma_kernel_fetch_recv_wqe,
 	.spare_slots = 1,
 };
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void softrdma_rxe_ring_as_user(struct softrdma_ring *ring)
+{
+	ring->user = true;
+	ring->ops = &softrdma_rxe_ring_ops;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rxe_ring_as_user);
+#endif
 
 static bool softrdma_ring_has_rxe_layout(const struct softrdma_ring *ring)
 {

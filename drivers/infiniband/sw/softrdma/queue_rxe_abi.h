@@ -204,4 +204,9 @@ int softrdma_rxe_fetch_recv_wqe(const void *slot,
  */
 void softrdma_rxe_write_cqe(void *slot, const struct ib_wc *wc);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Read a kernel ring's slots as librxe's: tests post into it by hand. */
+void softrdma_rxe_ring_as_user(struct softrdma_ring *ring);
+#endif
+
 #endif /* SOFTRDMA_QUEUE_RXE_ABI_H */

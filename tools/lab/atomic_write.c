@@ -273,43 +273,26 @@ static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
 
 int main(int argc, char **argv)
 {
-	const char *devname = NULL, *port = "18900", *host = NULL;
 	struct lv_info mine[NPAIRS], peer[NPAIRS];
-	struct ibv_mr *mr, *ro_mr;
-	struct ibv_context *ctx;
-	unsigned char *buf, *ro;
-	int gidx = 1, opt, fd, p, caps = 0;
-	struct ibv_pd *pd;
+	struct ibv_mr *ro_mr;
+	unsigned char *ro;
 	enum ibv_mtu mtu;
+	struct lv_base b;
+	struct lv_args a;
+	int fd, p;
 
-	while ((opt = getopt(argc, argv, "d:g:p:c")) != -1) {
-		if (opt == 'd')
-			devname = optarg;
-		else if (opt == 'g')
-			gidx = atoi(optarg);
-		else if (opt == 'c')
-			caps = 1;
-		else
-			port = optarg;
-	}
-	if (optind < argc)
-		host = argv[optind];
-
-	ctx = lv_open_device(devname);
-	pd = ibv_alloc_pd(ctx);
-	buf = aligned_alloc(4096, LEN);
+	lv_parse_args(argc, argv, "18900", &a);
+	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE |
+		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, &b);
 	ro = aligned_alloc(4096, LEN);
-	if (!pd || !buf || !ro)
-		lv_die("pd/buf");
-	memset(buf, 0x5a, LEN);
+	if (!ro)
+		lv_die("buf");
 	memset(ro, 0x5a, LEN);
-	mr = ibv_reg_mr(pd, buf, LEN, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	ro_mr = ibv_reg_mr(pd, ro, LEN, IBV_ACCESS_REMOTE_READ);
-	if (!mr || !ro_mr)
+	ro_mr = ibv_reg_mr(b.pd, ro, LEN, IBV_ACCESS_REMOTE_READ);
+	if (!ro_mr)
 		lv_die("reg_mr");
-	if (caps)
-		check_caps(ctx, pd);
+	if (a.caps)
+		check_caps(b.ctx, b.pd);
 
 	for (p = 0; p < NPAIRS; p++) {
 		struct ibv_qp_init_attr_ex init = {
@@ -318,33 +301,29 @@ int main(int argc, char **argv)
 				 .max_send_sge = 1, .max_recv_sge = 1 },
 			.comp_mask = IBV_QP_INIT_ATTR_PD |
 				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = pd,
+			.pd = b.pd,
 			.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE |
 					  IBV_QP_EX_WITH_RDMA_WRITE |
 					  IBV_QP_EX_WITH_RDMA_READ,
 		};
 
-		cqs[p] = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-		if (!cqs[p])
-			lv_die("create_cq");
+		cqs[p] = lv_create_cq(b.ctx);
 		init.send_cq = cqs[p];
 		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(ctx, &init);
+		qps[p] = ibv_create_qp_ex(b.ctx, &init);
 		if (!qps[p])
 			lv_die("create_qp_ex");
-		lv_describe(qps[p], gidx, 0x2000 * (p + 1) + (host ? 0 : 9),
-			    buf, mr, &mine[p], &mtu);
+		lv_describe(qps[p], a.gidx, 0x2000 * (p + 1) + (a.host ? 0 : 9),
+			    b.buf, b.mr, &mine[p], &mtu);
 	}
-	fd = lv_tcp_connect(host, port);
+	fd = lv_meet(&a, NPAIRS, mine, peer);
 	for (p = 0; p < NPAIRS; p++)
-		lv_xchg(fd, &mine[p], &peer[p]);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
+		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
 			      IBV_ACCESS_REMOTE_READ, &mine[p], &peer[p]);
 	lv_xchg(fd, &mine[0], &peer[0]);
-	if (host)
-		client(fd, buf, mr);
+	if (a.host)
+		client(fd, b.buf, b.mr);
 	else
-		server(fd, buf, mr, ro, ro_mr);
+		server(fd, b.buf, b.mr, ro, ro_mr);
 	return lv_failures ? 1 : 0;
 }

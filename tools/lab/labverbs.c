@@ -61,11 +61,13 @@ void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a)
 	int opt;
 
 	*a = (struct lv_args){ .gidx = 1, .port = port };
-	while ((opt = getopt(argc, argv, "d:g:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:p:c")) != -1) {
 		if (opt == 'd')
 			a->dev = optarg;
 		else if (opt == 'g')
 			a->gidx = atoi(optarg);
+		else if (opt == 'c')
+			a->caps = 1;
 		else
 			a->port = optarg;
 	}

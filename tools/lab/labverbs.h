@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * labverbs: what the lab's test programs share: opening a device by name,
- * the command line, device, PD and buffer of the two-sided programs (mw_verbs,
- * rc_access, uc_verbs), an RC QP, the TCP exchange of the attributes each side needs to reach
+ * the command line, device, PD and buffer of the two-sided programs
+ * (atomic_write, mw_verbs, rc_access, uc_verbs), an RC QP, the TCP exchange of the attributes each side needs to reach
  * the other, INIT -> RTR -> RTS (rc_access, rc_inline, srq_verbs), and
  * the reporter of single checks (siwarp_verbs, srq_verbs).  Built into
  * each program (tools/lab/lab compiles it with them).
@@ -15,14 +15,16 @@
 #include <stdint.h>
 
 /*
- * The command line of a two-sided program (mw_verbs, rc_access, uc_verbs):
- *   PROG -d DEV -g GIDIDX -p PORT            the server
- *   PROG -d DEV -g GIDIDX -p PORT SERVER     the client
+ * The command line of a two-sided program (atomic_write, mw_verbs,
+ * rc_access, uc_verbs):
+ *   PROG -d DEV -g GIDIDX -p PORT [-c]            the server
+ *   PROG -d DEV -g GIDIDX -p PORT [-c] SERVER     the client
  */
 struct lv_args {
 	const char *dev;	/* -d: NULL for the first device */
 	int gidx;		/* -g: local GID index, 1 if not given */
 	const char *port;	/* -p: TCP port of the exchange */
+	int caps;		/* -c: check what the device advertises */
 	const char *host;	/* SERVER: the client only, NULL on the server */
 };
 

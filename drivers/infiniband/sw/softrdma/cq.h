@@ -37,8 +37,6 @@ struct softrdma_cq_abi {
 };
 
 extern const struct softrdma_cq_abi softrdma_kernel_cq_abi;
-extern const struct softrdma_cq_abi softrdma_rxe_cq_abi;
-extern const struct softrdma_cq_abi softrdma_siw_cq_abi;
 
 struct softrdma_cq {
 	struct ib_cq ibcq;

@@ -1559,7 +1559,7 @@ static struct softrdma_qp *softrdma_iw_qp(struct iw_cm_id *cm_id, u32 qpn)
 	if (!qp)
 		return NULL;
 	owner = qp->user ? qp->ibqp.res.task : NULL;
-	if (!qp->iw ||
+	if (!softrdma_qp_iw(qp) ||
 	    !softrdma_iw_qp_caller_owns(id->qp, &qp->ibqp, owner, current)) {
 		softrdma_qp_put(qp);
 		return NULL;

@@ -21,7 +21,11 @@ static void softrdma_iwarp_query_port(const struct softrdma_dev *sdev,
 				      unsigned int mtu,
 				      struct ib_port_attr *attr)
 {
-	attr->active_mtu = softrdma_iwarp_mtu(mtu);
+	/*
+	 * iWARP rides on a TCP byte stream, so the IB MTU is only advisory:
+	 * the largest IB MTU that fits in one frame, as consumers expect.
+	 */
+	attr->active_mtu = softrdma_port_mtu_within(mtu);
 	attr->port_cap_flags = IB_PORT_CM_SUP;
 }
 
@@ -84,7 +88,7 @@ static const struct ib_device_ops softrdma_iwarp_ops = {
 	.query_gid = softrdma_iwarp_query_gid,
 	.fill_res_qp_entry = softrdma_iwarp_fill_res_qp_entry,
 
-	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_iw_qp, qp.ibqp),
 };
 
 /* module load: the transmit side, then the connection manager */

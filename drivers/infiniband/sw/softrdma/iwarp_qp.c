@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The iWARP transport of a queue pair: its state (struct
- * softrdma_iwarp_qp behind qp->iw), the connection's life from
+ * softrdma_iwarp_qp behind softrdma_qp_iw(qp)), the connection's life from
  * softrdma_iwarp_qp_attach() to softrdma_iw_cm_conn_closed(), and the
  * TCP socket's callbacks, which feed the receive engine (iwarp_rx.c) and
  * resume the transmit engine (iwarp_tx.c).
@@ -51,7 +51,7 @@
 void softrdma_iwarp_qp_fatal(struct softrdma_qp *qp, int err,
 			     enum softrdma_qp_err_cause cause)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -222,7 +222,7 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
 	INIT_WORK(&iw->tx.work, softrdma_iw_tx_work);
 	INIT_WORK(&iw->close_work, softrdma_iw_close_work);
 	softrdma_iw_rx_reset(&iw->rx, false);
-	qp->iw = iw;
+	to_iw_qp(qp)->iw = iw;
 	return 0;
 }
 
@@ -234,7 +234,7 @@ int softrdma_iwarp_qp_init(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	if (!iw)
 		return;
@@ -244,7 +244,7 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 	kvfree(iw->tx.fpdu.lin);
 	kvfree(iw->tx.st);
 	kvfree(iw);
-	qp->iw = NULL;
+	to_iw_qp(qp)->iw = NULL;
 }
 
 /**
@@ -253,7 +253,7 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_reset(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 
 	lockdep_assert_held(&qp->state_mutex);
 
@@ -272,7 +272,7 @@ void softrdma_iwarp_qp_reset(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	bool kick = false;
 
 	lockdep_assert_held(&qp->state_mutex);
@@ -299,7 +299,7 @@ void softrdma_iwarp_qp_start(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
 {
-	if (!qp->iw)
+	if (!softrdma_qp_iw(qp))
 		return;
 	if (qp->user && in_task())
 		softrdma_iw_tx_run(qp);
@@ -319,7 +319,7 @@ void softrdma_iwarp_qp_kick(struct softrdma_qp *qp)
  */
 void softrdma_iwarp_qp_stop(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct socket *sock;
 
 	lockdep_assert_held(&qp->state_mutex);
@@ -375,10 +375,10 @@ void softrdma_iwarp_qp_drain(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
-	if (!qp->iw)
+	if (!softrdma_qp_iw(qp))
 		return;
 	spin_lock_bh(&qp->sq.lock);
-	if (qp->iw->sock)
+	if (softrdma_qp_iw(qp)->sock)
 		softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_CLOSED);
 	spin_unlock_bh(&qp->sq.lock);
 }
@@ -404,7 +404,7 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct sock *sk = sock->sk;
 	struct softrdma_iwarp_params p = *params;
 	int err;
@@ -529,7 +529,7 @@ static int softrdma_iw_res_put_sock(struct sk_buff *msg, struct socket *sock)
 int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct nlattr *nest;
 	int err = 0;
 
@@ -600,8 +600,85 @@ int softrdma_iwarp_qp_check_init(const struct ib_qp_init_attr *init,
 	return 0;
 }
 
+/**
+ * softrdma_iwarp_qp_transition() - softrdma_qp_transition() for an iWARP QP
+ * @cur: the state the QP is in
+ * @next: the state asked for (equal to @cur when IB_QP_STATE is not set)
+ * @mask: the modify_qp attribute mask
+ * @actions: set to the SOFTRDMA_QP_ACT_* the transition requires
+ *
+ * iWARP QPs follow the RDMAC verbs' states (Idle, RTS, Closing, Terminate,
+ * Error) as stock siw maps them onto the IB ones, and are driven by the
+ * connection managers, not by IBA table 91's attribute rules:
+ *  - RESET -> INIT, INIT -> INIT and INIT -> RTR carry IB_QP_STATE with
+ *    IB_QP_ACCESS_FLAGS and IB_QP_PORT at most (iw_cm_init_qp_attr(), and
+ *    rdma_init_qp_attr() adds the port), RTR -> RTR the same;
+ *  - RTS is entered only by the connection manager handing the QP a
+ *    connected socket (softrdma_iwarp_qp_attach()); asking modify_qp for
+ *    RTS is accepted only as a no-op on a QP already in RTS, as stock siw
+ *    refuses RTS without a socket (-EINVAL);
+ *  - RTS -> SQD is the RDMAC Closing state (iw_cm and librdmacm's
+ *    rdma_disconnect() on a graceful close); ERR -> SQD succeeds and
+ *    stays in ERR, as in stock siw (a peer that closed first has already
+ *    moved the QP to ERR when the application disconnects), but flushes
+ *    again, as every modify of a QP in ERR does;
+ *  - any state -> RESET or ERR (IBA 10.3.1, RDMAC: Error).
+ * IB-only attributes (SOFTRDMA_IWARP_QP_ATTRS lists the others) make the
+ * request invalid.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask, unsigned int *actions)
+{
+	*actions = 0;
+
+	if ((mask & ~SOFTRDMA_IWARP_QP_ATTRS) || cur > IB_QPS_ERR ||
+	    next > IB_QPS_ERR)
+		return -EINVAL;
+
+	/*
+	 * Attributes only, in any state (stock siw takes them anywhere); in
+	 * ERR they flush again what was posted since, as for IB QPs.
+	 */
+	if (!(mask & IB_QP_STATE) || cur == next) {
+		if (cur == IB_QPS_ERR)
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
+		return 0;
+	}
+
+	switch (next) {
+	case IB_QPS_RESET:
+		*actions = SOFTRDMA_QP_ACT_RESET;
+		return 0;
+	case IB_QPS_ERR:
+		*actions = SOFTRDMA_QP_ACT_FLUSH;
+		return 0;
+	case IB_QPS_INIT:
+		return cur == IB_QPS_RESET ? 0 : -EINVAL;
+	case IB_QPS_RTR:
+		if (cur != IB_QPS_INIT)
+			return -EINVAL;
+		*actions = SOFTRDMA_QP_ACT_RECV;
+		return 0;
+	case IB_QPS_SQD:
+		if (cur == IB_QPS_ERR) {
+			*actions = SOFTRDMA_QP_ACT_FLUSH;
+			return 0;
+		}
+		if (cur != IB_QPS_RTS)
+			return -EINVAL;
+		*actions = SOFTRDMA_QP_ACT_DRAIN;
+		return 0;
+	default:
+		/* RTS only through the connection manager; SQE is IB UD/UC */
+		return -EINVAL;
+	}
+}
+
 /*
- * iWARP modify_qp (qp_state.c has the transitions): the state, the
+ * iWARP modify_qp (softrdma_iwarp_qp_transition() has
+ * the transitions): the state, the
  * access flags, the port, the RDMA Read depths and the IB values kept
  * for query_qp; the IB attributes stock siw ignores are ignored
  * (SOFTRDMA_IWARP_QP_IGNORED).  The QP reaches RTS through

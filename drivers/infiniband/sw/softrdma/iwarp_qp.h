@@ -5,8 +5,9 @@
  * what the connection manager (iw_cm.c) calls to hand a connected,
  * MPA-negotiated TCP socket to the data path.
  *
- * The per-QP iWARP state hangs off qp->iw, allocated by
- * softrdma_iwarp_qp_init() and freed by softrdma_iwarp_qp_destroy().
+ * A QP of a siwarp device is a struct softrdma_iw_qp; its iWARP state
+ * (softrdma_qp_iw()) is allocated by softrdma_iwarp_qp_init() and freed
+ * by softrdma_iwarp_qp_destroy().
  *
  * Three stages share it: iwarp_qp.c (attach, detach, the socket's
  * callbacks, life cycle), iwarp_tx.c (SQ WQEs, read responses and
@@ -30,9 +31,11 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
 
 #include "iwarp_pdu.h"
 #include "param.h"
+#include "qp.h"
 #include "wqe.h"
 
 struct sk_buff;
@@ -279,6 +282,28 @@ struct softrdma_iwarp_qp {
 	int closed_err;
 };
 
+/*
+ * A QP of an iWARP device: the verbs core's QP and its iWARP state, which
+ * is sized by the QP's SQ (the RDMA core allocates this size, iwarp_dev.c)
+ */
+struct softrdma_iw_qp {
+	struct softrdma_qp qp;		/* first: ibqp at offset 0 */
+	/* from softrdma_iwarp_qp_init() to _destroy(); NULL otherwise */
+	struct softrdma_iwarp_qp *iw;
+};
+
+static inline struct softrdma_iw_qp *to_iw_qp(struct softrdma_qp *qp)
+{
+	return container_of(qp, struct softrdma_iw_qp, qp);
+}
+
+/* the iWARP state of a QP of an iWARP device, or NULL (see above) */
+static inline struct softrdma_iwarp_qp *
+softrdma_qp_iw(const struct softrdma_qp *qp)
+{
+	return container_of(qp, const struct softrdma_iw_qp, qp)->iw;
+}
+
 /* qp.c: lifecycle, the same calls and contexts as the RC engines */
 int softrdma_iwarp_qp_init(struct softrdma_qp *qp);
 void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp);
@@ -296,6 +321,36 @@ const struct softrdma_qp_engine *
 softrdma_iwarp_qp_engine(enum ib_qp_type type);
 int softrdma_iwarp_modify_qp(struct softrdma_qp *qp, struct ib_qp_attr *attr,
 			     int mask);
+/*
+ * modify_qp attributes an iWARP QP takes: the state, what the iw_cm and
+ * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD);
+ * and, as stock siw takes them, the IB values an IB-style caller passes
+ * along (P_Key index, path MTU, PSNs, timers, retry counts, destination
+ * QPN), kept for query_qp and otherwise unused: iWARP leaves reliability
+ * to TCP.  Stock siw takes every other standard attribute and ignores
+ * it; so do these QPs with an address vector, a Q_Key, a path migration
+ * state and capacities (SOFTRDMA_IWARP_QP_IGNORED: not stored, query_qp
+ * does not report them; an iWARP QP's path is its connection).  An
+ * alternate path is refused: the RDMA core refuses it on any port that
+ * is not InfiniBand before a driver sees it.
+ */
+#define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
+				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
+				 IB_QP_MAX_QP_RD_ATOMIC | \
+				 IB_QP_MAX_DEST_RD_ATOMIC | \
+				 IB_QP_EN_SQD_ASYNC_NOTIFY | \
+				 SOFTRDMA_IWARP_QP_IB_ATTRS | \
+				 SOFTRDMA_IWARP_QP_IGNORED)
+#define SOFTRDMA_IWARP_QP_IGNORED (IB_QP_AV | IB_QP_QKEY | \
+				   IB_QP_PATH_MIG_STATE | IB_QP_CAP)
+#define SOFTRDMA_IWARP_QP_IB_ATTRS (IB_QP_PKEY_INDEX | IB_QP_PATH_MTU | \
+				    IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
+				    IB_QP_SQ_PSN | IB_QP_TIMEOUT | \
+				    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
+				    IB_QP_MIN_RNR_TIMER)
+
+int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
+				 int mask, unsigned int *actions);
 bool softrdma_iwarp_send_wr_ok(const struct ib_send_wr *wr);
 int softrdma_iwarp_qp_connected(struct softrdma_qp *qp);
 

@@ -311,7 +311,7 @@ static void softrdma_iw_rx_drop_sink(struct softrdma_iw_rx *rx)
 static void softrdma_iw_rx_complete_rqe(struct softrdma_qp *qp,
 					enum ib_wc_status status)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 	const struct softrdma_iwarp_op *op = softrdma_iwarp_op(pdu->opcode);
 	struct ib_wc wc = {
@@ -371,7 +371,7 @@ static void softrdma_iw_rx_fail(struct softrdma_qp *qp,
 				enum softrdma_iwarp_err err,
 				enum ib_wc_status status)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 
 	softrdma_counter_inc(qp->sdev, softrdma_iw_err_counter(err));
 	ibdev_dbg_ratelimited(&qp->sdev->ibdev, "QP %u: receive error %d\n",
@@ -427,7 +427,7 @@ static enum softrdma_iwarp_err
 softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
 			 int access)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	enum softrdma_iwarp_err err;
 
 	err = softrdma_iw_rx_tagged_check(qp, stag, to, len, access, NULL);
@@ -450,7 +450,7 @@ softrdma_iw_rx_tagged_mr(struct softrdma_qp *qp, u32 stag, u64 to, u32 len,
  */
 static enum softrdma_iwarp_err softrdma_iw_rx_write(struct softrdma_qp *qp)
 {
-	const struct softrdma_iwarp_pdu *pdu = &qp->iw->rx.pdu;
+	const struct softrdma_iwarp_pdu *pdu = &softrdma_qp_iw(qp)->rx.pdu;
 
 	if (!pdu->payload_len)
 		return SOFTRDMA_IWERR_NONE;
@@ -465,12 +465,12 @@ static enum softrdma_iwarp_err softrdma_iw_rx_write(struct softrdma_qp *qp)
  */
 static enum softrdma_iwarp_err softrdma_iw_rx_rresp(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 	struct softrdma_iw_read *rd, cur;
 
 	spin_lock(&qp->sq.lock);
-	rd = softrdma_iw_rdq_peek(&qp->iw->tx.orq);
+	rd = softrdma_iw_rdq_peek(&softrdma_qp_iw(qp)->tx.orq);
 	if (rd)
 		cur = *rd;
 	spin_unlock(&qp->sq.lock);
@@ -499,7 +499,7 @@ static enum softrdma_iwarp_err softrdma_iw_rx_rresp(struct softrdma_qp *qp)
 static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
 						   enum ib_wc_status *status)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 	int err;
 
@@ -534,7 +534,7 @@ static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
 /* Read Request (RFC 5040 4.4): check the source now, answer later */
 static enum softrdma_iwarp_err softrdma_iw_rx_read_req(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	const struct softrdma_iwarp_rreq *rreq = &iw->rx.pdu.rreq;
 	struct softrdma_mr *mr;
 	bool full;
@@ -571,7 +571,7 @@ static enum softrdma_iwarp_err softrdma_iw_rx_read_req(struct softrdma_qp *qp)
 /* A valid header: find where its payload goes */
 static void softrdma_iw_rx_hdr(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	enum ib_wc_status status = IB_WC_WR_FLUSH_ERR;
 	enum softrdma_iwarp_err err = SOFTRDMA_IWERR_NONE;
 
@@ -622,7 +622,7 @@ static void softrdma_iw_rx_place_tagged(struct softrdma_qp *qp,
 					const struct sk_buff *skb,
 					const struct softrdma_iw_ev *ev)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	enum softrdma_iwarp_err err;
 	struct softrdma_mr *mr;
 
@@ -643,7 +643,7 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 				const struct sk_buff *skb,
 				const struct softrdma_iw_ev *ev)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	struct softrdma_iw_scatter sc = { .skb = skb, .off = ev->off };
 	int err;
 
@@ -691,7 +691,7 @@ static enum ib_wc_status softrdma_iw_read_inv(struct softrdma_qp *qp,
  */
 static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	enum ib_wc_status status;
 	struct softrdma_iw_read *rd;
 	bool held = false;
@@ -699,8 +699,8 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 	spin_lock(&qp->sq.lock);
 	rd = softrdma_iw_rdq_peek(&tx->orq);
 	if (rd) {
-		rd->done += qp->iw->rx.pdu.payload_len;
-		if (qp->iw->rx.pdu.last) {
+		rd->done += softrdma_qp_iw(qp)->rx.pdu.payload_len;
+		if (softrdma_qp_iw(qp)->rx.pdu.last) {
 			status = softrdma_iw_read_inv(qp, rd->slot);
 			tx->st[rd->slot].status = status;
 			tx->st[rd->slot].done = true;
@@ -721,7 +721,7 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 /* A Read Request checked and CRC-clean: to the IRQ, for the transmitter */
 static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	const struct softrdma_iwarp_rreq *rreq = &iw->rx.pdu.rreq;
 	struct softrdma_iw_read *rd;
 
@@ -746,7 +746,7 @@ static void softrdma_iw_rx_read_req_done(struct softrdma_qp *qp)
 /* The peer's TERMINATE (RFC 5040 5.2): the stream is over */
 static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	struct softrdma_iwarp_term term;
 
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_RCVD);
@@ -770,7 +770,7 @@ static void softrdma_iw_rx_terminate(struct softrdma_qp *qp)
  */
 static int softrdma_iw_rx_send_inv(struct softrdma_qp *qp)
 {
-	const struct softrdma_iwarp_pdu *pdu = &qp->iw->rx.pdu;
+	const struct softrdma_iwarp_pdu *pdu = &softrdma_qp_iw(qp)->rx.pdu;
 
 	if (pdu->opcode != IWARP_OP_SEND_INV &&
 	    pdu->opcode != IWARP_OP_SEND_SE_INV)
@@ -781,7 +781,7 @@ static int softrdma_iw_rx_send_inv(struct softrdma_qp *qp)
 /* An FPDU is complete and its CRC good: finish what it ends */
 static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	const struct softrdma_iwarp_pdu *pdu = &rx->pdu;
 
 	softrdma_iw_rx_drop_sink(rx);
@@ -822,7 +822,7 @@ static void softrdma_iw_rx_end(struct softrdma_qp *qp)
 /* A valid header: where its payload goes; false when nothing is placed */
 static bool softrdma_iw_rx_start(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	enum ib_qp_state state = READ_ONCE(qp->state);
 
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
@@ -837,7 +837,7 @@ static bool softrdma_iw_rx_start(struct softrdma_qp *qp)
 /* An FPDU's last byte is in: count it, finish it if its CRC is good */
 static void softrdma_iw_rx_finish(struct softrdma_qp *qp, bool crc_ok)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_RCV_FPDUS);
 	softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_RCV_BYTES,
@@ -852,7 +852,7 @@ static void softrdma_iw_rx_event(struct softrdma_qp *qp,
 				 const struct sk_buff *skb,
 				 const struct softrdma_iw_ev *ev)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 
 	switch (ev->type) {
 	case SOFTRDMA_IW_EV_ERR:
@@ -896,7 +896,7 @@ VISIBLE_IF_KUNIT void softrdma_iw_rx_bytes(struct softrdma_qp *qp,
 					   const struct sk_buff *skb,
 					   unsigned int off, size_t len)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 	struct softrdma_iw_ev ev;
 	size_t done = 0;
 
@@ -932,7 +932,7 @@ static int softrdma_iw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 void softrdma_iw_rx_read(struct softrdma_qp *qp, struct sock *sk)
 {
 	read_descriptor_t desc = { .arg.data = qp, .count = 1 };
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 
 	lockdep_assert_in_softirq();
 
@@ -959,7 +959,7 @@ void softrdma_iw_rx_read(struct softrdma_qp *qp, struct sock *sk)
  */
 void softrdma_iw_rx_stop(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_rx *rx = &qp->iw->rx;
+	struct softrdma_iw_rx *rx = &softrdma_qp_iw(qp)->rx;
 
 	softrdma_iw_rx_drop_sink(rx);
 	softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);

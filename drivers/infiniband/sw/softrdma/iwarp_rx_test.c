@@ -500,6 +500,7 @@ static void iw_place_exit(struct kunit *test)
 static struct iw_place *iw_place_setup(struct kunit *test)
 {
 	struct iwarp_tagged_hdr th;
+	struct softrdma_iw_qp *iwqp;
 	struct iw_place *p;
 	u32 i;
 
@@ -527,15 +528,16 @@ static struct iw_place *iw_place_setup(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, softrdma_mr_add(p->sdev, p->mr), 0);
 	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(p->sdev, p->mr), 0);
 
-	p->qp = kunit_kzalloc(test, sizeof(*p->qp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p->qp);
-	p->qp->iw = kunit_kzalloc(test, sizeof(*p->qp->iw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p->qp->iw);
+	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp);
+	iwqp->iw = kunit_kzalloc(test, sizeof(*iwqp->iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp->iw);
+	p->qp = &iwqp->qp;
 	p->qp->sdev = p->sdev;
 	p->qp->ibqp.pd = &p->pd;
 	p->qp->state = IB_QPS_RTS;
-	p->qp->iw->qp = p->qp;
-	softrdma_iw_rx_reset(&p->qp->iw->rx, true);
+	iwqp->iw->qp = p->qp;
+	softrdma_iw_rx_reset(&iwqp->iw->rx, true);
 
 	p->payload = kunit_kmalloc(test, IW_WRITE_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p->payload);
@@ -565,7 +567,7 @@ static void iw_place_feed(struct kunit *test, struct iw_place *p, size_t from,
 		kfree_skb(skb);
 		/* the MR's one reference is its xarray slot's */
 		KUNIT_ASSERT_EQ(test, kref_read(&p->mr->ref), 1U);
-		KUNIT_ASSERT_NE(test, p->qp->iw->rx.state,
+		KUNIT_ASSERT_NE(test, softrdma_qp_iw(p->qp)->rx.state,
 				SOFTRDMA_IW_RX_DEAD);
 	}
 }
@@ -594,7 +596,8 @@ static void softrdma_iwarp_rx_write_holds_no_mr(struct kunit *test)
 	struct iw_place *p = iw_place_setup(test);
 
 	iw_place_feed(test, p, 0, p->s->len, c->chunk, c->paged);
-	KUNIT_EXPECT_EQ(test, p->qp->iw->rx.state, SOFTRDMA_IW_RX_ENDED);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_iw(p->qp)->rx.state,
+			SOFTRDMA_IW_RX_ENDED);
 	iw_expect_placed(test, p, IW_WRITE_LEN);
 	softrdma_mr_remove(p->sdev, p->mr);
 	KUNIT_EXPECT_EQ(test, kref_read(&p->mr->ref), 0U);
@@ -611,7 +614,8 @@ static void softrdma_iwarp_rx_write_stalled_dereg(struct kunit *test)
 	size_t part = sizeof(struct iwarp_tagged_hdr) + 700;
 
 	iw_place_feed(test, p, 0, part, 1500, false);
-	KUNIT_EXPECT_EQ(test, p->qp->iw->rx.state, SOFTRDMA_IW_RX_DATA);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_iw(p->qp)->rx.state,
+			SOFTRDMA_IW_RX_DATA);
 	iw_expect_placed(test, p, part - sizeof(struct iwarp_tagged_hdr));
 	softrdma_mr_remove(p->sdev, p->mr);
 	KUNIT_EXPECT_EQ(test, kref_read(&p->mr->ref), 0U);

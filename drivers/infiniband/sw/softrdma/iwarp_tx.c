@@ -120,7 +120,7 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_may_move);
 void softrdma_iw_tx_move(struct softrdma_qp *qp,
 			 enum softrdma_iw_tx_state next)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	enum softrdma_iw_tx_state cur = tx->state;
 	bool ok;
 
@@ -413,7 +413,7 @@ static u8 softrdma_iw_send_opcode(const struct softrdma_send_wqe *wqe)
 static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 				enum ib_wc_status status)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -437,7 +437,7 @@ static enum ib_wc_status softrdma_iw_local_status(int err)
 static int softrdma_iw_build_read_req(struct softrdma_qp *qp,
 				      const struct softrdma_send_wqe *wqe)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
 	struct softrdma_iwarp_rreq rreq = {
@@ -488,7 +488,7 @@ static int softrdma_iw_build_read_req(struct softrdma_qp *qp,
 /* The next FPDU of the SQ WQE being sent */
 static int softrdma_iw_build_wqe(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	struct softrdma_send_wqe *wqe = &qp->sq.wqe[tx->slot];
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
@@ -554,7 +554,7 @@ static int softrdma_iw_build_wqe(struct softrdma_qp *qp)
 /* The next FPDU of the Read Response for the IRQ's head (RFC 5040 4.5) */
 static int softrdma_iw_build_rresp(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
 	struct softrdma_iw_read *rd = softrdma_iw_rdq_peek(&tx->irq);
@@ -594,7 +594,7 @@ static int softrdma_iw_build_rresp(struct softrdma_qp *qp)
 /* Fetch the next SQ WQE; false when there is none (or it is bad) */
 static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	struct softrdma_send_wqe *wqe;
 
 	wqe = softrdma_sq_fetch(qp);
@@ -618,7 +618,7 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 /* May the WQE about to start go now?  ORD (RFC 5040 5.3) and fences */
 static bool softrdma_iw_tx_may_start(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	const struct softrdma_send_wqe *wqe = &qp->sq.wqe[tx->slot];
 
@@ -637,7 +637,7 @@ static bool softrdma_iw_tx_may_start(struct softrdma_qp *qp)
  */
 static bool softrdma_iw_tx_local(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	enum ib_wc_status status;
 
 	status = softrdma_qp_exec_local(qp, &qp->sq.wqe[tx->slot]);
@@ -659,7 +659,7 @@ static bool softrdma_iw_tx_local(struct softrdma_qp *qp)
  */
 static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
 	int err;
@@ -721,7 +721,7 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
  */
 static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
 {
-	const struct softrdma_iw_tx *tx = &qp->iw->tx;
+	const struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -815,8 +815,8 @@ static int softrdma_iw_tx_push(struct sock *sk, struct softrdma_iw_fpdu *f)
 static bool softrdma_iw_tx_acked(struct softrdma_qp *qp,
 				 const struct softrdma_iw_wqe_st *st)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
-	struct socket *sock = qp->iw->sock;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
+	struct socket *sock = softrdma_qp_iw(qp)->sock;
 
 	lockdep_assert_held(&qp->sq.lock);
 
@@ -845,7 +845,7 @@ static bool softrdma_iw_tx_acked(struct softrdma_qp *qp,
  */
 void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	struct softrdma_iw_wqe_st *st;
 	bool more = false, waiting = false;
 	u32 slot;
@@ -879,7 +879,7 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 /* An FPDU is all with TCP: account for it, complete what it ends */
 static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	struct softrdma_iw_fpdu *f = &tx->fpdu;
 
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_FPDUS);
@@ -926,7 +926,7 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
  */
 static void softrdma_iw_tx_turn(struct softrdma_qp *qp, bool locked)
 {
-	struct softrdma_iwarp_qp *iw = qp->iw;
+	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
 	struct softrdma_iw_tx *tx = &iw->tx;
 	unsigned int budget = locked ? 1 : UINT_MAX;
 	struct socket *sock;
@@ -1079,7 +1079,7 @@ void softrdma_iw_tx_exit(void)
  */
 void softrdma_iw_tx_schedule(struct softrdma_qp *qp)
 {
-	queue_work(softrdma_iw_tx_wq, &qp->iw->tx.work);
+	queue_work(softrdma_iw_tx_wq, &softrdma_qp_iw(qp)->tx.work);
 }
 
 void softrdma_iw_tx_work(struct work_struct *work)
@@ -1098,7 +1098,7 @@ bool softrdma_iw_tx_idle(struct softrdma_qp *qp)
 	bool idle;
 
 	spin_lock_bh(&qp->sq.lock);
-	idle = !qp->iw->tx.busy;
+	idle = !softrdma_qp_iw(qp)->tx.busy;
 	spin_unlock_bh(&qp->sq.lock);
 	return idle;
 }
@@ -1108,7 +1108,7 @@ static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 				       enum softrdma_iwarp_err err,
 				       const void *fpdu, size_t avail)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	struct softrdma_iwarp_term term;
 	int len = -EINVAL;
 
@@ -1160,7 +1160,7 @@ void softrdma_iw_tx_terminate(struct softrdma_qp *qp,
  */
 void softrdma_iw_tx_reset(struct softrdma_qp *qp)
 {
-	struct softrdma_iw_tx *tx = &qp->iw->tx;
+	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	int i;
 
 	spin_lock_bh(&qp->sq.lock);

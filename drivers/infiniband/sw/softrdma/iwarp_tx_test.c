@@ -328,14 +328,16 @@ static void softrdma_iwarp_tx_move_helper(struct kunit *test)
 		TXS(DETACHED),
 	};
 	struct softrdma_iwarp_qp *iw;
+	struct softrdma_iw_qp *iwqp;
 	struct softrdma_qp *qp;
 	unsigned int i;
 
-	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
 	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp);
 	KUNIT_ASSERT_NOT_NULL(test, iw);
-	qp->iw = iw;
+	iwqp->iw = iw;
+	qp = &iwqp->qp;
 	iw->qp = qp;
 	spin_lock_init(&qp->sq.lock);
 	KUNIT_EXPECT_EQ(test, iw->tx.state, TXS(DETACHED));

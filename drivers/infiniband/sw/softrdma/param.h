@@ -7,6 +7,7 @@
 #define SOFTRDMA_PARAM_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/sizes.h>
 
 #define SOFTRDMA_VENDOR_ID		0xffffff	/* no IEEE OUI */
@@ -42,6 +43,12 @@
 #define SOFTRDMA_IWARP_MAX_SGE_RD	1
 #define SOFTRDMA_IWARP_MAX_INLINE	80
 #define SOFTRDMA_IWARP_MAX_MSG_SZ	(~0U)
+
+/* a WQE snapshot (wqe.h) holds the most any device takes: RoCE's */
+#define SOFTRDMA_MAX_SGE		SOFTRDMA_ROCE_MAX_SGE
+#define SOFTRDMA_MAX_INLINE		SOFTRDMA_ROCE_MAX_INLINE
+static_assert(SOFTRDMA_IWARP_MAX_SGE <= SOFTRDMA_MAX_SGE);
+static_assert(SOFTRDMA_IWARP_MAX_INLINE <= SOFTRDMA_MAX_INLINE);
 /*
  * siw rings have power-of-two sizes, every slot usable; kernel CQs of
  * iWARP devices (rxe-layout rings, SOFTRDMA_MAX_CQE) take as many

@@ -7,7 +7,13 @@
 
 #include "port.h"
 
-static enum ib_mtu largest_ib_mtu_within(int bytes)
+/**
+ * softrdma_port_mtu_within() - largest IB MTU whose payload fits in @bytes
+ * @bytes: room for the payload of one packet (may be zero or negative)
+ *
+ * Below 512 bytes of room it is 256, the IBA minimum.
+ */
+enum ib_mtu softrdma_port_mtu_within(int bytes)
 {
 	static const enum ib_mtu mtus[] = {
 		IB_MTU_4096, IB_MTU_2048, IB_MTU_1024, IB_MTU_512,
@@ -18,34 +24,6 @@ static enum ib_mtu largest_ib_mtu_within(int bytes)
 		if (bytes >= ib_mtu_enum_to_int(mtus[i]))
 			return mtus[i];
 	return IB_MTU_256;
-}
-
-/**
- * softrdma_roce_path_mtu() - largest IB MTU a RoCEv2 packet can carry
- * @netdev_mtu: MTU of the Ethernet device, in bytes
- *
- * A full-size payload plus the worst-case headers must fit in one frame:
- * 1500 gives 1024 (as every RoCE device reports on a standard link),
- * 4180 or more gives 4096 (jumbo links).  Anything smaller than what a
- * 256-byte payload needs still reports 256, the IBA minimum: such a link
- * cannot carry full packets, and the transmit path drops and counts them.
- */
-enum ib_mtu softrdma_roce_path_mtu(unsigned int netdev_mtu)
-{
-	return largest_ib_mtu_within((int)netdev_mtu -
-				     SOFTRDMA_ROCE_MAX_HDR_BYTES);
-}
-
-/**
- * softrdma_iwarp_mtu() - MTU reported on an iWARP port
- * @netdev_mtu: MTU of the Ethernet device, in bytes
- *
- * iWARP rides on a TCP byte stream, so the IB MTU is only advisory; report
- * the largest IB MTU that fits in one frame, as consumers expect.
- */
-enum ib_mtu softrdma_iwarp_mtu(unsigned int netdev_mtu)
-{
-	return largest_ib_mtu_within(netdev_mtu);
 }
 
 /**

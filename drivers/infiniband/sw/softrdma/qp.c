@@ -5,7 +5,6 @@
  * engines behind rc.h; this file keeps the object consistent around them.
  */
 #include <kunit/visibility.h>
-#include <linux/indirect_call_wrapper.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <trace/events/softrdma.h>
@@ -50,14 +49,10 @@ static void softrdma_qp_transport_start(struct softrdma_qp *qp)
 	qp->eng->start(qp);
 }
 
-/*
- * Every post rings this, before its packet leaves: compared and called
- * directly (INDIRECT_CALL_3()), not through a retpoline.
- */
+/* Every post rings this, before its packet leaves (not a retpoline). */
 static void softrdma_qp_transport_kick(struct softrdma_qp *qp)
 {
-	INDIRECT_CALL_3(qp->eng->kick, softrdma_iwarp_qp_kick,
-			softrdma_rc_kick, softrdma_ud_kick, qp);
+	softrdma_qp_engine_kick(qp->eng, qp);
 }
 
 void softrdma_qp_transport_stop(struct softrdma_qp *qp)

@@ -40,7 +40,6 @@
 #include "wqe.h"
 
 struct softrdma_cq;
-struct softrdma_iwarp_qp;
 struct softrdma_qp_engine;
 struct softrdma_dev;
 struct softrdma_ring;
@@ -108,9 +107,6 @@ struct softrdma_qp {
 	struct softrdma_rq rq;
 	/* receive WQEs come from here instead of rq (srq.h); or NULL */
 	struct softrdma_srq *srq;
-
-	/* RoCE: the engines' state is around the QP (roce_qp.h) */
-	struct softrdma_iwarp_qp *iw;	/* iWARP: iwarp_qp.h */
 
 	/* type 2 memory windows bound through the QP (mw.c) */
 	atomic_t mw_bound;

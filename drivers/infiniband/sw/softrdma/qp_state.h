@@ -40,37 +40,6 @@ int softrdma_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
 			   enum ib_qp_type type, int mask,
 			   unsigned int *actions);
 
-int softrdma_iwarp_qp_transition(enum ib_qp_state cur, enum ib_qp_state next,
-				 int mask, unsigned int *actions);
-
-/*
- * modify_qp attributes an iWARP QP takes: the state, what the iw_cm and
- * rdma_cm set (access flags, port) and the RDMA Read depths (ORD/IRD);
- * and, as stock siw takes them, the IB values an IB-style caller passes
- * along (P_Key index, path MTU, PSNs, timers, retry counts, destination
- * QPN), kept for query_qp and otherwise unused: iWARP leaves reliability
- * to TCP.  Stock siw takes every other standard attribute and ignores
- * it; so do these QPs with an address vector, a Q_Key, a path migration
- * state and capacities (SOFTRDMA_IWARP_QP_IGNORED: not stored, query_qp
- * does not report them; an iWARP QP's path is its connection).  An
- * alternate path is refused: the RDMA core refuses it on any port that
- * is not InfiniBand before a driver sees it.
- */
-#define SOFTRDMA_IWARP_QP_ATTRS	(IB_QP_STATE | IB_QP_CUR_STATE | \
-				 IB_QP_ACCESS_FLAGS | IB_QP_PORT | \
-				 IB_QP_MAX_QP_RD_ATOMIC | \
-				 IB_QP_MAX_DEST_RD_ATOMIC | \
-				 IB_QP_EN_SQD_ASYNC_NOTIFY | \
-				 SOFTRDMA_IWARP_QP_IB_ATTRS | \
-				 SOFTRDMA_IWARP_QP_IGNORED)
-#define SOFTRDMA_IWARP_QP_IGNORED (IB_QP_AV | IB_QP_QKEY | \
-				   IB_QP_PATH_MIG_STATE | IB_QP_CAP)
-#define SOFTRDMA_IWARP_QP_IB_ATTRS (IB_QP_PKEY_INDEX | IB_QP_PATH_MTU | \
-				    IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
-				    IB_QP_SQ_PSN | IB_QP_TIMEOUT | \
-				    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | \
-				    IB_QP_MIN_RNR_TIMER)
-
 struct softrdma_qp_limits {
 	enum ib_mtu max_path_mtu;	/* the port's active MTU */
 	u8 max_rd_atomic;

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Rings: the calls every layout shares, and the dispatch to the layout's
- * own index or flag protocol (queue_rxe_abi.c, queue_siw_abi.c).
+ * Rings: the calls every layout shares, and the calls into the ring's
+ * layout through the ops its creator chose (queue.h).
  */
 #include <linux/slab.h>
-#include <linux/string.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "mmap.h"
 #include "queue.h"
-#include "queue_rxe_abi.h"
-#include "queue_siw_abi.h"
 #include "verbs.h"
-#include "wqe.h"
 
 void softrdma_ring_destroy(struct softrdma_ring *ring)
 {
@@ -32,60 +28,39 @@ void softrdma_ring_set_locks(struct softrdma_ring *ring,
 
 bool softrdma_ring_posted(const struct softrdma_ring *ring, u32 offset)
 {
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_ring_posted(ring, offset);
-	return offset < softrdma_ring_count(ring);
+	return ring->ops->posted(ring, offset);
 }
 
 void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
 {
-	if (softrdma_ring_is_siw(ring))
-		softrdma_siw_ring_advance_consumer(ring);
-	else
-		softrdma_rxe_ring_advance_consumer(ring);
+	ring->ops->advance_consumer(ring);
 }
 
 bool softrdma_ring_full(const struct softrdma_ring *ring)
 {
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_ring_full(ring);
-	return softrdma_rxe_ring_full(ring);
+	return ring->ops->full(ring);
 }
 
 void softrdma_ring_advance_producer(struct softrdma_ring *ring)
 {
-	if (softrdma_ring_is_siw(ring))
-		softrdma_siw_ring_advance_producer(ring);
-	else
-		softrdma_rxe_ring_advance_producer(ring);
+	ring->ops->advance_producer(ring);
 }
 
 int softrdma_ring_fetch_send_wqe(const struct softrdma_ring *ring, u32 offset,
 				 const struct softrdma_wqe_limits *lim,
 				 struct softrdma_send_wqe *wqe)
 {
-	const void *slot = softrdma_ring_consumer_slot_at(ring, offset);
-
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_fetch_send_wqe(slot, wqe);
-	if (softrdma_ring_is_user(ring))
-		return softrdma_rxe_fetch_send_wqe(slot, lim, wqe);
-	memcpy(wqe, slot, sizeof(*wqe));
-	return 0;
+	return ring->ops->fetch_send_wqe(softrdma_ring_consumer_slot_at(ring,
+									offset),
+					 lim, wqe);
 }
 
 int softrdma_ring_fetch_recv_wqe(const struct softrdma_ring *ring,
 				 const struct softrdma_wqe_limits *lim,
 				 struct softrdma_recv_wqe *wqe)
 {
-	const void *slot = softrdma_ring_consumer_slot(ring);
-
-	if (softrdma_ring_is_siw(ring))
-		return softrdma_siw_fetch_recv_wqe(slot, wqe);
-	if (softrdma_ring_is_user(ring))
-		return softrdma_rxe_fetch_recv_wqe(slot, lim, wqe);
-	memcpy(wqe, slot, sizeof(*wqe));
-	return 0;
+	return ring->ops->fetch_recv_wqe(softrdma_ring_consumer_slot(ring),
+					 lim, wqe);
 }
 
 struct ib_ucontext *softrdma_ring_udata_uctx(struct ib_udata *udata,

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Rings: the queues (SQ, RQ, SRQ, CQ) the kernel shares with a producer
- * or consumer on the other side, whatever the layout.  Two layouts, one
- * API; each layout's slot formats and its index or flag protocol are in
- * its own file, queue.c dispatches to them:
+ * or consumer on the other side, whatever the layout.  Every layout has
+ * one table of ring operations (struct softrdma_ring_ops), chosen when the
+ * ring is created by the file that owns the layout; queue.c calls through
+ * it and knows no layout:
  *
- *	SOFTRDMA_RING_ABI_RXE	librxe's struct rxe_queue_buf header with
- *				producer/consumer indices, one slot always
- *				empty (queue_rxe_abi.h).  Kernel rings
- *				(no ucontext) use this layout too, holding
- *				kernel structures.
- *	SOFTRDMA_RING_ABI_SIW	libsiw's header-less array of slots, each
- *				owned by whoever its VALID flag says, every
- *				slot usable; a CQ ends in the notify word
- *				(queue_siw_abi.h).
+ *	rxe user rings	librxe's struct rxe_queue_buf header with
+ *			producer/consumer indices, one slot always empty
+ *			(queue_rxe_abi.c).
+ *	kernel rings	(no ucontext) the same layout and index protocol,
+ *			holding kernel structures (queue_rxe_abi.c).
+ *	siw user rings	libsiw's header-less array of slots, each owned by
+ *			whoever its VALID flag says, every slot usable; a
+ *			CQ ends in the notify word (queue_siw_abi.c).
  *
  * The kernel plays one side of a user ring (the consumer of SQ/RQ/SRQ, the
  * producer of a CQ) and both sides of a kernel ring.  Calls of one side
@@ -35,9 +35,29 @@ struct rxe_queue_buf;
 struct siw_cq_ctrl;
 struct softrdma_mmap_entry;
 
-enum softrdma_ring_abi {
-	SOFTRDMA_RING_ABI_RXE,		/* librxe layout, and kernel rings */
-	SOFTRDMA_RING_ABI_SIW,		/* libsiw layout, user rings only */
+struct softrdma_ring;
+struct softrdma_recv_wqe;
+struct softrdma_send_wqe;
+struct softrdma_wqe_limits;
+
+/*
+ * A layout's index or flag protocol and slot formats, as the calls of the
+ * same names below (queue.c) describe them.  The fetches get the slot the
+ * caller chose and copy it once; every member is set.
+ */
+struct softrdma_ring_ops {
+	bool (*posted)(const struct softrdma_ring *ring, u32 offset);
+	void (*advance_consumer)(struct softrdma_ring *ring);
+	bool (*full)(const struct softrdma_ring *ring);
+	void (*advance_producer)(struct softrdma_ring *ring);
+	int (*fetch_send_wqe)(const void *slot,
+			      const struct softrdma_wqe_limits *lim,
+			      struct softrdma_send_wqe *wqe);
+	int (*fetch_recv_wqe)(const void *slot,
+			      const struct softrdma_wqe_limits *lim,
+			      struct softrdma_recv_wqe *wqe);
+	/* slots a full ring leaves empty (a full ring's signature) */
+	u32 spare_slots;
 };
 
 enum softrdma_ring_kind {
@@ -47,14 +67,14 @@ enum softrdma_ring_kind {
 
 struct softrdma_ring {
 	struct softrdma_mmap_entry *mem;
-	enum softrdma_ring_abi abi;
+	const struct softrdma_ring_ops *ops;	/* the layout's, from creation */
 	void *slots;			/* slot 0, inside mem->buf */
-	struct rxe_queue_buf *hdr;	/* RXE: == mem->buf; SIW: NULL */
-	struct siw_cq_ctrl *ctrl;	/* SIW CQ: the notify word; or NULL */
+	struct rxe_queue_buf *hdr;	/* rxe layout: == mem->buf; or NULL */
+	struct siw_cq_ctrl *ctrl;	/* siw CQ: the notify word; or NULL */
 	/* private copies, never read back from user memory */
 	u32 index_mask;			/* num_slots - 1 */
 	u32 elem_size;			/* bytes per slot */
-	u32 log2_elem_size;		/* RXE: elem_size == 1 << this */
+	u32 log2_elem_size;		/* rxe layout: elem_size == 1 << this */
 	u32 prod;			/* producer side's own index */
 	u32 cons;			/* consumer side's own index */
 	bool user;			/* mapped by a ucontext */
@@ -83,11 +103,6 @@ static inline bool softrdma_ring_is_user(const struct softrdma_ring *ring)
 	return ring->user;
 }
 
-static inline bool softrdma_ring_is_siw(const struct softrdma_ring *ring)
-{
-	return ring->abi == SOFTRDMA_RING_ABI_SIW;
-}
-
 static inline u32 softrdma_ring_num_slots(const struct softrdma_ring *ring)
 {
 	return ring->index_mask + 1;
@@ -102,11 +117,10 @@ static inline u32 softrdma_ring_slot_mask(const struct softrdma_ring *ring)
 	return ring->index_mask;
 }
 
-/* Entries the ring holds at once: RXE leaves one slot empty, SIW not. */
+/* Entries the ring holds at once: rxe leaves one slot empty, siw not. */
 static inline u32 softrdma_ring_capacity(const struct softrdma_ring *ring)
 {
-	return softrdma_ring_is_siw(ring) ? ring->index_mask + 1 :
-					    ring->index_mask;
+	return ring->index_mask + 1 - ring->ops->spare_slots;
 }
 
 static inline u32 softrdma_ring_elem_size(const struct softrdma_ring *ring)
@@ -138,11 +152,11 @@ static inline void softrdma_ring_assert_consumer(const struct softrdma_ring *rin
  * Consumer side (kernel consumes SQ/RQ/SRQ; either side of kernel rings).
  *
  * softrdma_ring_posted(): is the entry @offset places after the consumer
- * index posted (RXE: below the producer index; SIW: VALID)?  An entry the
+ * index posted (rxe: below the producer index; siw: VALID)?  An entry the
  * producer has made visible this way is readable: the check has acquire
  * semantics.  softrdma_ring_advance_consumer() hands the slot at the
- * consumer index back to the producer (RXE: consumer index release;
- * SIW: flags cleared, followed by a full barrier, so that a check of a
+ * consumer index back to the producer (rxe: consumer index release;
+ * siw: flags cleared, followed by a full barrier, so that a check of a
  * later slot afterwards cannot miss a producer that saw the slot still
  * busy; this is what libsiw's doorbell suppression relies on).
  */
@@ -176,10 +190,6 @@ softrdma_ring_consumer_slot_at(const struct softrdma_ring *ring, u32 offset)
 
 void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
 
-struct softrdma_recv_wqe;
-struct softrdma_send_wqe;
-struct softrdma_wqe_limits;
-
 /*
  * Snapshot and validate a posted WQE into @wqe, in the ring's layout
  * (the ABI's fetch for user rings, a copy of the kernel form for kernel
@@ -199,7 +209,7 @@ int softrdma_ring_fetch_recv_wqe(const struct softrdma_ring *ring,
  * Producer side (kernel produces CQEs; either side of kernel rings).
  * softrdma_ring_full() reads the consumer's release with acquire;
  * softrdma_ring_advance_producer() publishes the filled slot with release
- * (RXE: producer index; SIW: the slot's VALID flag).
+ * (rxe: producer index; siw: the slot's VALID flag).
  */
 bool softrdma_ring_full(const struct softrdma_ring *ring);
 

@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <kunit/visibility.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "cq.h"
@@ -56,6 +57,80 @@ static_assert(offsetof(struct rxe_sge, lkey) ==
 static_assert(sizeof(struct rxe_send_wqe) + sizeof(u64) <= 256);
 
 /* ---------------------------------------------------------------- rings */
+
+static bool softrdma_rxe_ring_posted(const struct softrdma_ring *ring,
+				     u32 offset)
+{
+	return offset < softrdma_ring_count(ring);
+}
+
+static void softrdma_rxe_ring_consumed(struct softrdma_ring *ring)
+{
+	softrdma_rxe_ring_advance_consumer(ring);
+}
+
+static bool softrdma_rxe_ring_is_full(const struct softrdma_ring *ring)
+{
+	return softrdma_rxe_ring_full(ring);
+}
+
+static void softrdma_rxe_ring_produced(struct softrdma_ring *ring)
+{
+	softrdma_rxe_ring_advance_producer(ring);
+}
+
+/* A kernel ring holds the private forms themselves: a copy is the fetch. */
+static int softrdma_kernel_fetch_send_wqe(const void *slot,
+					  const struct softrdma_wqe_limits *lim,
+					  struct softrdma_send_wqe *wqe)
+{
+	memcpy(wqe, slot, sizeof(*wqe));
+	return 0;
+}
+
+static int softrdma_kernel_fetch_recv_wqe(const void *slot,
+					  const struct softrdma_wqe_limits *lim,
+					  struct softrdma_recv_wqe *wqe)
+{
+	memcpy(wqe, slot, sizeof(*wqe));
+	return 0;
+}
+
+static const struct softrdma_ring_ops softrdma_rxe_ring_ops = {
+	.posted = softrdma_rxe_ring_posted,
+	.advance_consumer = softrdma_rxe_ring_consumed,
+	.full = softrdma_rxe_ring_is_full,
+	.advance_producer = softrdma_rxe_ring_produced,
+	.fetch_send_wqe = softrdma_rxe_fetch_send_wqe,
+	.fetch_recv_wqe = softrdma_rxe_fetch_recv_wqe,
+	.spare_slots = 1,
+};
+
+/* kernel rings: the rxe layout and index protocol, kernel slots */
+static const struct softrdma_ring_ops softrdma_kernel_ring_ops = {
+	.posted = softrdma_rxe_ring_posted,
+	.advance_consumer = softrdma_rxe_ring_consumed,
+	.full = softrdma_rxe_ring_is_full,
+	.advance_producer = softrdma_rxe_ring_produced,
+	.fetch_send_wqe = softrdma_kernel_fetch_send_wqe,
+	.fetch_recv_wqe = softrdma_kernel_fetch_recv_wqe,
+	.spare_slots = 1,
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void softrdma_rxe_ring_as_user(struct softrdma_ring *ring)
+{
+	ring->user = true;
+	ring->ops = &softrdma_rxe_ring_ops;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rxe_ring_as_user);
+#endif
+
+static bool softrdma_ring_has_rxe_layout(const struct softrdma_ring *ring)
+{
+	return ring->ops == &softrdma_rxe_ring_ops ||
+	       ring->ops == &softrdma_kernel_ring_ops;
+}
 
 struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
 					   u32 *num_elem, u32 elem_size,
@@ -92,7 +167,7 @@ struct softrdma_ring *softrdma_ring_create(struct ib_ucontext *uctx,
 	ring->log2_elem_size = log2_elem;
 	ring->elem_size = 1U << log2_elem;
 	ring->slots = ring->hdr->data;
-	ring->abi = SOFTRDMA_RING_ABI_RXE;
+	ring->ops = uctx ? &softrdma_rxe_ring_ops : &softrdma_kernel_ring_ops;
 	ring->user = !!uctx;
 	ring->kind = kind;
 	/* for librxe; the buffer is zeroed, so both indices start at 0 */
@@ -127,7 +202,7 @@ int softrdma_ring_resize(struct softrdma_ring *ring,
 	softrdma_ring_assert_producer(ring);
 	softrdma_ring_assert_consumer(ring);
 
-	if (softrdma_ring_is_siw(ring) || softrdma_ring_is_siw(spare) ||
+	if (!softrdma_ring_has_rxe_layout(ring) || spare->ops != ring->ops ||
 	    spare->user != ring->user || spare->kind != ring->kind ||
 	    spare->log2_elem_size != ring->log2_elem_size)
 		return -EINVAL;
@@ -675,7 +750,7 @@ const struct softrdma_cq_abi softrdma_kernel_cq_abi = {
 	.resize = softrdma_rxe_cq_resize,
 };
 
-const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
+static const struct softrdma_cq_abi softrdma_rxe_cq_abi = {
 	.create = softrdma_rxe_cq_create,
 	.write_cqe = softrdma_rxe_write_cqe,
 	.arm = softrdma_rxe_cq_arm,

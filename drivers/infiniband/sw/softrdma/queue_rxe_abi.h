@@ -52,8 +52,8 @@
 struct softrdma_mmap_entry;
 
 /*
- * The ring's index protocol (queue.h dispatches to it), inline for
- * queue.c and this ABI's files.
+ * The ring's index protocol (queue_rxe_abi.c's ring ops), inline for
+ * this ABI's files.
  *
  * The user's (or the other kernel side's) index is read with
  * acquire, then masked.  The acquire pairs with the other side's release
@@ -203,5 +203,10 @@ int softrdma_rxe_fetch_recv_wqe(const void *slot,
  * byte of the 48 is written.  @wc->qp gives qp_num (0 if NULL).
  */
 void softrdma_rxe_write_cqe(void *slot, const struct ib_wc *wc);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Read a kernel ring's slots as librxe's: tests post into it by hand. */
+void softrdma_rxe_ring_as_user(struct softrdma_ring *ring);
+#endif
 
 #endif /* SOFTRDMA_QUEUE_RXE_ABI_H */

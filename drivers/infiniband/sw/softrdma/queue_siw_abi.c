@@ -65,6 +65,52 @@ size_t softrdma_siw_ring_len(enum softrdma_siw_queue queue, u32 num_slots)
 	return len;
 }
 
+static bool softrdma_siw_ring_is_posted(const struct softrdma_ring *ring,
+					u32 offset)
+{
+	return softrdma_siw_ring_posted(ring, offset);
+}
+
+static void softrdma_siw_ring_consumed(struct softrdma_ring *ring)
+{
+	softrdma_siw_ring_advance_consumer(ring);
+}
+
+static bool softrdma_siw_ring_is_full(const struct softrdma_ring *ring)
+{
+	return softrdma_siw_ring_full(ring);
+}
+
+static void softrdma_siw_ring_produced(struct softrdma_ring *ring)
+{
+	softrdma_siw_ring_advance_producer(ring);
+}
+
+/* libsiw's WQEs carry their own limits (SIW_MAX_SGE, SIW_MAX_INLINE) */
+static int softrdma_siw_ring_fetch_send(const void *slot,
+					const struct softrdma_wqe_limits *lim,
+					struct softrdma_send_wqe *wqe)
+{
+	return softrdma_siw_fetch_send_wqe(slot, wqe);
+}
+
+static int softrdma_siw_ring_fetch_recv(const void *slot,
+					const struct softrdma_wqe_limits *lim,
+					struct softrdma_recv_wqe *wqe)
+{
+	return softrdma_siw_fetch_recv_wqe(slot, wqe);
+}
+
+static const struct softrdma_ring_ops softrdma_siw_ring_ops = {
+	.posted = softrdma_siw_ring_is_posted,
+	.advance_consumer = softrdma_siw_ring_consumed,
+	.full = softrdma_siw_ring_is_full,
+	.advance_producer = softrdma_siw_ring_produced,
+	.fetch_send_wqe = softrdma_siw_ring_fetch_send,
+	.fetch_recv_wqe = softrdma_siw_ring_fetch_recv,
+	.spare_slots = 0,
+};
+
 struct softrdma_ring *softrdma_siw_ring_create(struct ib_ucontext *uctx,
 					       u32 num_slots,
 					       enum softrdma_siw_queue queue,
@@ -92,7 +138,7 @@ struct softrdma_ring *softrdma_siw_ring_create(struct ib_ucontext *uctx,
 	}
 
 	ring->mem = mem;
-	ring->abi = SOFTRDMA_RING_ABI_SIW;
+	ring->ops = &softrdma_siw_ring_ops;
 	ring->slots = mem->buf;
 	ring->index_mask = num_slots - 1;
 	ring->elem_size = softrdma_siw_elem_size[queue];
@@ -305,7 +351,7 @@ static bool softrdma_siw_cq_fires(struct softrdma_cq *cq, bool solicited)
 	return softrdma_siw_cq_notify(cq->ring, solicited);
 }
 
-const struct softrdma_cq_abi softrdma_siw_cq_abi = {
+static const struct softrdma_cq_abi softrdma_siw_cq_abi = {
 	.create = softrdma_siw_cq_create,
 	.write_cqe = softrdma_siw_write_cqe,
 	.arm = softrdma_siw_cq_arm_verb,

@@ -45,8 +45,8 @@
 #include "wqe.h"
 
 /*
- * The ring's flag protocol (queue.h dispatches to it), inline for
- * queue.c and this ABI's files: a slot's owner is its VALID flag.  SQ and RQ slots keep their
+ * The ring's flag protocol (queue_siw_abi.c's ring ops), inline for
+ * this ABI's files: a slot's owner is its VALID flag.  SQ and RQ slots keep their
  * flags at the same place (static_asserts in queue_siw_abi.c).
  */
 static inline u16 *softrdma_siw_wqe_flags(const struct softrdma_ring *ring,

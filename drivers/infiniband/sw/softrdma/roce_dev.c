@@ -11,7 +11,6 @@
 #include "device.h"
 #include "mw.h"
 #include "param.h"
-#include "port.h"
 #include "rc.h"
 #include "roce_dev.h"
 #include "roce_net.h"

@@ -49,6 +49,7 @@
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
+#include "port.h"
 #include "roce_dev.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
@@ -537,6 +538,22 @@ static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
 }
 
 /* Transmit */
+
+/**
+ * softrdma_roce_path_mtu() - largest IB MTU a RoCEv2 packet can carry
+ * @netdev_mtu: MTU of the Ethernet device, in bytes
+ *
+ * A full-size payload plus the worst-case headers must fit in one frame:
+ * 1500 gives 1024 (as every RoCE device reports on a standard link),
+ * 4180 or more gives 4096 (jumbo links).  Anything smaller than what a
+ * 256-byte payload needs still reports 256, the IBA minimum: such a link
+ * cannot carry full packets, and the transmit path drops and counts them.
+ */
+enum ib_mtu softrdma_roce_path_mtu(unsigned int netdev_mtu)
+{
+	return softrdma_port_mtu_within((int)netdev_mtu -
+					SOFTRDMA_ROCE_MAX_HDR_BYTES);
+}
 
 /**
  * softrdma_roce_src_port() - the UDP source port of a flow

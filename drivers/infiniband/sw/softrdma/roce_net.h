@@ -11,6 +11,7 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/dst_cache.h>
+#include <rdma/ib_verbs.h>
 
 #include "av.h"
 
@@ -27,6 +28,16 @@ void softrdma_roce_net_detach(struct softrdma_dev *sdev);
 #define SOFTRDMA_ROCE_SPORT_BITS	14
 
 u16 softrdma_roce_src_port(u32 qpn_a, u32 qpn_b);
+
+/*
+ * The worst-case RoCEv2 overhead inside one Ethernet frame for a packet
+ * that carries payload (IBA vol 1 annex A17): IPv6 header, UDP header,
+ * BTH, RETH and ImmDt (RDMA WRITE First/Only with Immediate) and the ICRC.
+ * Payload at the path MTU must fit in netdev MTU minus this.
+ */
+#define SOFTRDMA_ROCE_MAX_HDR_BYTES	(40 + 8 + 12 + 16 + 4 + 4)
+
+enum ib_mtu softrdma_roce_path_mtu(unsigned int netdev_mtu);
 
 /*
  * Where one outgoing packet goes: what of an address vector the IP and

@@ -1168,6 +1168,57 @@ static void softrdma_roce_net_av_from_attr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, softrdma_av_from_ah_attr(&av, &attr), -EINVAL);
 }
 
+struct path_mtu_case {
+	const char *name;
+	unsigned int netdev_mtu;
+	enum ib_mtu mtu;
+};
+
+static const struct path_mtu_case path_mtu_cases[] = {
+	{ "ipv6_minimum_1280", 1280, IB_MTU_1024 },
+	{ "standard_1500", 1500, IB_MTU_1024 },
+	{ "below_2048_payload", 2131, IB_MTU_1024 },
+	{ "exactly_2048_payload", 2048 + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+	  IB_MTU_2048 },
+	{ "one_short_of_4096", 4096 + SOFTRDMA_ROCE_MAX_HDR_BYTES - 1,
+	  IB_MTU_2048 },
+	{ "exactly_4096_payload", 4096 + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+	  IB_MTU_4096 },
+	{ "jumbo_9000", 9000, IB_MTU_4096 },
+	{ "max_65535", 65535, IB_MTU_4096 },
+	{ "tiny_576", 576, IB_MTU_256 },
+	{ "tiny_68", 68, IB_MTU_256 },
+	{ "zero", 0, IB_MTU_256 },
+};
+
+static void path_mtu_case_desc(const struct path_mtu_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(path_mtu, path_mtu_cases, path_mtu_case_desc);
+
+static void softrdma_roce_net_path_mtu(struct kunit *test)
+{
+	const struct path_mtu_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_roce_path_mtu(c->netdev_mtu), c->mtu);
+}
+
+/* A full RoCE packet at the reported MTU must fit the netdev MTU. */
+static void softrdma_roce_net_path_mtu_packet_fits(struct kunit *test)
+{
+	unsigned int mtu;
+
+	for (mtu = 1280; mtu <= 9216; mtu++) {
+		int payload = ib_mtu_enum_to_int(softrdma_roce_path_mtu(mtu));
+
+		KUNIT_ASSERT_LE_MSG(test,
+				    payload + SOFTRDMA_ROCE_MAX_HDR_BYTES,
+				    (int)mtu, "netdev mtu %u", mtu);
+	}
+}
+
 static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE(softrdma_roce_net_rcv_ack),
 	KUNIT_CASE(softrdma_roce_net_rcv_read_request),
@@ -1181,6 +1232,8 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_net_burst_may_add, burst_add_gen_params),
 	KUNIT_CASE(softrdma_roce_net_burst_headroom),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
+	KUNIT_CASE_PARAM(softrdma_roce_net_path_mtu, path_mtu_gen_params),
+	KUNIT_CASE(softrdma_roce_net_path_mtu_packet_fits),
 	{}
 };
 

@@ -62,7 +62,7 @@ static struct srq_fixture *make_srq(struct kunit *test, bool siw, u32 n)
 	}
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
 	if (!siw)
-		ring->user = true;	/* read slots as librxe's */
+		softrdma_rxe_ring_as_user(ring);
 	softrdma_ring_set_locks(ring, NULL, &f->srq.lock);
 	f->srq.ring = ring;
 	f->srq.ibsrq.event_handler = srq_event;

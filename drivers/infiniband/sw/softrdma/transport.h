@@ -52,12 +52,20 @@ struct softrdma_qp_engine {
 };
 
 /*
- * The doorbells, called by name where every post rings one (qp.c's
- * INDIRECT_CALL_3()), so that the call is not a retpoline.
+ * The doorbells, called by name (softrdma_qp_engine_kick()), so that the
+ * call every post makes is not a retpoline.
  */
 INDIRECT_CALLABLE_DECLARE(void softrdma_iwarp_qp_kick(struct softrdma_qp *qp));
 INDIRECT_CALLABLE_DECLARE(void softrdma_rc_kick(struct softrdma_qp *qp));
 INDIRECT_CALLABLE_DECLARE(void softrdma_ud_kick(struct softrdma_qp *qp));
+
+/* @eng->kick(@qp), compared and called directly, not through a retpoline */
+static inline void softrdma_qp_engine_kick(const struct softrdma_qp_engine *eng,
+					   struct softrdma_qp *qp)
+{
+	INDIRECT_CALL_3(eng->kick, softrdma_iwarp_qp_kick, softrdma_rc_kick,
+			softrdma_ud_kick, qp);
+}
 
 /* What a device advertises in query_device and enforces (param.h) */
 struct softrdma_transport_limits {
@@ -161,7 +169,12 @@ struct softrdma_transport {
 extern const struct softrdma_transport softrdma_roce_transport;
 extern const struct softrdma_transport softrdma_iwarp_transport;
 
-/* load of every transport, unwound on failure; device.c */
+/* every transport a device may speak (transport.c) */
+#define SOFTRDMA_NR_TRANSPORTS	2
+extern const struct softrdma_transport *const
+softrdma_transports[SOFTRDMA_NR_TRANSPORTS];
+
+/* load of every transport, unwound on failure; transport.c */
 int softrdma_transports_init(void);
 void softrdma_transports_exit(void);
 

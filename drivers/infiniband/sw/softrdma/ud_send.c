@@ -10,7 +10,6 @@
 #include "counters.h"
 #include "device.h"
 #include "mr.h"
-#include "port.h"
 #include "psn.h"
 #include "qp.h"
 #include "rc.h"

@@ -47,9 +47,6 @@ static_assert(IB_WR_FLUSH == SOFTRDMA_WR_FLUSH);
 
 struct softrdma_mr;
 
-#define SOFTRDMA_MAX_SGE	SOFTRDMA_ROCE_MAX_SGE
-#define SOFTRDMA_MAX_INLINE	SOFTRDMA_ROCE_MAX_INLINE
-
 struct softrdma_sge {
 	u64 addr;
 	u32 length;

@@ -319,10 +319,13 @@ softrdma_dev_alloc(struct net_device *ndev,
 	return sdev;
 }
 
+/*
+ * A device that never registered: ib_dealloc_device() calls
+ * softrdma_dealloc_driver(), which releases what softrdma_dev_alloc()
+ * took (the counters, the netdev reference) and detaches again.
+ */
 static void softrdma_dev_free(struct softrdma_dev *sdev)
 {
-	softrdma_counters_free(sdev);
-	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 	ib_dealloc_device(&sdev->ibdev);
 }
 

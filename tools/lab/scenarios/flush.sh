@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# flush: IBA 1.5 FLUSH to global visibility between librxe devices, on
+# kernels whose RDMA core carries it (6.12):
+#   lab run --kernel 6.12 --stack sroce,sroce flush
+#   lab run --kernel 6.12 --stack sroce,rxe flush  (rxe's requests)
+#   lab run --kernel 6.12 --stack rxe,sroce flush  (rxe's memory)
+# guest0 owns the memory, guest1 posts: tools/lab/flush_verbs.c (built on
+# the host by tools/lab/lab) writes each FLUSH into the QP's send ring as
+# librxe 47's ibv_wr_flush() lays it out (rdma-core 44 has no verb for
+# it, and no kernel work request carries one), and checks the
+# completions (IBV_WC_FLUSH for a range and for a whole MR; a remote
+# access error for an MR without FLUSH access, a range past the MR's end
+# and a wrong R_Key) and, on the server, every byte of both MRs.  Each
+# end's device counters go into the notes.
+
+FV_BIN=${FLUSH_VERBS_BIN:-/var/tmp/softrdma-lab/flush_verbs}
+port=18950
+
+gid=$(lab_gid_index "$LAB_ADDR") || gid=1
+lab_note "stack $LAB_STACK dev $LAB_IBDEV gid index $gid"
+
+if lab_built flush_verbs "$FV_BIN"; then
+	lab_pair flush_verbs 90 lab_run "$FV_BIN" -d "$LAB_IBDEV" -g "$gid"
+fi
+lab_note "$LAB_STACK counters: $(rdma statistic show link "$LAB_IBDEV/1" |
+	tr -s ' \n' ' ')"
+
+lab_barrier unload
+if [ "$LAB_STACK" = sroce ]; then
+	lab_check "rmmod softrdma with $LAB_IBDEV present" rmmod softrdma
+fi
+exit 0

@@ -3,8 +3,17 @@
  * flush_verbs: IBA 1.5 FLUSH (9.4.8) from user space, completions checked
  * on the requester and the flushed data on the responder.
  *
- *   flush_verbs -d DEV -g GIDIDX -p PORT          server: memory
- *   flush_verbs -d DEV -g GIDIDX -p PORT SERVER   client: requests
+ *   flush_verbs -d DEV -g GIDIDX -p PORT [-l]          server: memory
+ *   flush_verbs -d DEV -g GIDIDX -p PORT [-l] SERVER   client: requests
+ *
+ * -l: one end is stock rxe and the other softrdma, and FLUSH packets are
+ * lost between them (stock rxe, 6.2 to 7.3 at least: its opcode table
+ * gives RC FLUSH no payload offset, so its ICRC covers the BTH, FETH and
+ * RETH once more as if they were payload; each end drops the other's
+ * FLUSHes as corrupt).  The client then checks that a FLUSH does not
+ * complete successfully (softrdma's retries run out; stock rxe, with
+ * retry_cnt 7, retries for ever) and the server the bytes of the WRITEs.
+ * The scenario checks that the drops are the ICRC's.
  *
  * rdma-core 44 has no verb to post a FLUSH (ibv_wr_flush came in 47),
  * and the kernel's verbs have no work request that carries one (no
@@ -228,7 +237,7 @@ static void write_and_find(int p, const struct keys *k, unsigned char *buf,
 		exit(1);
 }
 
-static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
+static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
 {
 	struct ibv_wc wc;
 	struct keys k;
@@ -238,6 +247,17 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 		lv_die("keys");
 	for (p = 0; p < NPAIRS; p++)
 		write_and_find(p, &k, buf, mr);
+
+	if (lost) {
+		wc = flush(P_GOOD, k.fl_rkey, k.fl_addr + WRITE_OFF,
+			   8 * NPAIRS, FLUSH_RANGE);
+		lv_check(wc.status != IBV_WC_SUCCESS,
+			 "flush lost between stock rxe and softrdma (%s)",
+			 st(wc));
+		sync_byte(fd, 'd');
+		sync_byte(fd, 'c');
+		return;
+	}
 
 	wc = flush(P_GOOD, k.fl_rkey, k.fl_addr + WRITE_OFF, 8 * NPAIRS,
 		   FLUSH_RANGE);
@@ -304,10 +324,21 @@ int main(int argc, char **argv)
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	enum ibv_mtu mtu;
-	struct lv_args a;
-	int fd, p;
+	struct lv_args a = { .gidx = 1, .port = "18950" };
+	int fd, p, opt, lost = 0;
 
-	lv_parse_args(argc, argv, "18950", &a);
+	while ((opt = getopt(argc, argv, "d:g:p:l")) != -1) {
+		if (opt == 'd')
+			a.dev = optarg;
+		else if (opt == 'g')
+			a.gidx = atoi(optarg);
+		else if (opt == 'l')
+			lost = 1;
+		else
+			a.port = optarg;
+	}
+	if (optind < argc)
+		a.host = argv[optind];
 	ctx = lv_open_device(a.dev);
 	pd = ibv_alloc_pd(ctx);
 	fl = aligned_alloc(4096, LEN);
@@ -338,7 +369,7 @@ int main(int argc, char **argv)
 			      &mine[p], &peer[p]);
 	lv_xchg(fd, &mine[0], &peer[0]);
 	if (a.host)
-		client(fd, fl, fl_mr);
+		client(fd, fl, fl_mr, lost);
 	else
 		server(fd, fl, fl_mr, rw, rw_mr);
 	return lv_failures ? 1 : 0;

@@ -344,7 +344,10 @@ static_assert(offsetof(struct rxe_send_wr, wr.flush.level) ==
 /*
  * A FLUSH as ibv_wr_flush() posts it: placement type and selectivity as
  * the FETH carries them (IBA 1.5 9.3.6), and neither SGE nor payload.
- * The peer decides what it grants: persistence too may be asked for.
+ * librxe puts the length of the range where it puts every message's,
+ * in dma.length (stock rxe sends dma.resid as the RETH's DMA length),
+ * and leaves wr.flush.length zero.  The peer decides what it grants:
+ * persistence too may be asked for.
  */
 static int softrdma_rxe_fetch_flush(const struct rxe_send_wqe *wqe,
 				    struct softrdma_send_wqe *out)
@@ -360,7 +363,7 @@ static int softrdma_rxe_fetch_flush(const struct rxe_send_wqe *wqe,
 		return -EINVAL;
 	out->wr.flush.remote_addr = f.remote_addr;
 	out->wr.flush.rkey = f.rkey;
-	out->wr.flush.length = f.length;
+	out->wr.flush.length = wqe->dma.length;
 	out->wr.flush.type = f.type;
 	out->wr.flush.level = f.level;
 	return 0;

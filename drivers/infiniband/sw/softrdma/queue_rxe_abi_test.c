@@ -891,7 +891,8 @@ static void softrdma_queue_rxe_abi_send_wqe_toctou(struct kunit *test)
 }
 
 /*
- * IBA 1.5 FLUSH as librxe lays it in the slot (rxe_send_wr.wr.flush):
+ * IBA 1.5 FLUSH as librxe lays it in the slot (rxe_send_wr.wr.flush, and
+ * the range's length in dma.length and dma.resid, wr.flush.length zero):
  * taken on RC where the core carries it, with a placement type and a
  * selectivity level the FETH can carry, and neither SGE nor inline data.
  */
@@ -946,10 +947,13 @@ static void softrdma_queue_rxe_abi_flush_wqe(struct kunit *test)
 	w->wr.send_flags = c->send_flags;
 	w->dma.num_sge = c->num_sge;
 	w->dma.sge[0].length = 8;
+	w->dma.length = 0x10000;
+	w->dma.resid = 0x10000;
+	w->iova = 0x123456789abcdef8ULL;
 	/* the wr.flush layout of 6.2's uapi, byte by byte */
 	u = (u8 *)&w->wr.wr;
 	put_unaligned_le64(0x123456789abcdef8ULL, u);	/* remote_addr */
-	put_unaligned_le32(0x10000, u + 8);		/* length */
+	put_unaligned_le32(0, u + 8);			/* length: unused */
 	put_unaligned_le32(0x4321, u + 12);		/* rkey */
 	u[16] = c->type;
 	u[17] = c->level;

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flush_verbs: IBA 1.5 FLUSH (9.4.8) from user space, completions checked
+ * on the requester and the flushed data on the responder.
+ *
+ *   flush_verbs -d DEV -g GIDIDX -p PORT [-l]          server: memory
+ *   flush_verbs -d DEV -g GIDIDX -p PORT [-l] SERVER   client: requests
+ *
+ * -l: one end is stock rxe and the other softrdma, and FLUSH packets are
+ * lost between them (stock rxe, 6.2 to 7.3 at least: its opcode table
+ * gives RC FLUSH no payload offset, so its ICRC covers the BTH, FETH and
+ * RETH once more as if they were payload; each end drops the other's
+ * FLUSHes as corrupt).  The client then checks that a FLUSH does not
+ * complete successfully (softrdma's retries run out; stock rxe, with
+ * retry_cnt 7, retries for ever) and the server the bytes of the WRITEs.
+ * The scenario checks that the drops are the ICRC's.
+ *
+ * rdma-core 44 has no verb to post a FLUSH (ibv_wr_flush came in 47),
+ * and the kernel's verbs have no work request that carries one (no
+ * ib_send_wr member holds a FLUSH's placement type, selectivity and
+ * length).  Both librxe devices, sroce and stock rxe, take their send
+ * work requests from a ring shared with user space (rdma_user_rxe.h), so
+ * this program writes the FLUSH into that ring exactly as librxe 47's
+ * ibv_wr_flush() does, and rings the doorbell as librxe does (a
+ * POST_SEND command without work requests).  The ring is the mapping of
+ * the uverbs device whose newest send slot holds the RDMA WRITE just
+ * posted through ibv_post_send() with a tag as its wr_id.
+ *
+ * The server registers 4 KiB filled with 0x5a for remote write and FLUSH
+ * to global visibility, and 4 KiB for remote write only.  Over NPAIRS RC
+ * QP pairs (a remote access error ends a pair) the client RDMA WRITEs
+ * eight bytes on each pair, then
+ *  - FLUSHes the range it wrote, and the whole MR (selectivity MR): both
+ *    complete successfully as IBV_WC_FLUSH;
+ *  - FLUSHes the MR registered without FLUSH access, a range past the
+ *    end of the flushable MR, and with a wrong R_Key: each completes
+ *    with IBV_WC_REM_ACCESS_ERR.
+ * The server then checks every byte of both MRs.  One "ok - " line per
+ * check; exit status 0 if all held.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+
+#include "labverbs.h"
+
+#define LEN		4096
+#define NPAIRS		4
+#define WRITE_OFF	256	/* pair p writes eight bytes at WRITE_OFF + 8p */
+#define TAG		0x666c757368000000ULL	/* wr_id of the finding WRITE */
+
+/* the uverbs values, which rdma-core 44's headers do not name */
+#define ACCESS_FLUSH_GLOBAL	(1 << 8)
+#define WR_FLUSH		14
+#define WC_FLUSH		8
+#define FLUSH_GLOBAL		1	/* FETH placement type */
+#define FLUSH_RANGE		0	/* FETH selectivity level */
+#define FLUSH_MR		1
+
+enum { P_GOOD, P_NO_FLUSH, P_PAST_END, P_BAD_KEY };
+
+/* What the server tells the client */
+struct keys {
+	uint64_t fl_addr, rw_addr;
+	uint32_t fl_rkey, rw_rkey;
+};
+
+static struct ibv_cq *cqs[NPAIRS];
+static struct ibv_qp *qps[NPAIRS];
+static struct rxe_queue_buf *sqs[NPAIRS];
+
+/* one completion within 20 s, or status -1 */
+static struct ibv_wc poll1(struct ibv_cq *cq)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ibv_poll_cq(cq, 1, &wc) != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20) {
+			wc.status = -1;
+			break;
+		}
+	}
+	return wc;
+}
+
+static const char *st(struct ibv_wc wc)
+{
+	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
+}
+
+static void sync_byte(int fd, char c)
+{
+	char got;
+
+	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
+		lv_die("sync");
+}
+
+static struct rxe_send_wqe *slot(struct rxe_queue_buf *q, uint32_t i)
+{
+	return (struct rxe_send_wqe *)(q->data +
+				       ((size_t)(i & q->index_mask) <<
+					q->log2_elem_size));
+}
+
+/*
+ * The send ring of the QP whose newest WQE is an RDMA WRITE tagged
+ * @wr_id: one of the uverbs mappings in /proc/self/maps, or NULL.
+ */
+static struct rxe_queue_buf *find_sq(uint64_t wr_id)
+{
+	struct rxe_queue_buf *q, *found = NULL;
+	unsigned long lo, hi;
+	char line[512], r;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		struct rxe_send_wqe *w;
+		size_t n;
+
+		if (!strstr(line, "/dev/infiniband/uverbs") ||
+		    sscanf(line, "%lx-%lx %c", &lo, &hi, &r) != 3 ||
+		    r != 'r' || hi - lo < sizeof(*q))
+			continue;
+		q = (struct rxe_queue_buf *)lo;
+		if (q->log2_elem_size > 16 ||
+		    (1UL << q->log2_elem_size) < sizeof(*w) ||
+		    (q->index_mask & (q->index_mask + 1)))
+			continue;
+		n = (size_t)q->index_mask + 1;
+		if (sizeof(*q) + (n << q->log2_elem_size) > hi - lo)
+			continue;
+		w = slot(q, __atomic_load_n(&q->producer_index,
+					    __ATOMIC_ACQUIRE) - 1);
+		if (w->wr.wr_id == wr_id && w->wr.opcode == IBV_WR_RDMA_WRITE)
+			found = q;
+	}
+	fclose(f);
+	return found;
+}
+
+/* librxe's doorbell: POST_SEND without work requests */
+static int doorbell(struct ibv_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send cmd;
+	} c = {};
+	struct ib_uverbs_post_send_resp resp;
+
+	c.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	c.hdr.in_words = sizeof(c) / 4;
+	c.hdr.out_words = sizeof(resp) / 4;
+	c.cmd.response = (uintptr_t)&resp;
+	c.cmd.qp_handle = qp->handle;
+	c.cmd.wqe_size = sizeof(struct ibv_send_wr);
+	if (write(qp->context->cmd_fd, &c, sizeof(c)) != sizeof(c))
+		return errno;
+	return 0;
+}
+
+/* one FLUSH on pair @p, laid out as librxe 47's ibv_wr_flush(); its completion */
+static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
+			   uint32_t len, uint8_t level)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct rxe_queue_buf *q = sqs[p];
+	struct rxe_send_wqe *w;
+	uint32_t prod, cons;
+
+	prod = __atomic_load_n(&q->producer_index, __ATOMIC_RELAXED);
+	cons = __atomic_load_n(&q->consumer_index, __ATOMIC_ACQUIRE);
+	if (((prod + 1 - cons) & q->index_mask) == 0) {
+		fprintf(stderr, "pair %d: send queue full\n", p);
+		return wc;
+	}
+	w = slot(q, prod);
+	memset(w, 0, sizeof(*w));
+	w->wr.wr_id = 200 + p;
+	w->wr.opcode = WR_FLUSH;
+	w->wr.send_flags = IBV_SEND_SIGNALED;
+	w->wr.wr.flush.remote_addr = raddr;
+	w->wr.wr.flush.rkey = rkey;
+	w->wr.wr.flush.type = FLUSH_GLOBAL;
+	w->wr.wr.flush.level = level;
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->iova = raddr;
+	__atomic_store_n(&q->producer_index, (prod + 1) & q->index_mask,
+			 __ATOMIC_RELEASE);
+	errno = doorbell(qps[p]);
+	if (errno) {
+		perror("doorbell");
+		return wc;
+	}
+	return poll1(cqs[p]);
+}
+
+/* eight bytes of 0x10 + @p, RDMA WRITE on pair @p, tagged to find its ring */
+static void write_and_find(int p, const struct keys *k, unsigned char *buf,
+			   struct ibv_mr *mr)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf + 8 * p, .length = 8, .lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = TAG + p, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = k->fl_addr + WRITE_OFF + 8 * p,
+			     .rkey = k->fl_rkey },
+	}, *bad;
+	struct ibv_wc wc;
+
+	memset(buf + 8 * p, 0x10 + p, 8);
+	if (ibv_post_send(qps[p], &wr, &bad))
+		lv_die("post_send");
+	wc = poll1(cqs[p]);
+	lv_check(wc.status == IBV_WC_SUCCESS && wc.wr_id == TAG + p,
+		 "pair %d: rdma write completes (%s)", p, st(wc));
+	sqs[p] = find_sq(TAG + p);
+	lv_check(!!sqs[p], "pair %d: its send ring found", p);
+	if (!sqs[p])
+		exit(1);
+}
+
+static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
+{
+	struct ibv_wc wc;
+	struct keys k;
+	int p;
+
+	if (read(fd, &k, sizeof(k)) != sizeof(k))
+		lv_die("keys");
+	for (p = 0; p < NPAIRS; p++)
+		write_and_find(p, &k, buf, mr);
+
+	if (lost) {
+		wc = flush(P_GOOD, k.fl_rkey, k.fl_addr + WRITE_OFF,
+			   8 * NPAIRS, FLUSH_RANGE);
+		lv_check(wc.status != IBV_WC_SUCCESS,
+			 "flush lost between stock rxe and softrdma (%s)",
+			 st(wc));
+		sync_byte(fd, 'd');
+		sync_byte(fd, 'c');
+		return;
+	}
+
+	wc = flush(P_GOOD, k.fl_rkey, k.fl_addr + WRITE_OFF, 8 * NPAIRS,
+		   FLUSH_RANGE);
+	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH &&
+		 wc.wr_id == 200 + P_GOOD,
+		 "flush of the written range completes (%s, opcode %d)",
+		 st(wc), wc.opcode);
+	wc = flush(P_GOOD, k.fl_rkey, k.fl_addr, 0, FLUSH_MR);
+	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH,
+		 "flush of the whole MR completes (%s, opcode %d)",
+		 st(wc), wc.opcode);
+
+	wc = flush(P_NO_FLUSH, k.rw_rkey, k.rw_addr, 64, FLUSH_RANGE);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "flush of an MR without FLUSH access: remote access error (%s)",
+		 st(wc));
+	wc = flush(P_PAST_END, k.fl_rkey, k.fl_addr + LEN - 32, 64,
+		   FLUSH_RANGE);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "flush past the MR's end: remote access error (%s)", st(wc));
+	wc = flush(P_BAD_KEY, k.fl_rkey ^ 1, k.fl_addr, 64, FLUSH_RANGE);
+	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
+		 "flush with a wrong R_Key: remote access error (%s)", st(wc));
+	sync_byte(fd, 'd');
+	sync_byte(fd, 'c');
+}
+
+static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
+		   unsigned char *rw, struct ibv_mr *rw_mr)
+{
+	struct keys k = {
+		.fl_addr = (uintptr_t)fl, .rw_addr = (uintptr_t)rw,
+		.fl_rkey = fl_mr->rkey, .rw_rkey = rw_mr->rkey,
+	};
+	int i, bad;
+
+	if (write(fd, &k, sizeof(k)) != sizeof(k))
+		lv_die("keys");
+	sync_byte(fd, 'd');
+	for (bad = -1, i = 0; i < LEN && bad < 0; i++) {
+		unsigned char want = 0x5a;
+
+		if (i >= WRITE_OFF && i < WRITE_OFF + 8 * NPAIRS)
+			want = 0x10 + (i - WRITE_OFF) / 8;
+		if (fl[i] != want)
+			bad = i;
+	}
+	lv_check(bad < 0, "server: the writes placed, nothing else (first bad byte %d)",
+		 bad);
+	for (bad = -1, i = 0; i < LEN && bad < 0; i++)
+		if (rw[i] != 0x5a)
+			bad = i;
+	lv_check(bad < 0, "server: the MR without FLUSH access unchanged (first bad byte %d)",
+		 bad);
+	sync_byte(fd, 'c');
+}
+
+int main(int argc, char **argv)
+{
+	const int remote = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	struct lv_info mine[NPAIRS], peer[NPAIRS];
+	struct ibv_mr *fl_mr, *rw_mr;
+	unsigned char *fl, *rw;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	enum ibv_mtu mtu;
+	struct lv_args a = { .gidx = 1, .port = "18950" };
+	int fd, p, opt, lost = 0;
+
+	while ((opt = getopt(argc, argv, "d:g:p:l")) != -1) {
+		if (opt == 'd')
+			a.dev = optarg;
+		else if (opt == 'g')
+			a.gidx = atoi(optarg);
+		else if (opt == 'l')
+			lost = 1;
+		else
+			a.port = optarg;
+	}
+	if (optind < argc)
+		a.host = argv[optind];
+	ctx = lv_open_device(a.dev);
+	pd = ibv_alloc_pd(ctx);
+	fl = aligned_alloc(4096, LEN);
+	rw = aligned_alloc(4096, LEN);
+	if (!pd || !fl || !rw)
+		lv_die("pd/buf");
+	memset(fl, 0x5a, LEN);
+	memset(rw, 0x5a, LEN);
+	fl_mr = ibv_reg_mr(pd, fl, LEN, IBV_ACCESS_LOCAL_WRITE | remote |
+			   ACCESS_FLUSH_GLOBAL);
+	if (!fl_mr)
+		lv_die("reg_mr with FLUSH_GLOBAL");
+	rw_mr = ibv_reg_mr(pd, rw, LEN, IBV_ACCESS_LOCAL_WRITE | remote);
+	if (!rw_mr)
+		lv_die("reg_mr");
+
+	for (p = 0; p < NPAIRS; p++) {
+		cqs[p] = lv_create_cq(ctx);
+		qps[p] = lv_create_rc_qp(pd, cqs[p], 8, 0, NULL);
+		lv_describe(qps[p], a.gidx, 0x3000 * (p + 1) + (a.host ? 0 : 9),
+			    fl, fl_mr, &mine[p], &mtu);
+	}
+	fd = lv_tcp_connect(a.host, a.port);
+	for (p = 0; p < NPAIRS; p++)
+		lv_xchg(fd, &mine[p], &peer[p]);
+	for (p = 0; p < NPAIRS; p++)
+		lv_rc_connect(qps[p], a.gidx, mtu, remote | ACCESS_FLUSH_GLOBAL,
+			      &mine[p], &peer[p]);
+	lv_xchg(fd, &mine[0], &peer[0]);
+	if (a.host)
+		client(fd, fl, fl_mr, lost);
+	else
+		server(fd, fl, fl_mr, rw, rw_mr);
+	return lv_failures ? 1 : 0;
+}

@@ -24,7 +24,8 @@
 #            GID on the macvlan: RC pingpong over that GID, both ways again
 #   ipvlan   the same on an ipvlan (mode l2, the parent's MAC) of eth0
 #   bondref  bond0 (active-backup) over two dummy slaves: a device on a
-#            slave is refused with the reason, one on bond0 is accepted
+#            slave is refused with the reason, one on bond0 is accepted;
+#            a device on a team is refused with the reason
 #   bond     sroce on a balance-rr bond is refused with the reason, siwarp
 #            there accepted (TCP); an sroce device on an active-backup
 #            bond goes, with the reason, when the bond, changed to
@@ -265,6 +266,16 @@ if want bondref; then
 	ip link del bond0
 	ip link del d0
 	ip link del d1
+
+	# a team's mode is teamd's business: refused for both types
+	if lab_check "guest$LAB_ID: ip link add team0 type team" \
+		ip link add team0 type team; then
+		lab_check "guest$LAB_ID: sroce on team0 refused" \
+			refused rt0 sroce team0 "a team device"
+		lab_check "guest$LAB_ID: siwarp on team0 refused" \
+			refused wt0 siwarp team0 "a team device"
+		ip link del team0
+	fi
 fi
 
 # gone_saying DEV TEXT: DEV goes away (its unregistration is queued) and

@@ -78,6 +78,15 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 		*why = "a bond or team port; add the RDMA device on the master";
 		return -EINVAL;
 	}
+	/*
+	 * A team's mode comes from teamd in user space, may spread one flow
+	 * over the ports (round-robin, broadcast) and may change with every
+	 * port added; a bond's is known here (softrdma_link_bond_refused()).
+	 */
+	if (netif_is_team_master(ndev)) {
+		*why = "a team device; use a bond (active-backup) instead";
+		return -EINVAL;
+	}
 	if (is_vlan_dev(ndev) && tp->vlan_refused) {
 		*why = tp->vlan_refused;
 		return -EINVAL;

@@ -46,6 +46,7 @@ static const struct netdev_case netdev_cases[] = {
 	  BOND_MODE_ALB },
 	{ "bond_slave", ARPHRD_ETHER, IFF_SLAVE, IFF_BONDING, -EINVAL },
 	{ "team_port", ARPHRD_ETHER, 0, IFF_TEAM_PORT, -EINVAL },
+	{ "team_master", ARPHRD_ETHER, IFF_MASTER, IFF_TEAM, -EINVAL },
 };
 
 static void netdev_case_desc(const struct netdev_case *c, char *desc)

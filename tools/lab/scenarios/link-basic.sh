@@ -126,6 +126,27 @@ lab_check "sr0 is gone, sw0 stays" bash -c \
 	'! rdma link show | grep -q "^link sr0/" && rdma link show | grep -q "^link sw0/" && [ ! -e /sys/class/infiniband/sr0 ]'
 lab_check "rdma link del sw0" rdma link del sw0
 lab_check "sw0 is gone" no_link sw0
+# A device that fails after it was allocated (here: another process holds
+# UDP port 4791) is freed whole, its netdev reference dropped once.
+udp_holder() {
+	python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 4791))
+open("/tmp/holder.up", "w").close()
+time.sleep(60)' &
+	holder=$!
+	lab_wait_for 10 test -e /tmp/holder.up
+}
+rm -f /tmp/holder.up
+if lab_check "a process holds UDP port 4791" udp_holder; then
+	lab_check "rdma link add sroce fails while port 4791 is taken" bash -c \
+		'! rdma link add sr8 type sroce netdev d0 2>/tmp/err; cat /tmp/err; dmesg | tail -3'
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	lab_check "no sr8 is left behind" no_link sr8
+	lab_check "with the port free again, sroce on d0 comes and goes" bash -c \
+		'rdma link add sr8 type sroce netdev d0 && rdma link del sr8'
+fi
 lab_check "sroce and siwarp on a dummy netdev" bash -c \
 	'rdma link add sr9 type sroce netdev d0 && rdma link add sw9 type siwarp netdev d0'
 lab_check "ip link del d0 removes both devices" bash -c \

@@ -240,11 +240,17 @@ void softrdma_iwarp_qp_destroy(struct softrdma_qp *qp)
 		return;
 	cancel_work_sync(&iw->tx.work);
 	flush_work(&iw->close_work);
+	/*
+	 * A resource dump may be reading the state (on 6.12 the core calls
+	 * destroy_qp before it waits for the dumps): it looks under sq.lock.
+	 */
+	spin_lock_bh(&qp->sq.lock);
+	to_iw_qp(qp)->iw = NULL;
+	spin_unlock_bh(&qp->sq.lock);
 	softrdma_iw_fpdu_release(&iw->tx.fpdu);
 	kvfree(iw->tx.fpdu.lin);
 	kvfree(iw->tx.st);
 	kvfree(iw);
-	to_iw_qp(qp)->iw = NULL;
 }
 
 /**
@@ -529,27 +535,30 @@ static int softrdma_iw_res_put_sock(struct sk_buff *msg, struct socket *sock)
 int softrdma_iwarp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct softrdma_qp *qp = to_sqp(ibqp);
-	struct softrdma_iwarp_qp *iw = softrdma_qp_iw(qp);
+	struct softrdma_iwarp_qp *iw;
 	struct nlattr *nest;
 	int err = 0;
 
-	if (!iw)
-		return 0;
 	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!nest)
 		return -EMSGSIZE;
 
-	/* the socket stays until stop, which takes state_mutex and sq.lock */
+	/*
+	 * The QP may be being destroyed (on 6.12 the core destroys it before
+	 * waiting for this dump): its iWARP state goes under sq.lock before
+	 * it is freed, and its rings after that.  The socket stays until
+	 * stop, which takes state_mutex and sq.lock.
+	 */
 	spin_lock_bh(&qp->sq.lock);
-	if (softrdma_qp_fill_res_sq(msg, qp) ||
-	    softrdma_iw_res_put_tx(msg, &iw->tx) ||
-	    (iw->sock && softrdma_iw_res_put_sock(msg, iw->sock)))
+	iw = softrdma_qp_iw(qp);
+	if (iw &&
+	    (softrdma_qp_fill_res_sq(msg, qp) ||
+	     softrdma_iw_res_put_tx(msg, &iw->tx) ||
+	     (iw->sock && softrdma_iw_res_put_sock(msg, iw->sock)) ||
+	     rdma_nl_put_driver_u32(msg, "rx_state", READ_ONCE(iw->rx.state))))
 		err = -EMSGSIZE;
 	spin_unlock_bh(&qp->sq.lock);
 
-	if (!err && rdma_nl_put_driver_u32(msg, "rx_state",
-					   READ_ONCE(iw->rx.state)))
-		err = -EMSGSIZE;
 	if (err) {
 		nla_nest_cancel(msg, nest);
 		return err;

@@ -14,6 +14,7 @@
 
 #include "psn.h"
 #include "qp.h"
+#include "queue_rxe_abi.h"
 #include "rc.h"
 #include "roce_qp.h"
 #include "roce_hdr.h"
@@ -1688,7 +1689,7 @@ static void softrdma_rc_completer_fits(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rqp);
 	KUNIT_ASSERT_NOT_NULL(test, ring);
 	qp = &rqp->qp;
-	ring->abi = SOFTRDMA_RING_ABI_RXE;
+	softrdma_rxe_ring_as_user(ring);
 	ring->index_mask = SQ_SLOTS - 1;
 	qp->sq.ring = ring;
 	qp->sq.wqe = kunit_kcalloc(test, SQ_SLOTS, sizeof(*qp->sq.wqe),

@@ -25,12 +25,12 @@ lab_check "guest$LAB_ID: sr0 has the IPv6 GID of $LAB_ADDR6" \
 	lab_gid_index "$LAB_ADDR6" sr0
 
 # ibv_rc_pingpong connects its QPs the InfiniBand way.  The siwarp
-# device takes RESET->INIT with IB attributes (port, P_Key index, access)
-# as stock siw does, but RTR's address vector names an InfiniBand path an
-# iWARP QP cannot have (only the iw_cm connects it): the server, which
-# moves its QP to RTR first, gets a clean error there, and the client
-# sees the connection end; neither hangs (traffic itself is the business
-# of roce-rc and iwarp-data).
+# device takes RESET->INIT and INIT->RTR with IB attributes as stock siw
+# does (RTR's address vector is taken and ignored), but only the iw_cm
+# moves an iWARP QP to RTS, by connecting it: the server, which moves its
+# QP first, gets a clean error at RTS, and the client sees the connection
+# end; neither hangs (traffic itself is the business of roce-rc and
+# iwarp-data).
 if [ "$LAB_ID" = 0 ]; then
 	timeout 60 ibv_rc_pingpong -d sw0 -p 18515 >/tmp/rc-pingpong.out 2>&1 &
 	pp=$!
@@ -38,11 +38,11 @@ if [ "$LAB_ID" = 0 ]; then
 	lab_barrier pingpong-listening || exit 1
 	rc=0
 	wait "$pp" || rc=$?
-	lab_check "guest0: ibv_rc_pingpong server on sw0 fails cleanly at RTR (IB-style path refused)" \
-		bash -c 'cat /tmp/rc-pingpong.out; [ "$1" -ne 0 ] && [ "$1" -ne 124 ] && grep -q "Failed to modify QP to RTR" /tmp/rc-pingpong.out' _ "$rc"
+	lab_check "guest0: ibv_rc_pingpong server on sw0 fails cleanly at RTS (only the iw_cm connects)" \
+		bash -c 'cat /tmp/rc-pingpong.out; [ "$1" -ne 0 ] && [ "$1" -ne 124 ] && grep -q "Failed to modify QP to RTS" /tmp/rc-pingpong.out' _ "$rc"
 else
 	lab_barrier pingpong-listening || exit 1
-	lab_check "guest1: ibv_rc_pingpong client on sw0 fails cleanly (IB-style path refused)" \
+	lab_check "guest1: ibv_rc_pingpong client on sw0 fails cleanly (no iWARP connection)" \
 		bash -c 'out=$(timeout 60 ibv_rc_pingpong -d sw0 -p 18515 "$1" 2>&1); rc=$?; echo "$out"; [ $rc -ne 0 ] && [ $rc -ne 124 ]' _ "$peer_addr"
 fi
 lab_barrier finished || exit 1

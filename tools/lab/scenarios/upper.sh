@@ -25,7 +25,8 @@
 #   ipvlan   the same on an ipvlan (mode l2, the parent's MAC) of eth0
 #   bondref  bond0 (active-backup) over two dummy slaves: a device on a
 #            slave is refused with the reason, one on bond0 is accepted;
-#            a device on a team is refused with the reason
+#            a device on a team or on a bridge port is refused with the
+#            reason, and one on a netdev that joins a bridge goes
 #   bond     sroce on a balance-rr bond is refused with the reason, siwarp
 #            there accepted (TCP); an sroce device on an active-backup
 #            bond goes, with the reason, when the bond, changed to
@@ -249,6 +250,14 @@ if want ipvlan; then
 	ip link del ipv0
 fi
 
+# gone_saying DEV TEXT: DEV goes away (its unregistration is queued) and
+# the kernel log says TEXT
+gone_saying() {
+	lab_wait_for 10 eval "! rdma dev show $1 >/dev/null 2>&1" ||
+		{ echo "$1 still there"; rdma dev show; return 1; }
+	dmesg | grep -F "$2"
+}
+
 if want bondref; then
 	ip link add bond0 type bond mode active-backup miimon 100
 	ip link add d0 type dummy
@@ -267,6 +276,26 @@ if want bondref; then
 	ip link del d0
 	ip link del d1
 
+	# a bridge takes its ports' frames: a port is refused, and a device
+	# on a netdev that becomes one goes, saying where to add it
+	ip link add br9 type bridge
+	ip link add d5 type dummy
+	ip link add d6 type dummy
+	ip link set d5 master br9
+	lab_check "guest$LAB_ID: sroce on bridge port d5 refused" \
+		refused rp0 sroce d5 "a bridge port"
+	lab_check "guest$LAB_ID: siwarp on bridge port d5 refused" \
+		refused wp0 siwarp d5 "a bridge port"
+	if lab_check "guest$LAB_ID: rdma link add rp1 type sroce netdev d6" \
+		rdma link add rp1 type sroce netdev d6; then
+		ip link set d6 master br9
+		lab_check "guest$LAB_ID: rp1 goes when d6 joins br9, saying why" \
+			gone_saying rp1 "d6 is now a port of br9"
+	fi
+	ip link del br9
+	ip link del d5
+	ip link del d6
+
 	# a team's mode is teamd's business: refused for both types
 	if lab_check "guest$LAB_ID: ip link add team0 type team" \
 		ip link add team0 type team; then
@@ -277,14 +306,6 @@ if want bondref; then
 		ip link del team0
 	fi
 fi
-
-# gone_saying DEV TEXT: DEV goes away (its unregistration is queued) and
-# the kernel log says TEXT
-gone_saying() {
-	lab_wait_for 10 eval "! rdma dev show $1 >/dev/null 2>&1" ||
-		{ echo "$1 still there"; rdma dev show; return 1; }
-	dmesg | grep -F "$2"
-}
 
 # mac_gid IBDEV NDEV: IBDEV's GID 0 is NDEV's MAC (iWARP), as the RDMA
 # core's GID cache has it

@@ -491,14 +491,18 @@ void softrdma_dev_remove_all(void)
 }
 
 /*
- * A netdev carrying a device became a bond or team port: the master now
- * takes its frames and holds the addresses, so the device would go deaf,
- * as link.c says when it refuses a port.
+ * A netdev carrying a device became a bond, team or bridge port: the
+ * master now takes its frames and holds the addresses, so the device
+ * would go deaf, as link.c says when it refuses a port.
  */
 static void softrdma_dev_became_port(struct softrdma_dev *sdev,
 				     const struct netdev_notifier_changeupper_info *info)
 {
-	if (!info->linking || !netif_is_lag_master(info->upper_dev))
+	const struct net_device *upper = info->upper_dev;
+
+	if (!info->linking ||
+	    !(netif_is_lag_master(upper) || netif_is_bridge_master(upper) ||
+	      netif_is_ovs_master(upper)))
 		return;
 	ibdev_warn(&sdev->ibdev,
 		   "%s is now a port of %s: removing the device (add it on %s)\n",

@@ -78,6 +78,11 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 		*why = "a bond or team port; add the RDMA device on the master";
 		return -EINVAL;
 	}
+	/* a bridge (or Open vSwitch) takes its ports' frames the same way */
+	if (netif_is_any_bridge_port(ndev)) {
+		*why = "a bridge port; add the RDMA device on the bridge";
+		return -EINVAL;
+	}
 	/*
 	 * A team's mode comes from teamd in user space, may spread one flow
 	 * over the ports (round-robin, broadcast) and may change with every

@@ -47,6 +47,8 @@ static const struct netdev_case netdev_cases[] = {
 	{ "bond_slave", ARPHRD_ETHER, IFF_SLAVE, IFF_BONDING, -EINVAL },
 	{ "team_port", ARPHRD_ETHER, 0, IFF_TEAM_PORT, -EINVAL },
 	{ "team_master", ARPHRD_ETHER, IFF_MASTER, IFF_TEAM, -EINVAL },
+	{ "bridge_port", ARPHRD_ETHER, 0, IFF_BRIDGE_PORT, -EINVAL },
+	{ "ovs_port", ARPHRD_ETHER, 0, IFF_OVS_DATAPATH, -EINVAL },
 };
 
 static void netdev_case_desc(const struct netdev_case *c, char *desc)

@@ -40,13 +40,24 @@
 #            over to the dummy (which drops everything) and back while
 #            they run (ib_write_bw: active_slave written; rping: eth0
 #            set down and up)
+#   container guest0 as a container host: in exclusive netns mode a
+#            namespace ctr gets a macvlan (bridge) of eth0, named eth0
+#            there as a pod's is, with addresses of its own on the lab
+#            subnet, and "rdma link add" run in ctr puts a siwarp and an
+#            sroce device on it, which ctr lists and init_net does not
+#            (nor ctr init_net's); guest1 is the other host (sw0/sr0 on
+#            eth0, added again if a part before removed them): RC
+#            pingpong -c over ctr's IPv4 GID (ctr serving) and IPv6 GID
+#            (guest1 serving), rping -V both ways; then ctr is deleted
+#            under a live RC pingpong: its devices and macvlan go, none
+#            moved to init_net, and shared netns mode is set back
 #
 # Optional args: the parts to run (default: all of the above, in that
 # order; "real" must come first, it needs the lab's sr0/sw0).
 #
 # Runs with --stack sroce+siwarp.
 
-parts=${*:-real vlan macvlan ipvlan bondref bond}
+parts=${*:-real vlan macvlan ipvlan bondref bond container}
 want() { [[ " $parts " == *" $1 "* ]]; }
 
 a=$((LAB_ID + 1))
@@ -455,5 +466,263 @@ if want bond; then
 	ip link set eth0 up
 	ip addr add "$addr/24" dev eth0
 	ip addr add "$(lab_peer_addr6 "$LAB_ID")/64" dev eth0 nodad
+fi
+
+# --- container ---------------------------------------------------------------
+# A pod's view: guest0's namespace ctr holds a macvlan of eth0, named eth0
+# there, with the addresses a third host of the lab subnet would have;
+# its RDMA devices are added inside it and talk to guest1's on eth0.
+CTR_ADDR=$(lab_peer_addr 100)
+CTR_ADDR6=$(lab_peer_addr6 100)
+
+in_ctr() { ip netns exec ctr "$@"; }
+
+# lab_devs: sw0 (first, for the rdma_cm) and sr0 on eth0, as the stack
+# has them
+lab_devs() {
+	[ -e /sys/class/infiniband/sw0 ] || rdma link add sw0 type siwarp netdev eth0 || return 1
+	[ -e /sys/class/infiniband/sr0 ] || rdma link add sr0 type sroce netdev eth0 || return 1
+	rdma link show
+}
+
+# ctr_make: ctr, its eth0 a macvlan (bridge) of ours, lo and eth0 up
+ctr_make() {
+	ip netns add ctr &&
+		ip link add ctrmv link eth0 address "$(printf '02:00:00:00:c7:%02x' "$a")" \
+			type macvlan mode bridge &&
+		ip link set ctrmv netns ctr &&
+		ip -n ctr link set ctrmv name eth0 &&
+		ip -n ctr addr add "$CTR_ADDR/24" dev eth0 &&
+		ip -n ctr addr add "$CTR_ADDR6/64" dev eth0 nodad &&
+		ip -n ctr link set lo up &&
+		ip -n ctr link set eth0 up &&
+		ip -n ctr -d link show eth0
+}
+
+# ctr_gid ADDR: rc0's GID index of ADDR, its netdev ctr's eth0 (ctr's sysfs)
+ctr_gid() {
+	in_ctr bash -c "$(declare -f lab_gid_string lab_gid_index)
+		i=\$(lab_gid_index $1 rc0) || exit 1
+		nd=\$(cat /sys/class/infiniband/rc0/ports/1/gid_attrs/ndevs/\$i)
+		[ \"\$nd\" = eth0 ] || { echo \"GID \$i of $1 on \$nd\" >&2; exit 1; }
+		echo \$i"
+}
+
+# lists WHERE DEV...: "rdma link" and ibv_devices run in WHERE (ctr, or
+# init_net) list each DEV
+lists() {
+	local where=$1 run=() d links ibv
+	shift
+	[ "$where" = ctr ] && run=(ip netns exec ctr)
+	links=$("${run[@]}" rdma link show) && ibv=$("${run[@]}" ibv_devices) || return 1
+	echo "$links"
+	echo "$ibv"
+	for d; do
+		grep -q "^link $d/1 " <<<"$links" || { echo "rdma link: no $d"; return 1; }
+		grep -qw "$d" <<<"$ibv" || { echo "ibv_devices: no $d"; return 1; }
+	done
+}
+# lists_none WHERE DEV...: neither lists any DEV
+lists_none() {
+	local where=$1 run=() d links ibv
+	shift
+	[ "$where" = ctr ] && run=(ip netns exec ctr)
+	links=$("${run[@]}" rdma link show) && ibv=$("${run[@]}" ibv_devices) || return 1
+	echo "$links"
+	echo "$ibv"
+	for d; do
+		! grep -qw "$d" <<<"$links"$'\n'"$ibv" || { echo "$d listed in $where"; return 1; }
+	done
+}
+
+# here_listening PORT: a TCP socket (an iWARP listener too) listens on
+# PORT on this side: guest0's in ctr, seen through ctr's keeper process
+here_listening() {
+	local dir=/proc/net f hex laddr st _
+	[ "$LAB_ID" = 0 ] && dir=/proc/$KEEPER/net
+	printf -v hex '%04X' "$1"
+	for f in "$dir/tcp" "$dir/tcp6"; do
+		while read -r _ laddr _ st _; do
+			[ "${laddr##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
+		done <"$f"
+	done
+	return 1
+}
+
+# ctr_pair NAME SRV FN ARGS...: "FN ARGS server PORT" on guest SRV and,
+# once it listens, "FN ARGS client PORT" on the other guest; checks
+# "NAME server" and "NAME client"
+ctr_pair() {
+	local name=$1 srv=$2 pid out=/tmp/$1.srv
+	shift 2
+	# shellcheck disable=SC2034 # read by lab_rping_exit_race
+	CUR=$name
+	port=$((port + 1))
+	if [ "$LAB_ID" = "$srv" ]; then
+		"$@" server "$port" >"$out" 2>&1 &
+		pid=$!
+		lab_wait_for 30 here_listening "$port"
+		lab_barrier "$name" || exit 1
+		lab_check "$name server" ctr_waited "$pid" "$out"
+	else
+		lab_barrier "$name" || exit 1
+		lab_check "$name client" "$@" client "$port"
+	fi
+	lab_barrier "$name-done" 180 || exit 1
+}
+ctr_waited() {
+	local rc
+	wait "$1"
+	rc=$?
+	cat "$2"
+	return $rc
+}
+
+# ctr_pp 4|6 ROLE PORT: ibv_rc_pingpong -c, 200 x 4096 B, over this
+# side's IPv4 or IPv6 GID (guest0: rc0's, in ctr; guest1: sr0's); the
+# TCP exchange goes over IPv4
+ctr_pp() {
+	local gid=$G4 dev=sr0 peer=$CTR_ADDR run=()
+	[ "$1" = 6 ] && gid=$G6
+	if [ "$LAB_ID" = 0 ]; then
+		dev=rc0 run=(ip netns exec ctr) peer=$(lab_peer_addr 1)
+	fi
+	[ "$2" = client ] || peer=
+	TMO=60 lab_pingpong "${run[@]}" ibv_rc_pingpong -d "$dev" -g "$gid" \
+		-c -n 200 -s 4096 -p "$3" ${peer:+"$peer"}
+}
+
+# ctr_rping ROLE PORT: rping -V, 20 pings of 4096 B, between ctr (rw0)
+# and guest1 (sw0); the client prints and counts them
+ctr_rping() {
+	local me=$LAB_ADDR peer=$CTR_ADDR run=() out rc n
+	if [ "$LAB_ID" = 0 ]; then
+		me=$CTR_ADDR peer=$(lab_peer_addr 1) run=(ip netns exec ctr)
+	fi
+	if [ "$1" = server ]; then
+		out=$(TMO=90 lab_run "${run[@]}" rping -s -a "$me" -p "$2" -V -C 20 -S 4096 2>&1)
+		rc=$?
+		echo "$out"
+		lab_rping_exit_race "$rc" <<<"$out" && rc=0
+		return $rc
+	fi
+	out=$(TMO=60 lab_run "${run[@]}" rping -c -v -V -C 20 -S 4096 -p "$2" -a "$peer" 2>&1)
+	rc=$?
+	echo "$out" | tail -n 5
+	lab_rping_exit_race "$rc" <<<"$out" && rc=0
+	[ $rc -eq 0 ] || return $rc
+	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
+		{ echo "FAIL: data errors"; return 1; }
+	n=$(grep -c '^ping data: ' <<<"$out")
+	[ "$n" = 20 ] || { echo "FAIL: $n of 20 pings"; return 1; }
+}
+
+# live_qp: rc0 has an RC QP and receives
+rc0_rcv() {
+	in_ctr rdma statistic show link rc0/1 |
+		sed -n 's/.* port_rcv_packets \([0-9]*\).*/\1/p'
+}
+live_qp() {
+	local x y
+	in_ctr rdma resource show qp | grep 'link rc0/1.*RC' || return 1
+	x=$(rc0_rcv)
+	lab_nap 1
+	y=$(rc0_rcv)
+	echo "port_rcv_packets $x, then $y"
+	[ -n "$x" ] && [ -n "$y" ] && [ "$y" -gt "$x" ]
+}
+
+no_ns_left() {
+	ip netns list
+	[ -z "$(ip netns list)" ] && lists init_net sr0 sw0
+}
+
+# ctr_gone: rc0 and rw0 are listed nowhere (shared mode: init_net lists
+# every device) and no macvlan is left
+ctr_gone() {
+	! rdma dev show | grep -E '^[0-9]+: (rc0|rw0):' &&
+		[ ! -e /sys/class/infiniband/rc0 ] && [ ! -e /sys/class/infiniband/rw0 ] &&
+		[ -z "$(ip link show type macvlan)" ]
+}
+
+if want container; then
+	lab_check "guest$LAB_ID: sw0 and sr0 on eth0" lab_devs
+	if [ "$LAB_ID" = 0 ]; then
+		lab_check "guest0: rdma system set netns exclusive" \
+			rdma system set netns exclusive
+		lab_check "guest0: namespace ctr, its eth0 a macvlan (bridge) of eth0, $CTR_ADDR, $CTR_ADDR6" \
+			ctr_make
+		# a process in ctr, whose /proc/PID/net shows ctr's sockets
+		ip netns exec ctr sleep 600 &
+		KEEPER=$!
+		# siwarp first: the RDMA CM binds an address to the first
+		# device with it
+		lab_check "guest0: rdma link add in ctr: rw0 (siwarp) and rc0 (sroce) on its eth0" \
+			bash -c 'ip netns exec ctr rdma link add rw0 type siwarp netdev eth0 &&
+				ip netns exec ctr rdma link add rc0 type sroce netdev eth0'
+		lab_check "guest0: rdma link and ibv_devices in ctr list rc0 and rw0" \
+			lists ctr rc0 rw0
+		lab_check "guest0: ctr lists neither sr0 nor sw0 (init_net's)" \
+			lists_none ctr sr0 sw0
+		lab_check "guest0: rdma link and ibv_devices in init_net list sr0 and sw0" \
+			lists init_net sr0 sw0
+		lab_check "guest0: init_net lists neither rc0 nor rw0 (ctr's)" \
+			lists_none init_net rc0 rw0
+		lab_check "guest0: rc0 has $CTR_ADDR and $CTR_ADDR6 as GIDs on ctr's eth0" \
+			lab_wait_for 10 eval 'ctr_gid "$CTR_ADDR" && ctr_gid "$CTR_ADDR6"'
+		G4=$(ctr_gid "$CTR_ADDR")
+		G6=$(ctr_gid "$CTR_ADDR6")
+		for x in "$CTR_ADDR" "$CTR_ADDR6"; do
+			i=$(lab_gid_index "$x" sr0) &&
+				lab_note "sr0 (init_net) has ctr's $x as GID $i on $(cat "/sys/class/infiniband/sr0/ports/1/gid_attrs/ndevs/$i")"
+		done
+	fi
+	lab_barrier container-up || exit 1
+	if [ "$LAB_ID" = 1 ]; then
+		lab_check "guest1: sr0 has GIDs of $LAB_ADDR and $LAB_ADDR6" \
+			lab_wait_for 10 eval 'lab_gid_index "$LAB_ADDR" sr0 && lab_gid_index "$LAB_ADDR6" sr0'
+		G4=$(lab_gid_index "$LAB_ADDR" sr0)
+		G6=$(lab_gid_index "$LAB_ADDR6" sr0)
+		lab_check "guest1: ping $CTR_ADDR and $CTR_ADDR6 (guest0's ctr)" bash -c \
+			"ping -c 2 -W 10 $CTR_ADDR && ping -6 -c 2 -W 10 $CTR_ADDR6"
+	fi
+	ctr_pair container-v4-pingpong 0 ctr_pp 4
+	ctr_pair container-v6-pingpong 1 ctr_pp 6
+	ctr_pair container-rping 0 ctr_rping
+	ctr_pair container-rping-back 1 ctr_rping
+
+	# ctr deleted under an RC pingpong with guest1: its QP is live
+	# until the pingpong, the last process in ctr, is killed
+	port=$((port + 1))
+	if [ "$LAB_ID" = 0 ]; then
+		# ip netns exec execs the program: $! is the pingpong's pid
+		ip netns exec ctr ibv_rc_pingpong -d rc0 -g "$G4" -n 100000000 \
+			-p "$port" >"$LAB_OUT/container-live.srv" 2>&1 &
+		live=$!
+		lab_wait_for 30 here_listening "$port"
+		lab_barrier container-live || exit 1
+		lab_check "guest0: rc0 (in ctr) has a live RC QP, receiving" \
+			lab_wait_for 20 live_qp
+		lab_check "guest0: ip netns del ctr under traffic" ip netns del ctr
+		lab_check "guest0: the pingpong in ctr still runs" kill -0 "$live"
+		kill -KILL "$live" "$KEEPER" 2>/dev/null
+		wait "$live" "$KEEPER" 2>/dev/null
+		# only once no namespace is left
+		lab_check "guest0: ctr exited: rdma system set netns shared" \
+			lab_wait_for 60 rdma system set netns shared
+		lab_check "guest0: rc0, rw0 and ctr's macvlan gone, not moved to init_net" \
+			lab_wait_for 30 ctr_gone
+		lab_check "guest0: no namespace left, sr0 and sw0 still there" no_ns_left
+		lab_barrier container-gone || exit 1
+	else
+		lab_barrier container-live || exit 1
+		ibv_rc_pingpong -d sr0 -g "$G4" -n 100000000 -p "$port" "$CTR_ADDR" \
+			>"$LAB_OUT/container-live.cli" 2>&1 &
+		live=$!
+		lab_barrier container-gone || exit 1
+		kill -KILL "$live" 2>/dev/null
+		wait "$live" 2>/dev/null
+		lab_note "guest1's pingpong with ctr, ctr deleted: $(tail -n 2 "$LAB_OUT/container-live.cli" | tr '\n' ' ')"
+	fi
 fi
 lab_barrier finished || exit 1

@@ -52,10 +52,40 @@ static void softrdma_roce_init_dev(struct softrdma_dev *sdev)
 	ib_set_device_ops(&sdev->ibdev, &softrdma_mw_ops);
 }
 
+/*
+ * The RDMA core gives a RoCE device the addresses of its netdev's upper
+ * devices as GIDs, also those of a macvlan or VLAN moved into another
+ * network namespace.  In exclusive mode (rdma system set netns exclusive)
+ * a device must not carry them: the processes of the device's namespace
+ * could read the other namespace's addresses and send from them.  In
+ * shared mode the device serves every namespace and takes them (a pod on
+ * a macvlan using the host's device).
+ */
+static int softrdma_roce_add_gid(const struct ib_gid_attr *attr,
+				 void **context)
+{
+	const struct net_device *ndev;
+	bool ok;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(attr->ndev);
+	ok = ndev && rdma_dev_access_netns(attr->device, dev_net(ndev));
+	rcu_read_unlock();
+	return ok ? 0 : -EACCES;
+}
+
+static int softrdma_roce_del_gid(const struct ib_gid_attr *attr,
+				 void **context)
+{
+	return 0;
+}
+
 /* The rxe user ABI: librxe binds on driver id and ABI version 2. */
 static const struct ib_device_ops softrdma_roce_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = 2,
+	.add_gid = softrdma_roce_add_gid,
+	.del_gid = softrdma_roce_del_gid,
 
 	INIT_RDMA_OBJ_SIZE(ib_qp, softrdma_roce_qp, qp.ibqp),
 };

@@ -25,7 +25,7 @@ in_b() { ip netns exec "$B" "$@"; }
 
 # gid_index NS DEV ADDR: the IPv4-mapped GID's index, read in NS's sysfs
 gid_index() {
-	ip netns exec "$1" bash -c "$(declare -f lab_gid_index); lab_gid_index $3 $2"
+	ip netns exec "$1" bash -c "$(declare -f lab_gid_string lab_gid_index); lab_gid_index $3 $2"
 }
 
 # lists NS DEV: "rdma dev" run in NS lists DEV

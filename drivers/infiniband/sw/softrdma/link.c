@@ -100,6 +100,18 @@ softrdma_link_check_netdev(const struct net_device *ndev,
 	return *why ? -EINVAL : 0;
 }
 
+/* Does @ndev carry a device of @tp? */
+static bool softrdma_link_carries(struct net_device *ndev,
+				  const struct softrdma_transport *tp)
+{
+	struct softrdma_dev *sdev = softrdma_dev_get(ndev, tp);
+
+	if (!sdev)
+		return false;
+	softrdma_dev_put(sdev);
+	return true;
+}
+
 /* what softrdma_link_vlan_upper_dev() and _mac_user() look for */
 struct softrdma_link_walk {
 	const struct net_device *real_dev;
@@ -111,15 +123,9 @@ static int softrdma_link_vlan_upper_dev(struct net_device *upper,
 					struct netdev_nested_priv *priv)
 {
 	const struct softrdma_link_walk *walk = priv->data;
-	struct softrdma_dev *sdev;
 
-	if (!is_vlan_dev(upper) || vlan_dev_real_dev(upper) != walk->real_dev)
-		return 0;
-	sdev = softrdma_dev_get(upper, walk->tp);
-	if (!sdev)
-		return 0;
-	softrdma_dev_put(sdev);
-	return 1;
+	return is_vlan_dev(upper) && vlan_dev_real_dev(upper) == walk->real_dev &&
+	       softrdma_link_carries(upper, walk->tp);
 }
 
 /*
@@ -137,14 +143,11 @@ static bool softrdma_link_vlan_taken(struct net_device *ndev,
 {
 	struct softrdma_link_walk walk = { .real_dev = ndev, .tp = tp };
 	struct netdev_nested_priv priv = { .data = &walk };
-	struct softrdma_dev *sdev;
 	int found;
 
 	if (is_vlan_dev(ndev)) {
-		sdev = softrdma_dev_get(vlan_dev_real_dev(ndev), tp);
-		if (!sdev)
+		if (!softrdma_link_carries(vlan_dev_real_dev(ndev), tp))
 			return false;
-		softrdma_dev_put(sdev);
 		*why = "its real device carries one already, which serves the VLAN's addresses";
 		return true;
 	}
@@ -164,16 +167,10 @@ static int softrdma_link_mac_user(struct net_device *upper,
 				  struct netdev_nested_priv *priv)
 {
 	const struct softrdma_link_walk *walk = priv->data;
-	struct softrdma_dev *sdev;
 
-	if (upper == walk->real_dev ||
-	    !ether_addr_equal(upper->dev_addr, walk->real_dev->dev_addr))
-		return 0;
-	sdev = softrdma_dev_get(upper, walk->tp);
-	if (!sdev)
-		return 0;
-	softrdma_dev_put(sdev);
-	return 1;
+	return upper != walk->real_dev &&
+	       ether_addr_equal(upper->dev_addr, walk->real_dev->dev_addr) &&
+	       softrdma_link_carries(upper, walk->tp);
 }
 
 /*
@@ -244,14 +241,8 @@ static int softrdma_newlink(const char *name, struct net_device *ndev,
 		goto out_unlock;
 	}
 
-	if (softrdma_link_vlan_taken(ndev, tp, &why)) {
-		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
-		       type, name, netdev_name(ndev), why);
-		err = -EEXIST;
-		goto out_unlock;
-	}
-
-	if (softrdma_link_mac_taken(ndev, tp, &why)) {
+	if (softrdma_link_vlan_taken(ndev, tp, &why) ||
+	    softrdma_link_mac_taken(ndev, tp, &why)) {
 		pr_err("softrdma: cannot add %s device %s on %s: %s\n",
 		       type, name, netdev_name(ndev), why);
 		err = -EEXIST;

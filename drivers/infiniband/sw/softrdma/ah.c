@@ -33,8 +33,13 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 		goto out_free;
 	entry->pd = ibah->pd;
 
-	/* max_ah are numbered; one more is refused as by a full device */
-	err = xa_alloc(&sdev->ah_xa, &ah->ah_num, entry,
+	/*
+	 * max_ah are numbered; one more is refused as by a full device.
+	 * The number is reserved first and the entry published only once
+	 * the user has it: a UD send naming the number meanwhile finds
+	 * nothing, and a failed answer frees an entry no reader has seen.
+	 */
+	err = xa_alloc(&sdev->ah_xa, &ah->ah_num, NULL,
 		       XA_LIMIT(1, SOFTRDMA_MAX_AH), gfp);
 	if (err) {
 		err = err == -EBUSY ? -ENOMEM : err;
@@ -47,6 +52,8 @@ static int softrdma_create_ah(struct ib_ah *ibah,
 		if (err)
 			goto out_erase;
 	}
+	/* the reserved slot needs no memory: this cannot fail */
+	xa_store(&sdev->ah_xa, ah->ah_num, entry, gfp);
 	return 0;
 
 out_erase:

@@ -371,7 +371,9 @@ int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
  *
  * Appends one page fragment per page touched, each holding a page
  * reference that kfree_skb() drops.  The skb is only changed on success.
- * Does not allocate or sleep.
+ * Each page is looked up once: a fast-registration MR's page list may be
+ * rewritten meanwhile (map_mr_sg), so the page checked is the page
+ * attached.  Does not allocate or sleep.
  *
  * Return: 0; -EMSGSIZE when the pages do not fit in MAX_SKB_FRAGS or one
  * of them cannot be referenced by an skb (a slab page behind a DMA MR,
@@ -381,9 +383,11 @@ int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
 int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
 			      struct sk_buff *skb)
 {
-	unsigned int nr_frags = skb_shinfo(skb)->nr_frags;
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int first = shinfo->nr_frags, nr = first;
 	unsigned int offset, chunk;
 	struct page *page;
+	int err = 0;
 	u32 left;
 	u64 pos;
 
@@ -392,25 +396,29 @@ int softrdma_mr_skb_add_frags(const struct softrdma_mr *mr, u64 iova, u32 len,
 
 	for (pos = iova, left = len; left; pos += chunk, left -= chunk) {
 		page = mr_page(mr, pos, &offset);
-		if (!page)
-			return -EFAULT;
-		if (nr_frags >= MAX_SKB_FRAGS || !sendpage_ok(page))
-			return -EMSGSIZE;
-		chunk = min_t(u32, left, PAGE_SIZE - offset);
-		nr_frags++;
-	}
-
-	nr_frags = skb_shinfo(skb)->nr_frags;
-	for (pos = iova, left = len; left; pos += chunk, left -= chunk) {
-		page = mr_page(mr, pos, &offset);
+		if (!page) {
+			err = -EFAULT;
+			goto unwind;
+		}
+		if (nr >= MAX_SKB_FRAGS || !sendpage_ok(page)) {
+			err = -EMSGSIZE;
+			goto unwind;
+		}
 		chunk = min_t(u32, left, PAGE_SIZE - offset);
 		get_page(page);
-		skb_fill_page_desc(skb, nr_frags++, page, offset, chunk);
+		/* beyond nr_frags until all fit: invisible to the skb */
+		__skb_fill_page_desc(skb, nr++, page, offset, chunk);
 	}
+	shinfo->nr_frags = nr;
 	skb->len += len;
 	skb->data_len += len;
 	skb->truesize += len;
 	return 0;
+
+unwind:
+	while (nr > first)
+		put_page(skb_frag_page(&shinfo->frags[--nr]));
+	return err;
 }
 
 static u64 mr_atomic_locked(u64 *p, bool cmp_swap, u64 compare_add, u64 swap)

@@ -782,19 +782,20 @@ out_put:
  * @sdev: the device
  * @pd: the PD of the QP it came in on
  * @key: the key to invalidate
- * @remote: the key came from the peer: its key byte must match too
+ * @whole_key: the key byte must match too: the key came from the peer,
+ *	or from a user's LOCAL_INV
  *
  * Only fast-registration MRs can be invalidated; invalidating an MR that
- * is already invalid succeeds.  A local invalidate names the MR by its
- * index, as siw does: the RDMA core's rdma_rw (6.1) builds an RDMA Read
- * with local invalidate with the MR's key from before the key byte it
- * registers with.  Accesses that found the MR valid before may still
- * finish: the consumer orders them (IBA 10.8.3.3 fence).
+ * is already invalid succeeds.  A kernel consumer's local invalidate
+ * names the MR by its index, as siw does: the RDMA core's rdma_rw (6.1)
+ * builds an RDMA Read with local invalidate with the MR's key from before
+ * the key byte it registers with.  Accesses that found the MR valid
+ * before may still finish: the consumer orders them (IBA 10.8.3.3 fence).
  *
  * Return: 0; -EINVAL when @key names no such MR; -EACCES for another PD.
  */
 int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
-			   u32 key, bool remote)
+			   u32 key, bool whole_key)
 {
 	struct softrdma_mr *mr;
 	unsigned long flags;
@@ -804,7 +805,7 @@ int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
 	if (!mr)
 		return -EINVAL;
 	if (mr->type != SOFTRDMA_MR_FAST ||
-	    (remote && READ_ONCE(mr->key) != key)) {
+	    (whole_key && READ_ONCE(mr->key) != key)) {
 		err = -EINVAL;
 	} else if (mr->pd != pd) {
 		err = -EACCES;

@@ -126,7 +126,7 @@ int softrdma_mr_fast_reg(struct softrdma_dev *sdev, const struct ib_pd *pd,
 			 const struct softrdma_mr *expect, u32 key,
 			 int access);
 int softrdma_mr_invalidate(struct softrdma_dev *sdev, const struct ib_pd *pd,
-			   u32 key, bool remote);
+			   u32 key, bool whole_key);
 struct ib_mr *softrdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				   u64 iova, int access,
 				   SOFTRDMA_REG_USER_MR_DMAH

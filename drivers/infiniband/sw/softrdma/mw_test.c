@@ -450,6 +450,42 @@ static void softrdma_mw_local_inv_status(struct kunit *test)
 }
 
 /*
+ * Fast-registration MRs are a kernel consumer's.  A user's LOCAL_INV of
+ * one, in another PD, fails as a LOCAL_INV of an empty index does, with
+ * the whole key or a stale key byte, and leaves it valid: a scan of keys
+ * does not map the kernel's MRs.  A kernel QP's is told the PD is wrong.
+ */
+static void softrdma_mw_local_inv_fast_mr(struct kunit *test)
+{
+	struct mw_dev *d = mw_dev_new(test, IB_MW_TYPE_2);
+	struct softrdma_mr *fast = kzalloc(sizeof(*fast), GFP_KERNEL);
+	u32 key;
+
+	KUNIT_ASSERT_NOT_NULL(test, fast);
+	fast->type = SOFTRDMA_MR_FAST;
+	fast->pd = &d->pd[1];
+	KUNIT_ASSERT_EQ(test, softrdma_mr_add(d->sdev, fast), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(d->sdev, fast), 0);
+	WRITE_ONCE(fast->valid, true);	/* as after the ULP's REG_MR */
+	key = fast->key;
+
+	d->qp[0].user = true;
+	KUNIT_EXPECT_EQ(test, softrdma_qp_local_inv(&d->qp[0], key),
+			IB_WC_MW_BIND_ERR);
+	KUNIT_EXPECT_EQ(test, softrdma_qp_local_inv(&d->qp[0], key ^ 0x80),
+			IB_WC_MW_BIND_ERR);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(fast->valid));
+
+	d->qp[0].user = false;
+	KUNIT_EXPECT_EQ(test, softrdma_qp_local_inv(&d->qp[0], key ^ 0x80),
+			IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(fast->valid));
+
+	KUNIT_EXPECT_EQ(test, softrdma_dereg_mr(&fast->ibmr, NULL), 0);
+	mw_dev_free(test, d);
+}
+
+/*
  * A QP counts the type 2 windows bound through it until each lets it go:
  * by invalidation, dealloc (mw_dev_free()) or the QP's destruction.  A
  * refused bind counts nothing, and a QP with nothing counted is not looked
@@ -576,6 +612,7 @@ static struct kunit_case softrdma_mw_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_mw_rkey_lookup, mw_rkey_gen_params),
 	KUNIT_CASE(softrdma_mw_invalidate_and_qp_gone),
 	KUNIT_CASE_PARAM(softrdma_mw_local_inv_status, mw_inv_gen_params),
+	KUNIT_CASE(softrdma_mw_local_inv_fast_mr),
 	KUNIT_CASE(softrdma_mw_qp_count),
 	KUNIT_CASE(softrdma_mw_type1_unbind),
 	KUNIT_CASE(softrdma_mw_dealloc_many),

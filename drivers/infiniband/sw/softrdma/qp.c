@@ -145,7 +145,15 @@ enum ib_wc_status softrdma_qp_local_inv(struct softrdma_qp *qp, u32 key)
 	int err = softrdma_mw_invalidate(qp->sdev, qp, key);
 
 	if (err == -ENOENT)
-		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key, false);
+		err = softrdma_mr_invalidate(qp->sdev, qp->ibqp.pd, key,
+					     qp->user);
+	/*
+	 * Fast-registration MRs are a kernel consumer's: to a user, another
+	 * PD's MR is no MR at all, or its LOCAL_INVs would map where the
+	 * kernel's MRs are.
+	 */
+	if (qp->user && err == -EACCES)
+		err = -EINVAL;
 	return softrdma_local_op_end(qp, err, SOFTRDMA_CNT_MR_LOCAL_INV);
 }
 

@@ -718,7 +718,11 @@ static int softrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		qp->sdev->tp->qp_destroy(qp);
 	/* the source GID reference rdma_replace_ah_attr() took */
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
-	mutex_destroy(&qp->state_mutex);
+	/*
+	 * state_mutex is not destroyed: 6.12's core stops resource dumps
+	 * only after this returns, and a dump's query_qp still takes it.
+	 * The core frees the QP.
+	 */
 	softrdma_res_put(&qp->sdev->res, SOFTRDMA_RES_QP);
 	cond_synchronize_rcu(gp);
 	return 0;

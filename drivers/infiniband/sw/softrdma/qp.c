@@ -997,7 +997,7 @@ static int softrdma_post_one_send(struct softrdma_qp *qp,
 		for (i = 0; i < wr->num_sge; i++) {
 			u32 len = wr->sg_list[i].length;
 
-			if (wqe->length + len > sq->lim.max_inline)
+			if (len > sq->lim.max_inline - wqe->length)
 				return -EINVAL;
 			/* virtual DMA: the address is a kernel address */
 			memcpy(wqe->inline_data + wqe->length,

@@ -1306,7 +1306,7 @@ struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 					     struct softrdma_rc_wqe **st)
 {
 	u32 slot = (qp->sq.fetch - qp->sq.fetched + idx) &
-		   softrdma_ring_capacity(qp->sq.ring);
+		   softrdma_ring_slot_mask(qp->sq.ring);
 
 	lockdep_assert_held(&qp->sq.lock);
 

@@ -166,17 +166,17 @@ static void softrdma_icrc_capture_skb_linear(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
 			swab32(c->tshark_icrc));
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 
 	/* as the UDP tunnel hands it over: data at the BTH */
 	__skb_pull(skb, IP4_LEN + UDP_LEN);
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
 			swab32(c->tshark_icrc));
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 
 	/* and the stored ICRC is read from the end of the UDP datagram */
 	skb->data[skb->len - 1] ^= 0x01;
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 }
 
@@ -213,19 +213,21 @@ static void softrdma_icrc_capture_skb_frags(struct kunit *test)
 				      l->name);
 		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_compute(skb, ib_len),
 				    swab32(c->tshark_icrc), "%s", l->name);
-		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb), "%s",
-				      l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_OK, "%s", l->name);
 
 		__skb_pull(skb, IP4_LEN + UDP_LEN);
-		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb),
-				      "%s, pulled to the BTH", l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_OK, "%s, pulled to the BTH",
+				    l->name);
 
 		/* a flipped bit in the last page is seen */
 		KUNIT_ASSERT_GT(test, skb_shinfo(skb)->nr_frags, 0);
 		last = &skb_shinfo(skb)->frags[skb_shinfo(skb)->nr_frags - 1];
 		*(u8 *)skb_frag_address(last) ^= 0x80;
-		KUNIT_EXPECT_FALSE_MSG(test, softrdma_icrc_check(skb),
-				       "%s, last page corrupted", l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_BAD, "%s, last page corrupted",
+				    l->name);
 		kfree_skb(skb);
 	}
 }
@@ -294,7 +296,7 @@ static void softrdma_icrc_capture_skb_header_flips(struct kunit *test)
 			bool ok;
 
 			head[off] ^= BIT(bit);
-			ok = softrdma_icrc_check(skb);
+			ok = softrdma_icrc_check(skb) == SOFTRDMA_ICRC_OK;
 			head[off] ^= BIT(bit);
 			if (ok != ipv4_masked(off) && !wrong++)
 				first = off * 8 + bit;
@@ -303,7 +305,7 @@ static void softrdma_icrc_capture_skb_header_flips(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U,
 			    "first wrong verdict at byte %u bit %u",
 			    first / 8, first % 8);
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 	kfree_skb(skb);
 }
 
@@ -365,7 +367,8 @@ static void softrdma_icrc_field_rewrites(struct kunit *test)
 			c->still_valid);
 
 	skb = datagram_skb(test, dgram, len, 0, frags);
-	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), c->still_valid);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb),
+			c->still_valid ? SOFTRDMA_ICRC_OK : SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 }
 
@@ -417,7 +420,7 @@ static void softrdma_icrc_ipv6(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, len - 40 - UDP_LEN -
 							 ROCE_ICRC_SIZE),
 			0x11c4c785U);
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 	kfree_skb(skb);
 
 	/* the version nibble is covered, the traffic class nibble is not */
@@ -454,14 +457,14 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	/* UDP length past the end of the skb */
 	skb = datagram_skb(test, dgram, len, len, NULL);
 	skb_trim(skb, len - 1);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 
 	/* UDP length too short for a BTH and an ICRC */
 	put_unaligned_be16(UDP_LEN + BTH_LEN + ROCE_ICRC_SIZE - 1,
 			   dgram + IP4_LEN + 4);
 	skb = datagram_skb(test, dgram, len, len, NULL);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 
@@ -469,7 +472,7 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	dgram = capture_datagram(test, 30, &len);
 	dgram[0] = 0x55;
 	skb = datagram_skb(test, dgram, len, len, NULL);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 

@@ -6,14 +6,14 @@
  *   flush_verbs -d DEV -g GIDIDX -p PORT [-l]          server: memory
  *   flush_verbs -d DEV -g GIDIDX -p PORT [-l] SERVER   client: requests
  *
- * -l: one end is stock rxe and the other softrdma, and FLUSH packets are
- * lost between them (stock rxe, 6.2 to 7.3 at least: its opcode table
+ * -l: the server is stock rxe and the client softrdma, and the FLUSH
+ * packets are lost (stock rxe, 6.2 to 7.3 at least: its opcode table
  * gives RC FLUSH no payload offset, so its ICRC covers the BTH, FETH and
- * RETH once more as if they were payload; each end drops the other's
- * FLUSHes as corrupt).  The client then checks that a FLUSH does not
- * complete successfully (softrdma's retries run out; stock rxe, with
- * retry_cnt 7, retries for ever) and the server the bytes of the WRITEs.
- * The scenario checks that the drops are the ICRC's.
+ * RETH once more as if they were payload, and it drops softrdma's FLUSHes,
+ * whose ICRC is annex A17.8's, as corrupt; softrdma takes stock rxe's).
+ * The client then checks that a FLUSH does not complete successfully
+ * (softrdma's retries run out) and the server the bytes of the WRITEs.
+ * The scenario checks that the retries ran out.
  *
  * rdma-core 44 has no verb to post a FLUSH (ibv_wr_flush came in 47),
  * and the kernel's verbs have no work request that carries one (no

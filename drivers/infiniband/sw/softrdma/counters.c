@@ -23,6 +23,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_BAD_UDP_LEN] = { .name = "rcv_bad_udp_len" },
 	[SOFTRDMA_CNT_RCV_TRUNCATED] = { .name = "rcv_truncated" },
 	[SOFTRDMA_CNT_RCV_ICRC_ERR] = { .name = "rcv_icrc_err" },
+	[SOFTRDMA_CNT_RCV_ICRC_RXE_FLUSH] = { .name = "rcv_icrc_rxe_flush" },
 	[SOFTRDMA_CNT_RCV_BAD_TVER] = { .name = "rcv_bad_tver" },
 	[SOFTRDMA_CNT_RCV_BAD_OPCODE] = { .name = "rcv_bad_opcode" },
 	[SOFTRDMA_CNT_RCV_BAD_PKEY] = { .name = "rcv_bad_pkey" },

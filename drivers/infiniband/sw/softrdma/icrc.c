@@ -13,6 +13,7 @@
 
 #include "icrc.h"
 #include "roce_hdr.h"
+#include "roce_opcode.h"
 
 /*
  * Below this many bytes the CRC goes to crc32_le() even when a crypto
@@ -283,6 +284,25 @@ static bool softrdma_icrc_skb_ip_ok(const struct sk_buff *skb)
 	       ip_len == softrdma_icrc_ip_len(skb_network_header(skb), ip_len);
 }
 
+/*
+ * The CRC register over the IB packet of @ib_len bytes at @ib_off, its
+ * masked headers included, before the final inversion; the layout was
+ * checked by the caller.
+ */
+static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
+				   unsigned int ib_len)
+{
+	const struct softrdma_bth *bth;
+	struct softrdma_bth bth_buf;
+	u32 crc;
+
+	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
+	crc = softrdma_icrc_hdrs(skb_network_header(skb),
+				 skb_network_header_len(skb), udp_hdr(skb), bth);
+	return softrdma_icrc_skb_crc(skb, ib_off + sizeof(*bth),
+				     ib_len - sizeof(*bth), crc);
+}
+
 /**
  * softrdma_icrc_compute() - ICRC of a RoCEv2 packet in an skb
  * @skb: the packet; its network header is the IPv4 or IPv6 header and its
@@ -299,22 +319,13 @@ static bool softrdma_icrc_skb_ip_ok(const struct sk_buff *skb)
  */
 u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
 {
-	unsigned int ip_len = skb_network_header_len(skb);
 	int ib_off = softrdma_icrc_ib_offset(skb);
-	const struct softrdma_bth *bth;
-	struct softrdma_bth bth_buf;
-	u32 crc;
 
-	if (WARN_ON_ONCE(!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 || ib_len < sizeof(*bth) ||
+	if (WARN_ON_ONCE(!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 ||
+			 ib_len < sizeof(struct softrdma_bth) ||
 			 ib_off + ib_len > skb->len))
 		return 0;
-
-	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
-	crc = softrdma_icrc_hdrs(skb_network_header(skb), ip_len, udp_hdr(skb),
-				 bth);
-	crc = softrdma_icrc_skb_crc(skb, ib_off + sizeof(*bth),
-				    ib_len - sizeof(*bth), crc);
-	return ~crc;
+	return ~softrdma_icrc_skb_state(skb, ib_off, ib_len);
 }
 
 /**
@@ -322,30 +333,49 @@ u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
  * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
  *	from the UDP header
  *
- * Return: true if the headers are where the skb says, the UDP length fits
- * the skb and the stored ICRC matches.
+ * Stock rxe (6.2 on) gives RC FLUSH no payload offset in its opcode
+ * table, so the ICRC of its FLUSH requests runs on over the BTH, FETH and
+ * RETH a second time, as if they were payload.  A FLUSH request carrying
+ * that ICRC instead of annex A17.8's is taken, and told apart: one
+ * opcode, found only when the A17.8 check fails.
+ *
+ * Return: SOFTRDMA_ICRC_OK if the headers are where the skb says, the UDP
+ * length fits the skb and the stored ICRC matches; SOFTRDMA_ICRC_RXE_FLUSH
+ * for a FLUSH request with stock rxe's ICRC; else SOFTRDMA_ICRC_BAD.
  */
-bool softrdma_icrc_check(const struct sk_buff *skb)
+enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
 {
 	int ib_off = softrdma_icrc_ib_offset(skb);
+	const struct softrdma_bth *bth;
+	struct softrdma_bth bth_buf;
 	const struct udphdr *udph;
 	unsigned int ib_len;
 	__le32 stored_buf;
 	const void *stored;
+	u32 crc, want;
 
 	if (!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 ||
 	    ib_off > skb_headlen(skb))
-		return false;
+		return SOFTRDMA_ICRC_BAD;
 
 	udph = udp_hdr(skb);
 	if (ntohs(udph->len) < sizeof(*udph) + sizeof(struct softrdma_bth) +
 			       ROCE_ICRC_SIZE)
-		return false;
+		return SOFTRDMA_ICRC_BAD;
 	ib_len = ntohs(udph->len) - sizeof(*udph) - ROCE_ICRC_SIZE;
 	if (ib_off + ib_len + ROCE_ICRC_SIZE > skb->len)
-		return false;
+		return SOFTRDMA_ICRC_BAD;
 
 	stored = skb_header_pointer(skb, ib_off + ib_len, ROCE_ICRC_SIZE,
 				    &stored_buf);
-	return softrdma_icrc_compute(skb, ib_len) == softrdma_icrc_get(stored);
+	want = softrdma_icrc_get(stored);
+	crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
+	if (~crc == want)
+		return SOFTRDMA_ICRC_OK;
+
+	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
+	if (softrdma_bth_opcode(bth) != SOFTRDMA_OPCODE_RC_FLUSH)
+		return SOFTRDMA_ICRC_BAD;
+	crc = softrdma_icrc_skb_crc(skb, ib_off, ib_len, crc);
+	return ~crc == want ? SOFTRDMA_ICRC_RXE_FLUSH : SOFTRDMA_ICRC_BAD;
 }

@@ -34,7 +34,15 @@ u32 softrdma_icrc_shash_crc32(struct crypto_shash *tfm, u32 crc,
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);
 bool softrdma_icrc_check_buf(const void *pkt, unsigned int len);
 u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len);
-bool softrdma_icrc_check(const struct sk_buff *skb);
+
+/* what softrdma_icrc_check() found */
+enum softrdma_icrc_verdict {
+	SOFTRDMA_ICRC_BAD,
+	SOFTRDMA_ICRC_OK,
+	SOFTRDMA_ICRC_RXE_FLUSH,	/* a FLUSH with stock rxe's ICRC */
+};
+
+enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb);
 
 /* store @icrc into the ICRC field at @p */
 static inline void softrdma_icrc_put(void *p, u32 icrc)

@@ -6,6 +6,7 @@
  */
 #include <crypto/hash.h>
 #include <kunit/test.h>
+#include <linux/crc32.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -14,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/swab.h>
 #include <linux/udp.h>
+#include <rdma/ib_pack.h>
 
 #include "icrc.h"
 #include "roce_hdr.h"
@@ -166,17 +168,17 @@ static void softrdma_icrc_capture_skb_linear(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
 			swab32(c->tshark_icrc));
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 
 	/* as the UDP tunnel hands it over: data at the BTH */
 	__skb_pull(skb, IP4_LEN + UDP_LEN);
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, ib_len),
 			swab32(c->tshark_icrc));
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 
 	/* and the stored ICRC is read from the end of the UDP datagram */
 	skb->data[skb->len - 1] ^= 0x01;
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 }
 
@@ -213,19 +215,21 @@ static void softrdma_icrc_capture_skb_frags(struct kunit *test)
 				      l->name);
 		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_compute(skb, ib_len),
 				    swab32(c->tshark_icrc), "%s", l->name);
-		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb), "%s",
-				      l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_OK, "%s", l->name);
 
 		__skb_pull(skb, IP4_LEN + UDP_LEN);
-		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check(skb),
-				      "%s, pulled to the BTH", l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_OK, "%s, pulled to the BTH",
+				    l->name);
 
 		/* a flipped bit in the last page is seen */
 		KUNIT_ASSERT_GT(test, skb_shinfo(skb)->nr_frags, 0);
 		last = &skb_shinfo(skb)->frags[skb_shinfo(skb)->nr_frags - 1];
 		*(u8 *)skb_frag_address(last) ^= 0x80;
-		KUNIT_EXPECT_FALSE_MSG(test, softrdma_icrc_check(skb),
-				       "%s, last page corrupted", l->name);
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_icrc_check(skb),
+				    SOFTRDMA_ICRC_BAD, "%s, last page corrupted",
+				    l->name);
 		kfree_skb(skb);
 	}
 }
@@ -294,7 +298,7 @@ static void softrdma_icrc_capture_skb_header_flips(struct kunit *test)
 			bool ok;
 
 			head[off] ^= BIT(bit);
-			ok = softrdma_icrc_check(skb);
+			ok = softrdma_icrc_check(skb) == SOFTRDMA_ICRC_OK;
 			head[off] ^= BIT(bit);
 			if (ok != ipv4_masked(off) && !wrong++)
 				first = off * 8 + bit;
@@ -303,7 +307,7 @@ static void softrdma_icrc_capture_skb_header_flips(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, wrong, 0U,
 			    "first wrong verdict at byte %u bit %u",
 			    first / 8, first % 8);
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 	kfree_skb(skb);
 }
 
@@ -365,7 +369,8 @@ static void softrdma_icrc_field_rewrites(struct kunit *test)
 			c->still_valid);
 
 	skb = datagram_skb(test, dgram, len, 0, frags);
-	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), c->still_valid);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb),
+			c->still_valid ? SOFTRDMA_ICRC_OK : SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 }
 
@@ -417,7 +422,7 @@ static void softrdma_icrc_ipv6(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, softrdma_icrc_compute(skb, len - 40 - UDP_LEN -
 							 ROCE_ICRC_SIZE),
 			0x11c4c785U);
-	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
 	kfree_skb(skb);
 
 	/* the version nibble is covered, the traffic class nibble is not */
@@ -438,6 +443,93 @@ static void softrdma_icrc_ipv6(struct kunit *test)
 			    first / 8, first % 8);
 }
 
+/*
+ * RC FLUSH requests captured between 6.12 guests (the lab's flush
+ * scenario, IPv4 header to ICRC): one from stock rxe, whose ICRC runs on
+ * over the BTH, FETH and RETH a second time, and one from sroce, with
+ * annex A17.8's.
+ */
+static const u8 flush_from_rxe[] = {
+	0x45, 0x00, 0x00, 0x40, 0xc0, 0x27, 0x40, 0x00, 0x40, 0x11, 0xf6, 0x81,
+	0xc0, 0x00, 0x02, 0x02, 0xc0, 0x00, 0x02, 0x01, 0xc0, 0x22, 0x12, 0xb7,
+	0x00, 0x2c, 0x00, 0x00, 0x1c, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x02,
+	0x80, 0x00, 0x30, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x55, 0xa4,
+	0xa0, 0x69, 0x41, 0x00, 0xe8, 0x7a, 0x77, 0xe1, 0x00, 0x00, 0x00, 0x20,
+	0x26, 0x33, 0x1c, 0xf0,
+};
+
+static const u8 flush_from_sroce[] = {
+	0x45, 0x00, 0x00, 0x40, 0xc4, 0xec, 0x40, 0x00, 0x40, 0x11, 0xf1, 0xbc,
+	0xc0, 0x00, 0x02, 0x02, 0xc0, 0x00, 0x02, 0x01, 0xce, 0x71, 0x12, 0xb7,
+	0x00, 0x2c, 0x00, 0x00, 0x1c, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x11,
+	0x80, 0x00, 0x30, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x55, 0x58,
+	0xc0, 0x25, 0x61, 0x00, 0x00, 0x00, 0x02, 0x80, 0x00, 0x00, 0x00, 0x20,
+	0xfa, 0x51, 0x4d, 0x60,
+};
+
+/* @dgram's ICRC field set as stock rxe computes a FLUSH's */
+static void store_rxe_flush_icrc(struct kunit *test, u8 *dgram,
+				 unsigned int len)
+{
+	unsigned int ib_len = len - IP4_LEN - UDP_LEN - ROCE_ICRC_SIZE;
+	struct sk_buff *skb = datagram_skb(test, dgram, len, len, NULL);
+	u32 crc = ~softrdma_icrc_compute(skb, ib_len);
+
+	kfree_skb(skb);
+	crc = crc32_le(crc, dgram + IP4_LEN + UDP_LEN, ib_len);
+	softrdma_icrc_put(dgram + len - ROCE_ICRC_SIZE, ~crc);
+}
+
+/*
+ * Stock rxe's FLUSH is taken and told apart, wherever its bytes lie; the
+ * same ICRC on any other opcode, or on a changed FLUSH, is not.
+ */
+static void softrdma_icrc_rxe_flush(struct kunit *test)
+{
+	static const unsigned int frags[] = { 3, 0 };
+	unsigned int len = sizeof(flush_from_rxe);
+	struct sk_buff *skb;
+	u8 *dgram;
+
+	KUNIT_ASSERT_EQ(test, len, sizeof(flush_from_sroce));
+	dgram = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+
+	memcpy(dgram, flush_from_sroce, len);
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+
+	memcpy(dgram, flush_from_rxe, len);
+	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb),
+			SOFTRDMA_ICRC_RXE_FLUSH);
+	kfree_skb(skb);
+	skb = datagram_skb(test, dgram, len, BTH_LEN, frags);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb),
+			SOFTRDMA_ICRC_RXE_FLUSH);
+	kfree_skb(skb);
+	/* the capture's ICRC is what the test's reckoning gives */
+	store_rxe_flush_icrc(test, dgram, len);
+	KUNIT_EXPECT_EQ(test, memcmp(dgram, flush_from_rxe, len), 0);
+
+	/* a changed byte of the RETH */
+	dgram[IP4_LEN + UDP_LEN + BTH_LEN + 4 + 3] ^= 0x01;
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
+	kfree_skb(skb);
+
+	/* rxe's reckoning on an RDMA WRITE Only is no excuse */
+	memcpy(dgram, flush_from_rxe, len);
+	dgram[IP4_LEN + UDP_LEN] = IB_OPCODE_RC_RDMA_WRITE_ONLY;
+	store_rxe_flush_icrc(test, dgram, len);
+	skb = datagram_skb(test, dgram, len, len, NULL);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
+	kfree_skb(skb);
+}
+
 /* malformed layouts are refused, not read past */
 static void softrdma_icrc_check_malformed(struct kunit *test)
 {
@@ -454,14 +546,14 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	/* UDP length past the end of the skb */
 	skb = datagram_skb(test, dgram, len, len, NULL);
 	skb_trim(skb, len - 1);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 
 	/* UDP length too short for a BTH and an ICRC */
 	put_unaligned_be16(UDP_LEN + BTH_LEN + ROCE_ICRC_SIZE - 1,
 			   dgram + IP4_LEN + 4);
 	skb = datagram_skb(test, dgram, len, len, NULL);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 
@@ -469,7 +561,7 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	dgram = capture_datagram(test, 30, &len);
 	dgram[0] = 0x55;
 	skb = datagram_skb(test, dgram, len, len, NULL);
-	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check(skb));
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
 	kfree_skb(skb);
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 
@@ -566,6 +658,7 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_icrc_field_rewrites, field_gen_params),
 	KUNIT_CASE(softrdma_icrc_ipv6),
 	KUNIT_CASE(softrdma_icrc_check_malformed),
+	KUNIT_CASE(softrdma_icrc_rxe_flush),
 #if SOFTRDMA_ICRC_USE_SHASH
 	KUNIT_CASE_PARAM(softrdma_icrc_shash_fallback, shash_gen_params),
 	KUNIT_CASE_PARAM(softrdma_icrc_shash_crypto, shash_gen_params),

@@ -303,6 +303,7 @@ VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
 					     enum softrdma_counter *drop)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	enum softrdma_icrc_verdict icrc;
 	const struct softrdma_bth *bth;
 	unsigned int ulen, ib_len;
 	unsigned int hdr_len;
@@ -327,10 +328,12 @@ VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
 		*drop = SOFTRDMA_CNT_RCV_NOMEM;
 		return -EINVAL;
 	}
-	if (!softrdma_icrc_check(skb)) {
+	icrc = softrdma_icrc_check(skb);
+	if (icrc == SOFTRDMA_ICRC_BAD) {
 		*drop = SOFTRDMA_CNT_RCV_ICRC_ERR;
 		return -EINVAL;
 	}
+	pkt->icrc_rxe_flush = icrc == SOFTRDMA_ICRC_RXE_FLUSH;
 	__skb_pull(skb, sizeof(struct udphdr));
 
 	bth = (const struct softrdma_bth *)skb->data;
@@ -408,6 +411,8 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
 		return;
 	}
 
+	if (softrdma_roce_pkt(skb)->icrc_rxe_flush)
+		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_ICRC_RXE_FLUSH);
 	softrdma_roce_pkt(skb)->sdev = sdev;
 	softrdma_roce_rcv_pkt(skb);
 }

@@ -31,6 +31,7 @@ struct softrdma_roce_pkt {
 	u8 opcode;		/* BTH opcode */
 	u8 pad;			/* BTH pad count, as received */
 	u8 network_type;	/* RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6 */
+	bool icrc_rxe_flush;	/* a FLUSH with stock rxe's ICRC (icrc.h) */
 };
 
 static_assert(sizeof(struct softrdma_roce_pkt) <=

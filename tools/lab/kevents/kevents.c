@@ -551,9 +551,10 @@ static void kev_fault(struct kev_run *run, const struct kev_fault_case *c)
 			  kev_ename(event), c->server ? ss : cs);
 	kev_check(run, !kev_total(&other->ev) &&
 		  (event >= 0 || !kev_total(&raiser->ev)),
-		  "%s: %s raises no event (client:%s; server:%s)", c->what,
-		  event < 0 ? "neither QP" : c->server ? "the requester" :
-						       "the server",
+		  "%s: %s (client:%s; server:%s)", c->what,
+		  event < 0 ? "neither QP raises an event" :
+		  c->server ? "the requester raises no event" :
+			      "the server raises no event",
 		  cs, ss);
 	if (send_wc >= 0)
 		kev_check(run, sst == send_wc,

@@ -24,7 +24,8 @@ fi
 
 cd "$top"
 if [ $# -eq 0 ]; then
-	set -- $(git ls-files -co --exclude-standard 'drivers/*.[ch]' 'include/*.h')
+	set -- $(git ls-files -co --exclude-standard 'drivers/*.[ch]' 'include/*.h' \
+		'tools/lab/kevents/*.c')
 fi
 # several trees may be checked at once: each run has its own output file
 out=$(mktemp)

@@ -159,6 +159,21 @@ static int qp_state(struct ibv_qp *qp)
 	return a.qp_state;
 }
 
+/*
+ * The QP's state once it is @want, or after @ms: an engine's failure
+ * completes the WQE first and moves the QP to ERR from a work item.
+ */
+static int qp_state_within(struct ibv_qp *qp, int want, int ms)
+{
+	int state;
+
+	while ((state = qp_state(qp)) != want && ms > 0) {
+		usleep(10000);
+		ms -= 10;
+	}
+	return state;
+}
+
 /* @n completions of @cq within @ms into @wc; how many came */
 static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n, int ms)
 {
@@ -355,7 +370,9 @@ static void victim_side(const struct lv_args *a)
 			n++;
 			status = wc[k].status;
 		}
-		state = qp_state(vq[i]);
+		state = v->verdict == BAD ?
+			qp_state_within(vq[i], IBV_QPS_ERR, 2000) :
+			qp_state(vq[i]);
 		if (v->verdict == BAD)
 			lv_check(n == 1 && status == IBV_WC_BAD_RESP_ERR &&
 				 state == IBV_QPS_ERR,

@@ -29,7 +29,8 @@
  * SQD raises it too.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
- * SEND (data checked) and is closed in order with rdma_disconnect(): no
+ * SEND each way (data checked; the server answers once it has checked
+ * its QP) and is closed in order with rdma_disconnect(): no
  * QP event on either side, the QPs in ERR.  iWARP: once connected, each
  * side's ibv_query_qp reports the connection (RTS, the caps as granted,
  * the port, the rights of a connected QP, the RDMA Read depths the
@@ -44,6 +45,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -947,13 +949,19 @@ static void events(int server, const char *addr, const char *port)
 		     wc.status == IBV_WC_SUCCESS &&
 		     !strcmp(msg.text, "qp_events: one SEND");
 		lv_check(ok, "server: the client's SEND arrived intact");
+		/* checked: the client may close (it waits for this) */
+		ok = !rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0) &&
+		     rdma_get_send_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS;
+		lv_check(ok, "server: its answer SEND completed");
 		lv_check(wait_disconnected(id, 10000),
 			 "server: the client's rdma_disconnect() arrives as DISCONNECTED");
 		/* RoCE: the QP enters ERR by the application's disconnect */
 		if (id->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
 			rdma_disconnect(id);
 	} else {
-		if (rdma_connect(id, &cp))
+		if (rdma_post_recv(id, NULL, target, sizeof(msg), tmr) ||
+		    rdma_connect(id, &cp))
 			lv_die("rdma_connect");
 		if (iwarp)
 			expect_connected(id, "client", CLIENT_ORD, CLIENT_IRD);
@@ -963,6 +971,12 @@ static void events(int server, const char *addr, const char *port)
 		ok = rdma_get_send_comp(id, &wc) == 1 &&
 		     wc.status == IBV_WC_SUCCESS;
 		lv_check(ok, "client: SEND completed");
+		/* the server is done with its QP once it answers */
+		ok = rdma_get_recv_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS &&
+		     !strcmp(target + offsetof(struct peer_buf, text),
+			     "qp_events: one SEND");
+		lv_check(ok, "client: the server's answer arrived intact");
 		/* a synchronous id: returns once DISCONNECTED is in */
 		lv_check(!rdma_disconnect(id), "client: rdma_disconnect()");
 	}

@@ -29,8 +29,13 @@
  * SQD raises it too.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
- * SEND (data checked) and is closed in order with rdma_disconnect(): no
- * QP event on either side, the QPs in ERR.  On a second one the client
+ * SEND each way (data checked; the server answers once it has checked
+ * its QP) and is closed in order with rdma_disconnect(): no
+ * QP event on either side, the QPs in ERR.  iWARP: once connected, each
+ * side's ibv_query_qp reports the connection (RTS, the caps as granted,
+ * the port, the rights of a connected QP, the RDMA Read depths the
+ * client asked for, ORD 2 and IRD 3, crossed on the server, and the
+ * port's active MTU).  On a second one the client
  * WRITEs with a wrong rkey: the server's QP raises
  * IBV_EVENT_QP_ACCESS_ERR; the client's raises no QP_FATAL.
  *
@@ -40,6 +45,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -771,6 +777,9 @@ static char target[4096];
 
 static struct rdma_cm_id *listen_id;
 
+/* the caps the QP of the last cm_setup() was created with */
+static struct ibv_qp_cap granted;
+
 static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
 				   int server)
 {
@@ -804,7 +813,75 @@ static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
 		if (rdma_create_qp(id, NULL, &attr))
 			lv_die("rdma_create_qp");
 	}
+	/* both calls leave the caps granted in attr */
+	granted = attr.cap;
 	return id;
+}
+
+/*
+ * iWARP: once the CM brought the QP to RTS, ibv_query_qp reports the
+ * connection: RTS, the caps as granted at creation, the device's port,
+ * the rights RDMAP gives a connected QP (local write, remote write and
+ * read, as stock siw reports them), the RDMA Read depths negotiated
+ * (@ord ours, @ird the peer's) and the port's active MTU.
+ */
+static void expect_connected(struct rdma_cm_id *id, const char *who, int ord,
+			     int ird)
+{
+	const int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ;
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr a;
+	char bad[512] = "";
+	int err;
+
+#define BAD(...)							\
+	snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), __VA_ARGS__)
+
+	memset(&a, 0xa5, sizeof(a));
+	memset(&init, 0xa5, sizeof(init));
+	err = ibv_query_qp(id->qp, &a, ALL_ATTRS, &init);
+	if (!err)
+		err = ibv_query_port(id->verbs, id->port_num, &pa);
+	if (err) {
+		lv_check(0, "%s: after the CM's RTS: ibv_query_qp/port: %s",
+			 who, strerror(err));
+		return;
+	}
+	if (a.qp_state != IBV_QPS_RTS)
+		BAD(" state %d", a.qp_state);
+	if (a.cap.max_send_wr != granted.max_send_wr ||
+	    a.cap.max_recv_wr != granted.max_recv_wr ||
+	    a.cap.max_send_sge != granted.max_send_sge ||
+	    a.cap.max_recv_sge != granted.max_recv_sge ||
+	    a.cap.max_inline_data != granted.max_inline_data ||
+	    memcmp(&init.cap, &a.cap, sizeof(a.cap)))
+		BAD(" cap %u/%u/%u/%u/%u, init %u/%u/%u/%u/%u (granted %u/%u/%u/%u/%u)",
+		    a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge,
+		    a.cap.max_recv_sge, a.cap.max_inline_data,
+		    init.cap.max_send_wr, init.cap.max_recv_wr,
+		    init.cap.max_send_sge, init.cap.max_recv_sge,
+		    init.cap.max_inline_data, granted.max_send_wr,
+		    granted.max_recv_wr, granted.max_send_sge,
+		    granted.max_recv_sge, granted.max_inline_data);
+	if (init.qp_type != IBV_QPT_RC || init.sq_sig_all != 1 ||
+	    init.send_cq != id->qp->send_cq || init.recv_cq != id->qp->recv_cq)
+		BAD(" init qp_type %d sq_sig_all %d", init.qp_type,
+		    init.sq_sig_all);
+	if (a.port_num != id->port_num)
+		BAD(" port %u (the CM's %u)", a.port_num, id->port_num);
+	if (a.qp_access_flags != access)
+		BAD(" access %#x (want %#x)", a.qp_access_flags, access);
+	if (a.max_rd_atomic != ord || a.max_dest_rd_atomic != ird)
+		BAD(" max_rd_atomic %u max_dest_rd_atomic %u (want %d, %d)",
+		    a.max_rd_atomic, a.max_dest_rd_atomic, ord, ird);
+	if (a.path_mtu != pa.active_mtu)
+		BAD(" path_mtu %d (port %d)", a.path_mtu, pa.active_mtu);
+	lv_check(!bad[0],
+		 "%s: after the CM's RTS, ibv_query_qp reports the connection (RTS, caps as granted, port, rights, ORD %d, IRD %d, path MTU)%s",
+		 who, ord, ird, bad);
+#undef BAD
 }
 
 static enum ibv_qp_state qp_state(struct ibv_qp *qp)
@@ -835,16 +912,27 @@ static int wait_disconnected(struct rdma_cm_id *id, int ms)
 	return type == RDMA_CM_EVENT_DISCONNECTED;
 }
 
+/* the RDMA Read depths the client asks for: different, to tell them apart */
+#define CLIENT_ORD	2
+#define CLIENT_IRD	3
+
 static void events(int server, const char *addr, const char *port)
 {
+	struct rdma_conn_param cp = {
+		.initiator_depth = CLIENT_ORD,
+		.responder_resources = CLIENT_IRD,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+	};
 	struct rdma_cm_id *id;
 	struct ibv_mr *mr, *tmr;
 	struct ibv_wc wc;
 	char seen[256];
-	int ok, type;
+	int ok, type, iwarp;
 
 	/* 1: a SEND, then an orderly close */
 	id = cm_setup(addr, port, server);
+	iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 	mr = rdma_reg_msgs(id, &msg, sizeof(msg));
 	tmr = ibv_reg_mr(id->pd, target, sizeof(target),
 			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
@@ -854,24 +942,41 @@ static void events(int server, const char *addr, const char *port)
 		if (rdma_post_recv(id, NULL, &msg, sizeof(msg), mr) ||
 		    rdma_accept(id, NULL))
 			lv_die("rdma_accept");
+		/* the client's IRD is our ORD, its ORD our IRD */
+		if (iwarp)
+			expect_connected(id, "server", CLIENT_IRD, CLIENT_ORD);
 		ok = rdma_get_recv_comp(id, &wc) == 1 &&
 		     wc.status == IBV_WC_SUCCESS &&
 		     !strcmp(msg.text, "qp_events: one SEND");
 		lv_check(ok, "server: the client's SEND arrived intact");
+		/* checked: the client may close (it waits for this) */
+		ok = !rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0) &&
+		     rdma_get_send_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS;
+		lv_check(ok, "server: its answer SEND completed");
 		lv_check(wait_disconnected(id, 10000),
 			 "server: the client's rdma_disconnect() arrives as DISCONNECTED");
 		/* RoCE: the QP enters ERR by the application's disconnect */
 		if (id->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
 			rdma_disconnect(id);
 	} else {
-		if (rdma_connect(id, NULL))
+		if (rdma_post_recv(id, NULL, target, sizeof(msg), tmr) ||
+		    rdma_connect(id, &cp))
 			lv_die("rdma_connect");
+		if (iwarp)
+			expect_connected(id, "client", CLIENT_ORD, CLIENT_IRD);
 		snprintf(msg.text, sizeof(msg.text), "qp_events: one SEND");
 		if (rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0))
 			lv_die("rdma_post_send");
 		ok = rdma_get_send_comp(id, &wc) == 1 &&
 		     wc.status == IBV_WC_SUCCESS;
 		lv_check(ok, "client: SEND completed");
+		/* the server is done with its QP once it answers */
+		ok = rdma_get_recv_comp(id, &wc) == 1 &&
+		     wc.status == IBV_WC_SUCCESS &&
+		     !strcmp(target + offsetof(struct peer_buf, text),
+			     "qp_events: one SEND");
+		lv_check(ok, "client: the server's answer arrived intact");
 		/* a synchronous id: returns once DISCONNECTED is in */
 		lv_check(!rdma_disconnect(id), "client: rdma_disconnect()");
 	}

@@ -32,6 +32,17 @@
  *	bad-icrc, ip/udp-length), -o only one opcode where the class picks
  *	one: to find which packet does what.
  *
+ *   roce_inject -i IF -t VICTIM4 -F QPN:PSN:OPCODE:PAYLOAD[:SYNDROME]...
+ *	forge: send exactly one well-formed RC frame per -F to VICTIM4,
+ *	from this host's own address, and nothing else: BTH with opcode
+ *	OPCODE (an RC response: 13 - 18), destination QP QPN and PSN
+ *	PSN, the AETH (syndrome SYNDROME, default 0x1f: an ACK without
+ *	credits) and AtomicAckETH the opcode carries, PAYLOAD bytes of
+ *	0xbd, a valid ICRC.  Aimed at a requester QP with a request
+ *	outstanding at PSN, it is a response that does or does not fit
+ *	that request (scenarios/hostile-peer.sh, tools/lab/bad_response.c).
+ *	The victim's MAC comes from the neighbour table.
+ *
  * A seeded xorshift generator makes every choice; the seed is printed
  * (and taken from -s) so a run can be repeated: with -q and -l 0 it is
  * repeated exactly, while learning it depends on the live traffic.
@@ -658,6 +669,9 @@ static uint32_t csum_add(uint32_t s, const uint8_t *p, size_t n)
  * then @ib (@iblen bytes, BTH onwards, without ICRC), then the ICRC
  * (valid unless @bad_icrc).  Returns the frame length.
  */
+/* forged frames (-F) carry no random TOS and always a UDP checksum */
+static bool clean_frames;
+
 static size_t frame_build(uint8_t *f, const struct addr *src,
 			  const struct addr *dst, const uint8_t *ib,
 			  size_t iblen, bool bad_icrc)
@@ -675,7 +689,7 @@ static size_t frame_build(uint8_t *f, const struct addr *src,
 		f[13] = 0x00;
 		memset(ip, 0, 20);
 		ip[0] = 0x45;
-		ip[1] = rnd(4) ? 0 : rnd(256);
+		ip[1] = clean_frames || rnd(4) ? 0 : rnd(256);
 		put_be16(ip + 2, dgram);
 		put_be16(ip + 4, rnd(65536));
 		ip[6] = 0x40;	/* DF */
@@ -706,7 +720,7 @@ static size_t frame_build(uint8_t *f, const struct addr *src,
 	else
 		put_le32(udp + 8 + iblen, (uint32_t)rnd64());
 	/* UDP checksum: optional over IPv4, required over IPv6 */
-	if (src->family == AF_INET6 || rnd(2)) {
+	if (src->family == AF_INET6 || clean_frames || rnd(2)) {
 		s = src->family == AF_INET ? csum_add(0, ip + 12, 8) :
 					     csum_add(0, ip + 8, 32);
 		s += 17 + (dgram - iplen);
@@ -973,6 +987,105 @@ static size_t build_one(uint8_t *f, enum cls c)
 	return n;
 }
 
+/* --- forged responses (-F) ------------------------------------------------ */
+
+#define MAX_FORGE	32
+
+struct forge {
+	uint32_t qpn, psn, payload;
+	uint8_t op, syndrome;
+};
+
+static struct forge forges[MAX_FORGE];
+static int nforges;
+
+/* QPN:PSN:OPCODE:PAYLOAD[:SYNDROME] into the next forge; -1 if malformed */
+static int forge_parse(const char *spec)
+{
+	unsigned long v[5] = { 0, 0, 0, 0, 0x1f };
+	const char *p = spec;
+	char *end;
+	int i;
+
+	if (nforges == MAX_FORGE)
+		return -1;
+	for (i = 0; i < 5; i++) {
+		v[i] = strtoul(p, &end, 0);
+		if (end == p)
+			return -1;
+		if (!*end)
+			break;
+		if (*end != ':')
+			return -1;
+		p = end + 1;
+	}
+	if (i < 3 || i == 5 || v[0] > 0xffffff || v[1] > 0xffffff ||
+	    v[2] < 13 || v[2] > 18 || v[3] > 1024 || v[4] > 0xff)
+		return -1;
+	forges[nforges++] = (struct forge){
+		.qpn = v[0], .psn = v[1], .op = v[2], .payload = v[3],
+		.syndrome = v[4],
+	};
+	return 0;
+}
+
+/*
+ * The IB packet of @fg: a clean BTH (no solicited event, no migration,
+ * TVer 0, the default P_Key, no AckReq), the extension headers of RC
+ * opcode @fg->op (IBA 9.3: AETH, AtomicAckETH), the payload and its pad.
+ */
+static size_t forge_build(uint8_t *ib, const struct forge *fg)
+{
+	unsigned int ext = op_ext[fg->op & 0x1f];
+	unsigned int pad = (4 - fg->payload % 4) % 4;
+	size_t n = BTH_LEN;
+
+	memset(ib, 0, BTH_LEN);
+	ib[0] = fg->op;
+	ib[1] = pad << 4;
+	put_be16(ib + 2, 0xffff);
+	put_be32(ib + 4, fg->qpn);
+	put_be32(ib + 8, fg->psn);
+	if (ext & X_AETH) {
+		/* the MSN is not checked against anything: 0 */
+		put_be32(ib + n, (uint32_t)fg->syndrome << 24);
+		n += 4;
+	}
+	if (ext & X_ATOMICACK) {
+		memset(ib + n, 0x5a, 8);
+		n += 8;
+	}
+	memset(ib + n, 0xbd, fg->payload);
+	n += fg->payload;
+	memset(ib + n, 0, pad);
+	return n + pad;
+}
+
+/* send every forge once; 0 iff all went out */
+static int forge_send(void)
+{
+	uint8_t f[MAX_FRAME + 100], ib[MAX_FRAME];
+	size_t n;
+	int i;
+
+	clean_frames = true;
+	for (i = 0; i < nforges; i++) {
+		n = frame_build(f, &self4, &victim4, ib,
+				forge_build(ib, &forges[i]), false);
+		if (n < 60) {
+			memset(f + n, 0, 60 - n);
+			n = 60;
+		}
+		if (send_frame(f, n))
+			return 1;
+		printf("forged: qpn %#x psn %#x opcode %u payload %u syndrome %#x\n",
+		       forges[i].qpn, forges[i].psn, forges[i].op,
+		       forges[i].payload, forges[i].syndrome);
+	}
+	printf("forged %d frames\n", nforges);
+	return 0;
+}
+
 /* --- setup ------------------------------------------------------------------ */
 
 static int parse_addr(const char *s, struct addr *a)
@@ -1091,7 +1204,8 @@ static void usage(void)
 		"usage: roce_inject --selftest [--pcap FILE]\n"
 		"       roce_inject -i IF -t VICTIM4 [-T VICTIM6] [-n COUNT] [-s SEED]\n"
 		"                   [-l SECS] [-q QPN[:PSN]]... [-S SPOOF]... [-w USEC]\n"
-		"                   [-c CLASS] [-o OPCODE]\n");
+		"                   [-c CLASS] [-o OPCODE]\n"
+		"       roce_inject -i IF -t VICTIM4 -F QPN:PSN:OPCODE:PAYLOAD[:SYNDROME]...\n");
 	exit(2);
 }
 
@@ -1112,8 +1226,12 @@ int main(int argc, char **argv)
 	int opt, c, only_cls = -1;
 
 	crc_init();
-	while ((opt = getopt_long(argc, argv, "i:t:T:n:s:l:q:S:w:c:o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:t:T:n:s:l:q:S:w:c:o:F:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'F':
+			if (forge_parse(optarg))
+				usage();
+			break;
 		case 'c':
 			for (c = 0; c < C_NCLS; c++)
 				if (!strcmp(optarg, cls_name[c]))
@@ -1162,6 +1280,13 @@ int main(int argc, char **argv)
 		return 1;
 	if (if_setup(ifname) || self_addrs(ifname))
 		return 1;
+	if (nforges) {
+		if (victim_mac_from_arp(v4)) {
+			fprintf(stderr, "no neighbour entry for %s\n", v4);
+			return 1;
+		}
+		return forge_send();
+	}
 	if (!nspoof) {
 		/* the attacker itself, a third host, the victim's own */
 		spoof[nspoof++] = self4;

@@ -21,6 +21,17 @@
 #           requests, mangled FPDUs with valid CRC32c after a valid MPA
 #           exchange, mangled Read Responses to rping's reads, FIN, RST
 #           and half-sent ends; then a valid request is still accepted
+# then, with the attack over:
+#  bad-response  guest0's RoCE requester QPs, each with one request
+#           outstanding, get responses guest1 forges with roce_inject -F
+#           (tools/lab/bad_response.c): six that do not fit the request
+#           at their PSN raise rcv_bad_response by exactly six (in the
+#           program, from sysfs, and in rdma statistic), each completes
+#           its request with IBV_WC_BAD_RESP_ERR and is in ERR with no
+#           affiliated event; two stale ones and one with a reserved
+#           AETH syndrome are dropped and counted under their own names,
+#           those QPs stay in RTS; a real QP carries data-checked RDMA
+#           WRITEs and READs before and after
 # and then, on guest0:
 #  fresh    a new ibv_rc_pingpong -c over RoCE and a new rping -V over
 #           iWARP between the guests carry data, checked
@@ -42,6 +53,9 @@
 
 INJECT_BIN=${ROCE_INJECT_BIN:-/var/tmp/softrdma-lab/roce_inject}
 PEER_BIN=${IW_PEER_BIN:-/var/tmp/softrdma-lab/iw_peer}
+BAD_BIN=${BAD_RESPONSE_BIN:-/var/tmp/softrdma-lab/bad_response}
+# the responses bad_response has forged that do not fit their request
+BAD_FORGED=6
 PACKETS=10000
 CONNS=1000
 SEED=
@@ -65,6 +79,8 @@ SRV6=$(lab_peer_addr6 0)
 	lab_fail "stack $LAB_STACK: hostile-peer needs sroce+siwarp"
 gid=$(lab_gid_index "$LAB_ADDR" "$RDEV") || lab_fail "no IPv4 GID on $RDEV"
 PP_PORT=18515 RP_PORT=7174 FRESH_PP_PORT=18516 FRESH_RP_PORT=7175
+BAD_PORT=18960
+ulimit -l unlimited
 
 # pp_ok FILE N: ibv_rc_pingpong ran N iterations with the data compared
 pp_ok() {
@@ -257,6 +273,46 @@ else
 	cp /tmp/live-pp /tmp/live-rp "$LAB_OUT/checks/" 2>/dev/null
 	lab_barrier live-stopped
 fi
+
+# --- forged responses at a requester with requests outstanding -------------
+# checks_of NAME FILE: each "ok - " / "not ok - " line of FILE a check, and
+# the program's exit ("rc N", spawn's last line)
+checks_of() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) lab_check "$1: ${line#ok - }" true ;;
+		"not ok - "*) lab_check "$1: ${line#not ok - }" false ;;
+		esac
+	done <"$2"
+	lab_check "$1: ran to its end and exited 0" sh -c "tail -n 3 '$2'; grep -qx 'rc 0' '$2'"
+}
+# bad_rose BEFORE: rdma statistic's rcv_bad_response is BEFORE + BAD_FORGED
+bad_rose() {
+	local now
+	now=$(lab_counter rcv_bad_response)
+	echo "rcv_bad_response $1 -> $now"
+	[ -n "$1" ] && [ -n "$now" ] && [ $((now - $1)) -eq "$BAD_FORGED" ]
+}
+if lab_built bad_response "$BAD_BIN"; then
+	if [ "$LAB_ID" = 0 ]; then
+		BAD_BEFORE=$(lab_counter rcv_bad_response)
+		spawn badresp 240 "$BAD_BIN" -d "$RDEV" -g "$gid" -p "$BAD_PORT"
+		lab_wait_listen "$BAD_PORT" || lab_note "bad_response: nothing listens on $BAD_PORT"
+		lab_barrier bad-response
+	else
+		lab_barrier bad-response
+		spawn badresp 240 "$BAD_BIN" -d "$RDEV" -g "$gid" -p "$BAD_PORT" \
+			-x "$INJECT_BIN -i eth0 -t $SRV" "$SRV"
+	fi
+	wait "${PIDS[badresp]}"
+	cp /tmp/badresp "$LAB_OUT/checks/bad_response-$LAB_ID.out" 2>/dev/null
+	checks_of "bad_response (guest$LAB_ID)" /tmp/badresp
+	[ "$LAB_ID" = 0 ] &&
+		lab_check "rdma statistic: rcv_bad_response rose by exactly the $BAD_FORGED bad responses forged" \
+			bad_rose "$BAD_BEFORE"
+fi
+lab_barrier bad-response-done
 
 # --- afterwards ---------------------------------------------------------------
 pair fresh 200

@@ -18,7 +18,9 @@
 #   refused, as by stock siw;
 # - guest0 serves, guest1 connects over the RDMA CM: an orderly
 #   rdma_disconnect() raises no QP event on either side (the QPs end in
-#   ERR); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the
+#   ERR); iWARP: once connected, each side's ibv_query_qp reports the
+#   connection (RTS, caps as granted, port, rights, the RDMA Read depths
+#   the client asked for, crossed on the server, the port's MTU); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the
 #   server's QP and nothing on the client's.
 # Every "ok - " line of the program is a lab check.
 

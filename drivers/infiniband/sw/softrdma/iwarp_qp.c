@@ -35,6 +35,7 @@
 #include "iwarp_rx.h"
 #include "iwarp_tx.h"
 #include "param.h"
+#include "port.h"
 #include "qp.h"
 #include "qp_state.h"
 #include "queue.h"
@@ -406,6 +407,36 @@ static int softrdma_iw_alloc_lin(struct softrdma_iwarp_qp *iw, u32 max_ulpdu)
 	return 0;
 }
 
+/**
+ * softrdma_iwarp_qp_conn_attr() - what query_qp reports of a connected QP
+ * @a: the QP's attributes (qp->attr); its state_mutex held
+ * @p: what the connection negotiated (after softrdma_iwarp_qp_attach()'s
+ *	clamps)
+ * @netdev_mtu: the MTU of the device's netdev
+ *
+ * Once the connection manager brought the QP to RTS, query_qp reports
+ * what holds on the connection, whatever was set before: the device's
+ * one port; the rights RDMAP gives every connected QP (a peer's RDMA
+ * Write and Read are limited by the STag they name, RFC 5040 5.3 and
+ * 5.4, not by the QP), as stock siw reports them; the RDMA Read depths
+ * negotiated (RFC 6581 5: max_rd_atomic is our ORD, the Reads we may have
+ * open, max_dest_rd_atomic our IRD, those the peer may); and the path
+ * MTU the port reports, the largest IB MTU that fits in a frame.
+ */
+VISIBLE_IF_KUNIT void
+softrdma_iwarp_qp_conn_attr(struct ib_qp_attr *a,
+			    const struct softrdma_iwarp_params *p,
+			    unsigned int netdev_mtu)
+{
+	a->port_num = 1;
+	a->qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			     IB_ACCESS_REMOTE_READ;
+	a->max_rd_atomic = p->ord;
+	a->max_dest_rd_atomic = p->ird;
+	a->path_mtu = softrdma_port_mtu_within(netdev_mtu);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iwarp_qp_conn_attr);
+
 int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 			     const struct softrdma_iwarp_params *params,
 			     struct softrdma_iw_cep *cep)
@@ -464,6 +495,8 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 	softrdma_iw_sk_install(iw, sk);
 	/* cannot fail: the state was checked under the same mutex */
 	softrdma_iwarp_qp_connected(qp);
+	softrdma_iwarp_qp_conn_attr(&qp->attr, &p,
+				    READ_ONCE(qp->sdev->ndev->mtu));
 	/*
 	 * Bytes that came before our callbacks did: read them now, with
 	 * bottom halves off as sk_data_ready reads.  A peer that closed

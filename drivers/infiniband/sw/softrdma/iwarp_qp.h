@@ -377,6 +377,9 @@ int softrdma_iwarp_qp_attach(struct softrdma_qp *qp, struct socket *sock,
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void softrdma_iw_sk_prepare(struct sock *sk);
+void softrdma_iwarp_qp_conn_attr(struct ib_qp_attr *a,
+				 const struct softrdma_iwarp_params *p,
+				 unsigned int netdev_mtu);
 #endif
 
 /* Between the stages (iwarp_tx.c, iwarp_rx.c) */

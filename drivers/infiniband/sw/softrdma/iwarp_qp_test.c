@@ -161,8 +161,55 @@ static void softrdma_iwarp_qp_transition_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, actions, c->err ? 0 : c->actions);
 }
 
+/*
+ * After the connection manager's RTS, query_qp reports the connection's
+ * port, rights, Read depths and path MTU, over what was set before (here
+ * by a client QP, whose INIT the rdma_cm sets before the iw_cm exists,
+ * with no rights, and an IB-style caller's path MTU); the rest stays as
+ * set.
+ */
+static void softrdma_iwarp_qp_conn_attr_reported(struct kunit *test)
+{
+	static const struct {
+		unsigned int netdev_mtu;
+		enum ib_mtu path_mtu;
+	} mtus[] = {
+		{ 1500, IB_MTU_1024 },
+		{ 9000, IB_MTU_4096 },
+		{ 1280, IB_MTU_1024 },
+		{ 1000, IB_MTU_512 },
+	};
+	const struct softrdma_iwarp_params p = { .ird = 2, .ord = 3 };
+	struct ib_qp_attr a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mtus); i++) {
+		memset(&a, 0, sizeof(a));
+		a.port_num = 1;
+		a.path_mtu = IB_MTU_256;
+		a.sq_psn = 0x1234;
+		a.timeout = 14;
+		a.cap.max_send_wr = 16;
+		a.cap.max_inline_data = 80;
+		softrdma_iwarp_qp_conn_attr(&a, &p, mtus[i].netdev_mtu);
+		KUNIT_EXPECT_EQ(test, a.port_num, 1);
+		KUNIT_EXPECT_EQ(test, a.qp_access_flags,
+				IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+				IB_ACCESS_REMOTE_READ);
+		KUNIT_EXPECT_EQ(test, a.max_rd_atomic, 3);
+		KUNIT_EXPECT_EQ(test, a.max_dest_rd_atomic, 2);
+		KUNIT_EXPECT_EQ_MSG(test, a.path_mtu, mtus[i].path_mtu,
+				    "netdev MTU %u", mtus[i].netdev_mtu);
+		KUNIT_EXPECT_EQ(test, a.sq_psn, 0x1234);
+		KUNIT_EXPECT_EQ(test, a.timeout, 14);
+		KUNIT_EXPECT_EQ(test, a.cap.max_send_wr, 16);
+		KUNIT_EXPECT_EQ(test, a.cap.max_inline_data, 80);
+	}
+}
+
 static struct kunit_case softrdma_iwarp_qp_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_qp_transition_table, iw_gen_params),
+	KUNIT_CASE(softrdma_iwarp_qp_conn_attr_reported),
 	KUNIT_CASE(softrdma_iwarp_qp_sk_own_page_frag),
 	{}
 };

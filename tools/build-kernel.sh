@@ -21,11 +21,16 @@ kdir=${2:-$(kernel_headers "$series")}
 [ -n "$kdir" ] && [ -e "$kdir/Makefile" ] ||
 	{ echo "build-kernel: no kernel build tree for $series (run make deps)" >&2; exit 1; }
 
-out=${SOFTRDMA_BUILD_ROOT:-/var/tmp/softrdma-build}/$series
+# one copy per source tree and series: two checkouts never share objects
+tree=$(printf '%s' "$top" | cksum | cut -d' ' -f1)
+out=${SOFTRDMA_BUILD_ROOT:-/var/tmp/softrdma-build}/$series/$tree
 mkdir -p "$out"
-rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
-	--exclude '*.mod*' --exclude 'modules.order' --exclude 'Module.symvers' \
-	"$top/drivers" "$top/include" "$out/" >&2
+# by content, not by time (-t is left out): a file whose bytes changed
+# gets the copy's time, newer than its object, so make rebuilds it, even
+# when the source's own time is older (another branch checked out)
+rsync -rlpD --checksum --delete --exclude '*.o' --exclude '*.ko' \
+	--exclude '.*.cmd' --exclude '*.mod*' --exclude 'modules.order' \
+	--exclude 'Module.symvers' "$top/drivers" "$top/include" "$out/" >&2
 # the copy keeps its objects: make rebuilds what changed since
 make -C "$kdir" M="$out/drivers/infiniband/sw/softrdma" \
 	CONFIG_RDMA_SOFTRDMA=m W=1 modules >&2

@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rdma/ib_user_verbs.h>
@@ -74,38 +73,6 @@ struct keys {
 static struct ibv_cq *cqs[NPAIRS];
 static struct ibv_qp *qps[NPAIRS];
 static struct rxe_queue_buf *sqs[NPAIRS];
-
-/* one completion within 20 s, or status -1 */
-static struct ibv_wc poll1(struct ibv_cq *cq)
-{
-	struct ibv_wc wc = { .status = -1 };
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (ibv_poll_cq(cq, 1, &wc) != 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 20) {
-			wc.status = -1;
-			break;
-		}
-	}
-	return wc;
-}
-
-static const char *st(struct ibv_wc wc)
-{
-	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
-}
-
-static void sync_byte(int fd, char c)
-{
-	char got;
-
-	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
-		lv_die("sync");
-}
 
 static struct rxe_send_wqe *slot(struct rxe_queue_buf *q, uint32_t i)
 {
@@ -207,7 +174,7 @@ static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
 		perror("doorbell");
 		return wc;
 	}
-	return poll1(cqs[p]);
+	return lv_poll1(cqs[p]);
 }
 
 /* eight bytes of 0x10 + @p, RDMA WRITE on pair @p, tagged to find its ring */
@@ -228,9 +195,9 @@ static void write_and_find(int p, const struct keys *k, unsigned char *buf,
 	memset(buf + 8 * p, 0x10 + p, 8);
 	if (ibv_post_send(qps[p], &wr, &bad))
 		lv_die("post_send");
-	wc = poll1(cqs[p]);
+	wc = lv_poll1(cqs[p]);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.wr_id == TAG + p,
-		 "pair %d: rdma write completes (%s)", p, st(wc));
+		 "pair %d: rdma write completes (%s)", p, lv_wc_status(wc));
 	sqs[p] = find_sq(TAG + p);
 	lv_check(!!sqs[p], "pair %d: its send ring found", p);
 	if (!sqs[p])
@@ -253,9 +220,9 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
 			   8 * NPAIRS, FLUSH_RANGE);
 		lv_check(wc.status != IBV_WC_SUCCESS,
 			 "flush lost between stock rxe and softrdma (%s)",
-			 st(wc));
-		sync_byte(fd, 'd');
-		sync_byte(fd, 'c');
+			 lv_wc_status(wc));
+		lv_sync(fd, 'd');
+		lv_sync(fd, 'c');
 		return;
 	}
 
@@ -264,25 +231,27 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
 	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH &&
 		 wc.wr_id == 200 + P_GOOD,
 		 "flush of the written range completes (%s, opcode %d)",
-		 st(wc), wc.opcode);
+		 lv_wc_status(wc), wc.opcode);
 	wc = flush(P_GOOD, k.fl_rkey, k.fl_addr, 0, FLUSH_MR);
 	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH,
 		 "flush of the whole MR completes (%s, opcode %d)",
-		 st(wc), wc.opcode);
+		 lv_wc_status(wc), wc.opcode);
 
 	wc = flush(P_NO_FLUSH, k.rw_rkey, k.rw_addr, 64, FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "flush of an MR without FLUSH access: remote access error (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = flush(P_PAST_END, k.fl_rkey, k.fl_addr + LEN - 32, 64,
 		   FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
-		 "flush past the MR's end: remote access error (%s)", st(wc));
+		 "flush past the MR's end: remote access error (%s)",
+		 lv_wc_status(wc));
 	wc = flush(P_BAD_KEY, k.fl_rkey ^ 1, k.fl_addr, 64, FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
-		 "flush with a wrong R_Key: remote access error (%s)", st(wc));
-	sync_byte(fd, 'd');
-	sync_byte(fd, 'c');
+		 "flush with a wrong R_Key: remote access error (%s)",
+		 lv_wc_status(wc));
+	lv_sync(fd, 'd');
+	lv_sync(fd, 'c');
 }
 
 static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
@@ -296,7 +265,7 @@ static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
 
 	if (write(fd, &k, sizeof(k)) != sizeof(k))
 		lv_die("keys");
-	sync_byte(fd, 'd');
+	lv_sync(fd, 'd');
 	for (bad = -1, i = 0; i < LEN && bad < 0; i++) {
 		unsigned char want = 0x5a;
 
@@ -312,7 +281,7 @@ static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
 			bad = i;
 	lv_check(bad < 0, "server: the MR without FLUSH access unchanged (first bad byte %d)",
 		 bad);
-	sync_byte(fd, 'c');
+	lv_sync(fd, 'c');
 }
 
 int main(int argc, char **argv)

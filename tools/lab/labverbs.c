@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "labverbs.h"
@@ -96,6 +97,37 @@ struct ibv_cq *lv_create_cq(struct ibv_context *ctx)
 	if (!cq)
 		lv_die("create_cq");
 	return cq;
+}
+
+struct ibv_wc lv_poll1(struct ibv_cq *cq)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ibv_poll_cq(cq, 1, &wc) != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20) {
+			wc.status = -1;
+			break;
+		}
+	}
+	return wc;
+}
+
+const char *lv_wc_status(struct ibv_wc wc)
+{
+	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
+}
+
+void lv_sync(int fd, char c)
+{
+	char got;
+
+	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
+		lv_die("sync");
 }
 
 struct ibv_qp *lv_create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,

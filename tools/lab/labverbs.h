@@ -49,6 +49,19 @@ void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
 /* A CQ of 16 entries on @ctx, or die. */
 struct ibv_cq *lv_create_cq(struct ibv_context *ctx);
 
+/* The next completion of @cq within 20 s; status -1 if none came. */
+struct ibv_wc lv_poll1(struct ibv_cq *cq);
+
+/* @wc's status as a string: "none" for lv_poll1()'s status -1. */
+const char *lv_wc_status(struct ibv_wc wc);
+
+/*
+ * Send @c over the exchange's socket @fd and wait for the same from the
+ * other side: a barrier, each program's steps named by their letters.
+ * Dies on anything else.
+ */
+void lv_sync(int fd, char c);
+
 /* What one side tells the other; both run the same program. */
 struct lv_info {
 	uint32_t qpn, psn, rkey;

@@ -244,23 +244,16 @@ int main(int argc, char **argv)
 {
 	struct lv_info mine[NPAIRS], peer[NPAIRS];
 	struct ibv_mr *ro_mr;
-	unsigned char *ro;
 	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
 	int fd, p;
 
-	lv_parse_args(argc, argv, "18900", &a);
+	lv_parse_args(argc, argv, "18900", 'c', &a);
 	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE |
 		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, &b);
-	ro = aligned_alloc(4096, LEN);
-	if (!ro)
-		lv_die("buf");
-	memset(ro, 0x5a, LEN);
-	ro_mr = ibv_reg_mr(b.pd, ro, LEN, IBV_ACCESS_REMOTE_READ);
-	if (!ro_mr)
-		lv_die("reg_mr");
-	if (a.caps)
+	ro_mr = lv_buf_reg(b.pd, LEN, 0x5a, IBV_ACCESS_REMOTE_READ);
+	if (a.flag)		/* -c */
 		check_caps(b.ctx, b.pd);
 
 	for (p = 0; p < NPAIRS; p++) {
@@ -293,6 +286,6 @@ int main(int argc, char **argv)
 	if (a.host)
 		client(fd, b.buf, b.mr);
 	else
-		server(fd, b.buf, b.mr, ro, ro_mr);
+		server(fd, b.buf, b.mr, ro_mr->addr, ro_mr);
 	return lv_failures ? 1 : 0;
 }

@@ -288,58 +288,31 @@ int main(int argc, char **argv)
 {
 	const int remote = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 	struct lv_info mine[NPAIRS], peer[NPAIRS];
-	struct ibv_mr *fl_mr, *rw_mr;
-	unsigned char *fl, *rw;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
+	struct ibv_mr *rw_mr;
 	enum ibv_mtu mtu;
-	struct lv_args a = { .gidx = 1, .port = "18950" };
-	int fd, p, opt, lost = 0;
+	struct lv_base b;
+	struct lv_args a;
+	int fd, p;
 
-	while ((opt = getopt(argc, argv, "d:g:p:l")) != -1) {
-		if (opt == 'd')
-			a.dev = optarg;
-		else if (opt == 'g')
-			a.gidx = atoi(optarg);
-		else if (opt == 'l')
-			lost = 1;
-		else
-			a.port = optarg;
-	}
-	if (optind < argc)
-		a.host = argv[optind];
-	ctx = lv_open_device(a.dev);
-	pd = ibv_alloc_pd(ctx);
-	fl = aligned_alloc(4096, LEN);
-	rw = aligned_alloc(4096, LEN);
-	if (!pd || !fl || !rw)
-		lv_die("pd/buf");
-	memset(fl, 0x5a, LEN);
-	memset(rw, 0x5a, LEN);
-	fl_mr = ibv_reg_mr(pd, fl, LEN, IBV_ACCESS_LOCAL_WRITE | remote |
-			   ACCESS_FLUSH_GLOBAL);
-	if (!fl_mr)
-		lv_die("reg_mr with FLUSH_GLOBAL");
-	rw_mr = ibv_reg_mr(pd, rw, LEN, IBV_ACCESS_LOCAL_WRITE | remote);
-	if (!rw_mr)
-		lv_die("reg_mr");
+	lv_parse_args(argc, argv, "18950", 'l', &a);
+	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote |
+		     ACCESS_FLUSH_GLOBAL, &b);
+	rw_mr = lv_buf_reg(b.pd, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote);
 
 	for (p = 0; p < NPAIRS; p++) {
-		cqs[p] = lv_create_cq(ctx);
-		qps[p] = lv_create_rc_qp(pd, cqs[p], 8, 0, NULL);
+		cqs[p] = lv_create_cq(b.ctx);
+		qps[p] = lv_create_rc_qp(b.pd, cqs[p], 8, 0, NULL);
 		lv_describe(qps[p], a.gidx, 0x3000 * (p + 1) + (a.host ? 0 : 9),
-			    fl, fl_mr, &mine[p], &mtu);
+			    b.buf, b.mr, &mine[p], &mtu);
 	}
-	fd = lv_tcp_connect(a.host, a.port);
-	for (p = 0; p < NPAIRS; p++)
-		lv_xchg(fd, &mine[p], &peer[p]);
+	fd = lv_meet(&a, NPAIRS, mine, peer);
 	for (p = 0; p < NPAIRS; p++)
 		lv_rc_connect(qps[p], a.gidx, mtu, remote | ACCESS_FLUSH_GLOBAL,
 			      &mine[p], &peer[p]);
 	lv_xchg(fd, &mine[0], &peer[0]);
 	if (a.host)
-		client(fd, fl, fl_mr, lost);
+		client(fd, b.buf, b.mr, a.flag);	/* -l */
 	else
-		server(fd, fl, fl_mr, rw, rw_mr);
+		server(fd, b.buf, b.mr, rw_mr->addr, rw_mr);
 	return lv_failures ? 1 : 0;
 }

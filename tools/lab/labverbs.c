@@ -57,18 +57,20 @@ struct ibv_context *lv_open_device(const char *name)
 	return ctx;
 }
 
-void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a)
+void lv_parse_args(int argc, char **argv, const char *port, char flag,
+		   struct lv_args *a)
 {
+	char opts[] = { 'd', ':', 'g', ':', 'p', ':', flag, 0 };
 	int opt;
 
 	*a = (struct lv_args){ .gidx = 1, .port = port };
-	while ((opt = getopt(argc, argv, "d:g:p:c")) != -1) {
+	while ((opt = getopt(argc, argv, opts)) != -1) {
 		if (opt == 'd')
 			a->dev = optarg;
 		else if (opt == 'g')
 			a->gidx = atoi(optarg);
-		else if (opt == 'c')
-			a->caps = 1;
+		else if (opt == flag)
+			a->flag = 1;
 		else
 			a->port = optarg;
 	}
@@ -81,13 +83,26 @@ void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
 {
 	b->ctx = lv_open_device(a->dev);
 	b->pd = ibv_alloc_pd(b->ctx);
-	b->buf = aligned_alloc(4096, len);
-	if (!b->pd || !b->buf)
-		lv_die("pd/buf");
-	memset(b->buf, fill, len);
-	b->mr = ibv_reg_mr(b->pd, b->buf, len, access);
-	if (!b->mr)
+	if (!b->pd)
+		lv_die("pd");
+	b->mr = lv_buf_reg(b->pd, len, fill, access);
+	b->buf = b->mr->addr;
+}
+
+struct ibv_mr *lv_buf_reg(struct ibv_pd *pd, size_t len, int fill,
+			  int access)
+{
+	struct ibv_mr *mr;
+	void *buf;
+
+	buf = aligned_alloc(4096, len);
+	if (!buf)
+		lv_die("buf");
+	memset(buf, fill, len);
+	mr = ibv_reg_mr(pd, buf, len, access);
+	if (!mr)
 		lv_die("reg_mr");
+	return mr;
 }
 
 struct ibv_cq *lv_create_cq(struct ibv_context *ctx)

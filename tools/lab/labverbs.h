@@ -15,21 +15,26 @@
 #include <stdint.h>
 
 /*
- * The command line of a two-sided program (atomic_write, mw_verbs,
- * rc_access, uc_verbs):
- *   PROG -d DEV -g GIDIDX -p PORT [-c]            the server
- *   PROG -d DEV -g GIDIDX -p PORT [-c] SERVER     the client
+ * The command line of a two-sided program (atomic_write, flush_verbs,
+ * mw_verbs, rc_access, uc_verbs):
+ *   PROG -d DEV -g GIDIDX -p PORT [-FLAG]            the server
+ *   PROG -d DEV -g GIDIDX -p PORT [-FLAG] SERVER     the client
  */
 struct lv_args {
 	const char *dev;	/* -d: NULL for the first device */
 	int gidx;		/* -g: local GID index, 1 if not given */
 	const char *port;	/* -p: TCP port of the exchange */
-	int caps;		/* -c: check what the device advertises */
+	int flag;		/* -FLAG: the program's own switch */
 	const char *host;	/* SERVER: the client only, NULL on the server */
 };
 
-/* Parse the command line into @a, with TCP port @port if -p is not given. */
-void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a);
+/*
+ * Parse the command line into @a, with TCP port @port if -p is not given
+ * and @flag as the letter of the program's own switch (atomic_write's -c,
+ * flush_verbs' -l).
+ */
+void lv_parse_args(int argc, char **argv, const char *port, char flag,
+		   struct lv_args *a);
 
 /* What both sides of such a program open before their QPs. */
 struct lv_base {
@@ -41,10 +46,17 @@ struct lv_base {
 
 /*
  * Open @a's device, a PD and @len bytes of buffer filled with @fill,
- * registered with @access.  Dies on failure.
+ * registered with @access (lv_buf_reg()).  Dies on failure.
  */
 void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
 		  struct lv_base *b);
+
+/*
+ * @len bytes of page aligned buffer filled with @fill, registered in @pd
+ * with @access; the buffer is the MR's addr.  Dies on failure.
+ */
+struct ibv_mr *lv_buf_reg(struct ibv_pd *pd, size_t len, int fill,
+			  int access);
 
 /* A CQ of 16 entries on @ctx, or die. */
 struct ibv_cq *lv_create_cq(struct ibv_context *ctx);

@@ -450,7 +450,7 @@ int main(int argc, char **argv)
 	int fd, p;
 
 	owner_rxe = getenv("MW_OWNER") && !strcmp(getenv("MW_OWNER"), "rxe");
-	lv_parse_args(argc, argv, "18800", &a);
+	lv_parse_args(argc, argv, "18800", 'c', &a);
 	lv_base_open(&a, BUF_LEN, 0,
 		     IBV_ACCESS_LOCAL_WRITE | RWA | IBV_ACCESS_MW_BIND, &b);
 	alloc_dealloc(b.pd);

@@ -242,12 +242,10 @@ static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
 
 int main(int argc, char **argv)
 {
-	struct lv_info mine[NPAIRS], peer[NPAIRS];
 	struct ibv_mr *ro_mr;
-	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
-	int fd, p;
+	int fd;
 
 	lv_parse_args(argc, argv, "18900", 'c', &a);
 	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE |
@@ -256,33 +254,11 @@ int main(int argc, char **argv)
 	if (a.flag)		/* -c */
 		check_caps(b.ctx, b.pd);
 
-	for (p = 0; p < NPAIRS; p++) {
-		struct ibv_qp_init_attr_ex init = {
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-			.comp_mask = IBV_QP_INIT_ATTR_PD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = b.pd,
-			.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE |
-					  IBV_QP_EX_WITH_RDMA_WRITE |
-					  IBV_QP_EX_WITH_RDMA_READ,
-		};
-
-		cqs[p] = lv_create_cq(b.ctx);
-		init.send_cq = cqs[p];
-		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(b.ctx, &init);
-		if (!qps[p])
-			lv_die("create_qp_ex");
-		lv_describe(qps[p], a.gidx, 0x2000 * (p + 1) + (a.host ? 0 : 9),
-			    b.buf, b.mr, &mine[p], &mtu);
-	}
-	fd = lv_meet(&a, NPAIRS, mine, peer);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
-			      IBV_ACCESS_REMOTE_READ, &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, IBV_QP_EX_WITH_ATOMIC_WRITE |
+			IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_READ,
+			cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x2000, 9,
+			      IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	if (a.host)
 		client(fd, b.buf, b.mr);
 	else

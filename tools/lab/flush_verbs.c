@@ -287,29 +287,19 @@ static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
 int main(int argc, char **argv)
 {
 	const int remote = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-	struct lv_info mine[NPAIRS], peer[NPAIRS];
 	struct ibv_mr *rw_mr;
-	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
-	int fd, p;
+	int fd;
 
 	lv_parse_args(argc, argv, "18950", 'l', &a);
 	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote |
 		     ACCESS_FLUSH_GLOBAL, &b);
 	rw_mr = lv_buf_reg(b.pd, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote);
 
-	for (p = 0; p < NPAIRS; p++) {
-		cqs[p] = lv_create_cq(b.ctx);
-		qps[p] = lv_create_rc_qp(b.pd, cqs[p], 8, 0, NULL);
-		lv_describe(qps[p], a.gidx, 0x3000 * (p + 1) + (a.host ? 0 : 9),
-			    b.buf, b.mr, &mine[p], &mtu);
-	}
-	fd = lv_meet(&a, NPAIRS, mine, peer);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, remote | ACCESS_FLUSH_GLOBAL,
-			      &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, 0, cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x3000, 9,
+			      remote | ACCESS_FLUSH_GLOBAL);
 	if (a.host)
 		client(fd, b.buf, b.mr, a.flag);	/* -l */
 	else

@@ -277,3 +277,59 @@ void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 			  IBV_QP_MAX_QP_RD_ATOMIC))
 		lv_die("RTS");
 }
+
+void lv_create_pairs(struct ibv_pd *pd, int n, uint64_t send_ops,
+		     struct ibv_cq **cq, struct ibv_qp **qp)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ibv_qp_init_attr_ex init = {
+			.qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = pd,
+			.send_ops_flags = send_ops,
+		};
+
+		cq[i] = lv_create_cq(pd->context);
+		if (!send_ops) {
+			qp[i] = lv_create_rc_qp(pd, cq[i], 8, 0, NULL);
+			if (!qp[i])
+				lv_die("create_qp");
+			continue;
+		}
+		init.send_cq = cq[i];
+		init.recv_cq = cq[i];
+		qp[i] = ibv_create_qp_ex(pd->context, &init);
+		if (!qp[i])
+			lv_die("create_qp_ex");
+	}
+}
+
+int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
+		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
+		     int access)
+{
+	struct lv_info *mine = calloc(n, sizeof(*mine));
+	struct lv_info *peer = calloc(n, sizeof(*peer));
+	enum ibv_mtu mtu;
+	int fd, i;
+
+	if (!mine || !peer)
+		lv_die("calloc");
+	if (a->host)
+		skew = 0;
+	for (i = 0; i < n; i++)
+		lv_describe(qp[i], a->gidx, psn * (i + 1) + skew, b->buf,
+			    b->mr, &mine[i], &mtu);
+	fd = lv_meet(a, n, mine, peer);
+	for (i = 0; i < n; i++)
+		lv_rc_connect(qp[i], a->gidx, mtu, access, &mine[i], &peer[i]);
+	lv_xchg(fd, &mine[0], &peer[0]);
+	free(mine);
+	free(peer);
+	return fd;
+}

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * labverbs: what the lab's test programs share: opening a device by name,
- * the command line, device, PD and buffer of the two-sided programs
- * (atomic_write, mw_verbs, rc_access, uc_verbs), an RC QP, the TCP exchange of the attributes each side needs to reach
- * the other, INIT -> RTR -> RTS (rc_access, rc_inline, srq_verbs), and
- * the reporter of single checks (siwarp_verbs, srq_verbs).  Built into
- * each program (tools/lab/lab compiles it with them).
+ * labverbs: what the lab's verbs test programs share: opening a device
+ * by name, the command line, device, PD and buffers of the two-sided
+ * programs (atomic_write, flush_verbs, mw_verbs, rc_access, uc_verbs),
+ * RC QPs and the pairs of them those programs connect, the TCP exchange
+ * of the attributes each side needs to reach the other, INIT -> RTR ->
+ * RTS, the wait for one completion, and the reporter of single checks.
+ * Built into each program (tools/lab/lab compiles it with them).
  */
 #ifndef LABVERBS_H
 #define LABVERBS_H
@@ -133,6 +134,27 @@ void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer);
  */
 int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
 	    struct lv_info *peer);
+
+/*
+ * @n RC QPs, each on a CQ of its own (lv_create_cq()) with 8 send and
+ * receive WRs of one SGE: @send_ops names the IBV_QP_EX_WITH_* work
+ * requests they take through the extended post API (ibv_wr_*), 0 for
+ * none (ibv_post_send() only).  Dies on failure.
+ */
+void lv_create_pairs(struct ibv_pd *pd, int n, uint64_t send_ops,
+		     struct ibv_cq **cq, struct ibv_qp **qp);
+
+/*
+ * Connect @qp[0..@n-1] to the other side's, as @a says: each described
+ * (lv_describe(), PSN @psn * (i + 1), plus @skew on the server, with
+ * @b's buffer as the target of the peer's RDMA), the descriptions
+ * swapped (lv_meet()), each QP taken to RTS with remote @access
+ * (lv_rc_connect()), then one more lv_xchg() as a barrier: on return the
+ * QPs of both sides are in RTS.  Returns the exchange's socket.
+ */
+int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
+		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
+		     int access);
 
 /* RESET to INIT on port 1 with remote @access; dies on failure */
 void lv_qp_init(struct ibv_qp *qp, int access);

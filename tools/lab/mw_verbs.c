@@ -443,11 +443,9 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 
 int main(int argc, char **argv)
 {
-	struct lv_info mine[NPAIRS] = {}, peer[NPAIRS];
-	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
-	int fd, p;
+	int fd;
 
 	owner_rxe = getenv("MW_OWNER") && !strcmp(getenv("MW_OWNER"), "rxe");
 	lv_parse_args(argc, argv, "18800", 'c', &a);
@@ -455,35 +453,10 @@ int main(int argc, char **argv)
 		     IBV_ACCESS_LOCAL_WRITE | RWA | IBV_ACCESS_MW_BIND, &b);
 	alloc_dealloc(b.pd);
 
-	for (p = 0; p < NPAIRS; p++) {
-		struct ibv_qp_init_attr_ex init = {
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-			.comp_mask = IBV_QP_INIT_ATTR_PD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = b.pd,
-			.send_ops_flags = IBV_QP_EX_WITH_BIND_MW |
-					  IBV_QP_EX_WITH_LOCAL_INV |
-					  IBV_QP_EX_WITH_SEND |
-					  IBV_QP_EX_WITH_RDMA_READ,
-		};
-
-		cqs[p] = lv_create_cq(b.ctx);
-		init.send_cq = cqs[p];
-		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(b.ctx, &init);
-		if (!qps[p])
-			lv_die("create_qp_ex");
-		lv_describe(qps[p], a.gidx, 0x1000 * (p + 1) + (a.host ? 0 : 7),
-			    b.buf, b.mr, &mine[p], &mtu);
-	}
-	fd = lv_meet(&a, NPAIRS, mine, peer);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
-			      IBV_ACCESS_REMOTE_READ |
-			      IBV_ACCESS_REMOTE_ATOMIC, &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, IBV_QP_EX_WITH_BIND_MW |
+			IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND |
+			IBV_QP_EX_WITH_RDMA_READ, cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x1000, 7, RWA);
 	if (a.host)
 		client(fd, b.buf, b.mr);
 	else

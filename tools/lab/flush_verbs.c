@@ -44,7 +44,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
 #include "labverbs.h"
@@ -120,26 +119,6 @@ static struct rxe_queue_buf *find_sq(uint64_t wr_id)
 	return found;
 }
 
-/* librxe's doorbell: POST_SEND without work requests */
-static int doorbell(struct ibv_qp *qp)
-{
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_post_send cmd;
-	} c = {};
-	struct ib_uverbs_post_send_resp resp;
-
-	c.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-	c.hdr.in_words = sizeof(c) / 4;
-	c.hdr.out_words = sizeof(resp) / 4;
-	c.cmd.response = (uintptr_t)&resp;
-	c.cmd.qp_handle = qp->handle;
-	c.cmd.wqe_size = sizeof(struct ibv_send_wr);
-	if (write(qp->context->cmd_fd, &c, sizeof(c)) != sizeof(c))
-		return errno;
-	return 0;
-}
-
 /* one FLUSH on pair @p, laid out as librxe 47's ibv_wr_flush(); its completion */
 static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
 			   uint32_t len, uint8_t level)
@@ -169,7 +148,7 @@ static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
 	w->iova = raddr;
 	__atomic_store_n(&q->producer_index, (prod + 1) & q->index_mask,
 			 __ATOMIC_RELEASE);
-	errno = doorbell(qps[p]);
+	errno = lv_doorbell(qps[p]);
 	if (errno) {
 		perror("doorbell");
 		return wc;

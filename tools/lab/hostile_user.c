@@ -71,7 +71,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/siw-abi.h>
@@ -933,27 +932,6 @@ static void attempt_wr(void)
 
 /* ---- ring: the mmap'd rings written directly ---- */
 
-/* the doorbell librxe and libsiw ring: a POST_SEND of no WR */
-static int doorbell(struct ibv_qp *qp)
-{
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_post_send core;
-	} cmd;
-	struct ib_uverbs_post_send_resp resp;
-
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-	cmd.hdr.in_words = sizeof(cmd) / 4;
-	cmd.hdr.out_words = sizeof(resp) / 4;
-	cmd.core.response = (uintptr_t)&resp;
-	cmd.core.qp_handle = qp->handle;
-	cmd.core.wqe_size = sizeof(struct ibv_send_wr);
-	if (write(qp->context->cmd_fd, &cmd, sizeof(cmd)) != sizeof(cmd))
-		return errno;
-	return 0;
-}
-
 enum sq_bad {
 	SQB_OPCODE, SQB_NUMSGE, SQB_NUMSGE_SLOT, SQB_LEN_MISMATCH,
 	SQB_SGE_HUGE, SQB_INLINE_HUGE, SQB_PRIVATE, SQB_FOREIGN_LKEY,
@@ -1140,7 +1118,7 @@ static void ring_sq_case(int b)
 			break;
 		}
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	ring_outcome(&c, err, &o);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(sqb_must_fail(b) ? failed(&o) : (failed(&o) || o.status == 0),
@@ -1186,7 +1164,7 @@ static void ring_sq_header(int which)
 		q->log2_elem_size = 31;
 		rxe_publish(&c.sq);
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	ring_outcome(&c, err, &o);
 	/* drain what else completes */
 	{
@@ -1342,7 +1320,7 @@ static void ring_cq_full(void)
 		for (i = 0; i < 8; i++)
 			siw_sqe_send(&q[i], mr->lkey, 8, i);
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	sleep(1);
 	memset(&o, 0, sizeof(o));
 	o.post_err = err;
@@ -1415,7 +1393,7 @@ static void ring_race(void)
 
 			siw_sqe_send(&q[i % c.sq.nslots], mr->lkey, 64, i);
 		}
-		if (doorbell(c.qp))
+		if (lv_doorbell(c.qp))
 			errs++;
 		/* the CQ ring is intact: only the SQ's is scribbled */
 		while ((n = ibv_poll_cq(c.cq, 16, wc)) > 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* labverbs: see labverbs.h */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <rdma/ib_user_verbs.h>
 
 #include "labverbs.h"
 
@@ -222,6 +224,25 @@ int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
 	for (i = 0; i < n; i++)
 		lv_xchg(fd, &mine[i], &peer[i]);
 	return fd;
+}
+
+int lv_doorbell(struct ibv_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send cmd;
+	} c = {};
+	struct ib_uverbs_post_send_resp resp;
+
+	c.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	c.hdr.in_words = sizeof(c) / 4;
+	c.hdr.out_words = sizeof(resp) / 4;
+	c.cmd.response = (uintptr_t)&resp;
+	c.cmd.qp_handle = qp->handle;
+	c.cmd.wqe_size = sizeof(struct ibv_send_wr);
+	if (write(qp->context->cmd_fd, &c, sizeof(c)) != sizeof(c))
+		return errno;
+	return 0;
 }
 
 void lv_qp_init(struct ibv_qp *qp, int access)

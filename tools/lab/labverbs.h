@@ -156,6 +156,13 @@ int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
 		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
 		     int access);
 
+/*
+ * The doorbell librxe and libsiw ring after writing send WQEs into the
+ * ring they share with the kernel: a POST_SEND command without work
+ * requests for @qp.  0 or the errno.
+ */
+int lv_doorbell(struct ibv_qp *qp);
+
 /* RESET to INIT on port 1 with remote @access; dies on failure */
 void lv_qp_init(struct ibv_qp *qp, int access);
 

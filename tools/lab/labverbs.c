@@ -273,12 +273,11 @@ void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
 	attr->ah_attr.port_num = 1;
 }
 
-void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
-		   const struct lv_info *mine, const struct lv_info *peer)
+void lv_rc_rtr(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu,
+	       const struct lv_info *peer)
 {
 	struct ibv_qp_attr attr;
 
-	lv_qp_init(qp, access);
 	lv_rtr_path(&attr, gidx, mtu, peer);
 	attr.max_dest_rd_atomic = 1;
 	attr.min_rnr_timer = 12;
@@ -286,17 +285,31 @@ void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
 		lv_die("RTR");
+}
+
+void lv_rc_rts(struct ibv_qp *qp, uint32_t psn)
+{
+	struct ibv_qp_attr attr;
+
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
 	attr.timeout = 14;
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
-	attr.sq_psn = mine->psn;
+	attr.sq_psn = psn;
 	attr.max_rd_atomic = 1;
 	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 			  IBV_QP_MAX_QP_RD_ATOMIC))
 		lv_die("RTS");
+}
+
+void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
+		   const struct lv_info *mine, const struct lv_info *peer)
+{
+	lv_qp_init(qp, access);
+	lv_rc_rtr(qp, gidx, mtu, peer);
+	lv_rc_rts(qp, mine->psn);
 }
 
 void lv_create_pairs(struct ibv_pd *pd, int n, uint64_t send_ops,

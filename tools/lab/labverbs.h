@@ -174,8 +174,22 @@ void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
 		 const struct lv_info *peer);
 
 /*
+ * INIT -> RTR towards @peer (lv_rtr_path()), responder depth 1, RNR
+ * timer 12.  Dies on failure.
+ */
+void lv_rc_rtr(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu,
+	       const struct lv_info *peer);
+
+/*
+ * RTR -> RTS with send PSN @psn, timeout 14, retry and RNR retry counts
+ * 7, requester depth 1.  Dies on failure.
+ */
+void lv_rc_rts(struct ibv_qp *qp, uint32_t psn);
+
+/*
  * Take @qp through INIT (with remote @access) and RTR to RTS towards
- * @peer, over GID index @gidx and path MTU @mtu.  Dies on failure.
+ * @peer, over GID index @gidx and path MTU @mtu: lv_qp_init(),
+ * lv_rc_rtr(), lv_rc_rts().  Dies on failure.
  */
 void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 		   const struct lv_info *mine, const struct lv_info *peer);

@@ -156,6 +156,21 @@ static void expect_attrs(struct ibv_qp *qp, const char *step,
 }
 
 /*
+ * Describe RC QPs @a and @b of one device to each other in @ia and @ib:
+ * port 1's GID @gidx for both, send PSNs @psn_a and @psn_b.
+ */
+static void loop_info(struct ibv_qp *a, struct ibv_qp *b, int gidx,
+		      uint32_t psn_a, uint32_t psn_b, struct lv_info *ia,
+		      struct lv_info *ib)
+{
+	*ia = (struct lv_info){ .qpn = a->qp_num, .psn = psn_a };
+	*ib = (struct lv_info){ .qpn = b->qp_num, .psn = psn_b };
+	if (ibv_query_gid(a->context, 1, gidx, &ia->gid))
+		lv_die("query_gid");
+	ib->gid = ia->gid;
+}
+
+/*
  * RoCE, two RC QPs of one device connected to each other (IBA 11.6.3.1):
  * B left in RTR takes A's SEND and raises IBV_EVENT_COMM_EST, once, with
  * the data checked; A moved RTS -> SQD asking for it
@@ -173,7 +188,7 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 				   .send_flags = IBV_SEND_SIGNALED }, *bs;
 	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge,
 				   .num_sge = 1 }, *br;
-	struct lv_info ia = { 0 }, ib = { 0 };
+	struct lv_info ia, ib;
 	struct ibv_qp *a, *b, *evqp;
 	struct ibv_qp_attr at;
 	struct ibv_qp_cap cap;
@@ -190,22 +205,10 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	rsge.lkey = rmr->lkey;
 	a = lv_create_rc_qp(pd, cq, 4, 0, &cap);
 	b = lv_create_rc_qp(pd, cq, 4, 0, &cap);
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0x100;
-	ib.psn = 0x200;
+	loop_info(a, b, gidx, 0x100, 0x200, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
 	lv_qp_init(b, IBV_ACCESS_LOCAL_WRITE);
-	lv_rtr_path(&at, gidx, IBV_MTU_1024, &ia);
-	at.max_dest_rd_atomic = 1;
-	at.min_rnr_timer = 12;
-	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		lv_die("B to RTR");
+	lv_rc_rtr(b, gidx, IBV_MTU_1024, &ia);
 	qp_events_within(ctx, 100, seen, sizeof(seen));	/* none expected */
 
 	memset(sbuf, 0x5c, sizeof(sbuf));
@@ -235,17 +238,7 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 		 type < 0 ? "none" : ibv_event_type_str(type));
 
 	/* B to RTS; A's SEND completes */
-	memset(&at, 0, sizeof(at));
-	at.qp_state = IBV_QPS_RTS;
-	at.timeout = 14;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.sq_psn = ib.psn;
-	at.max_rd_atomic = 1;
-	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
-		lv_die("B to RTS");
+	lv_rc_rts(b, ib.psn);
 	for (i = 0; i < 300 && !sent; i++) {
 		got = ibv_poll_cq(cq, 1, wc);
 		if (got > 0 && wc[0].wr_id == 1)
@@ -358,7 +351,7 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	const size_t half = SQD_NMSG * SQD_MSG, len = 2 * half;
 	struct ibv_send_wr wr[2 * SQD_NMSG], *bad_wr;
 	struct ibv_sge sge[2 * SQD_NMSG];
-	struct lv_info ia = { 0 }, ib = { 0 };
+	struct lv_info ia, ib;
 	int i, ok, bad = 0, early, err, type;
 	struct ibv_mr *amr, *bmr;
 	struct ibv_qp *a, *b, *evqp;
@@ -386,13 +379,8 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	b = lv_create_rc_qp(pd, cq, 16, 0, NULL);
 	if (!amr || !bmr || !a || !b)
 		lv_die("sqd: mr/qp");
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0xfffff0;	/* through the PSN wrap */
-	ib.psn = 0x400;
+	/* A's PSNs through the wrap */
+	loop_info(a, b, gidx, 0xfffff0, 0x400, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, access, &ia, &ib);
 	lv_rc_connect(b, gidx, IBV_MTU_1024, access, &ib, &ia);
 	err = modify_state(b, IBV_QPS_SQD, 0);
@@ -489,7 +477,7 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 			 int gidx)
 {
-	struct lv_info ia = { 0 }, ib = { 0 };
+	struct lv_info ia, ib;
 	struct ibv_recv_wr rwr, *bad_rwr;
 	struct ibv_send_wr swr, *bad_swr;
 	struct ibv_sge ssge, rsge;
@@ -509,13 +497,7 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	b = a ? lv_create_rc_qp(pd, cq, 4, 0, NULL) : NULL;
 	if (!b)
 		lv_die("draining: cq/mr/qp");
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0x100;
-	ib.psn = 0x200;
+	loop_info(a, b, gidx, 0x100, 0x200, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
 	lv_rc_connect(b, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ib, &ia);
 

@@ -167,24 +167,6 @@ static int wait_wc(struct ibv_cq *cq, struct ibv_wc *wc, int ms)
 	return 0;
 }
 
-static int qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
-		return -errno;
-	return a.qp_state;
-}
-
-static const char *state_str(int s)
-{
-	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD",
-					 "SQE", "ERR" };
-
-	return s >= 0 && s <= 6 ? n[s] : "?";
-}
-
 /* ---- /proc/self/maps: where the provider mapped the device's rings ---- */
 
 struct map { uintptr_t start, end; };
@@ -455,10 +437,10 @@ static void attempt_curstate(void)
 	if (!qp || !mr)
 		lv_die("curstate: qp/mr");
 	err = claim(qp, IBV_QPS_SQD, IBV_QPS_RTS);
-	s = qp_state(qp);
+	s = lv_qp_state(qp);
 	lv_check(err != 0,
 		 "curstate: RESET QP claimed SQD -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(s));
+		 err ? strerror(err) : "accepted", lv_qp_state_str(s));
 	if (!err) {
 		struct ibv_sge sge = { .addr = (uintptr_t)abuf,
 				       .length = MSG_SIZE, .lkey = mr->lkey };
@@ -467,7 +449,7 @@ static void attempt_curstate(void)
 					  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
 		printf("# a %d B SEND on the QP the kernel thinks is in %s\n",
-		       MSG_SIZE, state_str(s));
+		       MSG_SIZE, lv_qp_state_str(s));
 		fflush(stdout);
 		err = ibv_post_send(qp, &wr, &bad);
 		printf("# post_send: %s; completion: %s\n",
@@ -483,7 +465,8 @@ static void attempt_curstate(void)
 	err = claim(qp, IBV_QPS_RTR, IBV_QPS_RTS);
 	lv_check(err != 0,
 		 "curstate: INIT QP claimed RTR -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	if (iwarp) {
 		/* a true claim: libsiw QPs take INIT -> INIT */
 		err = claim(qp, IBV_QPS_INIT, IBV_QPS_INIT);
@@ -511,11 +494,13 @@ static void attempt_curstate(void)
 	err = claim(qp, IBV_QPS_RTS, IBV_QPS_RTS);
 	lv_check(err != 0,
 		 "curstate: ERR QP claimed RTS -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	err = claim(qp, IBV_QPS_INIT, IBV_QPS_RTR);
 	lv_check(err != 0,
 		 "curstate: ERR QP claimed INIT -> RTR refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	ibv_destroy_qp(qp);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(cq);
@@ -782,10 +767,12 @@ static void outcome_str(const struct outcome *o, char *s, size_t n)
 		/* libsiw returns -errno */
 		snprintf(s, n, "post: %s", strerror(abs(o->post_err)));
 	else if (o->status < 0)
-		snprintf(s, n, "no completion, QP %s", state_str(o->state));
+		snprintf(s, n, "no completion, QP %s",
+			 lv_qp_state_str(o->state));
 	else
 		snprintf(s, n, "%s, QP %s",
-			 ibv_wc_status_str(o->status), state_str(o->state));
+			 ibv_wc_status_str(o->status),
+			 lv_qp_state_str(o->state));
 }
 
 static int failed(const struct outcome *o)
@@ -806,7 +793,7 @@ static void run_wr(struct conn *c, struct ibv_send_wr *wr, struct outcome *o)
 		o->status = wc.status;
 		o->bytes = wc.byte_len;
 	}
-	o->state = qp_state(c->qp);
+	o->state = lv_qp_state(c->qp);
 }
 
 /* one WR on its own connection; must end in an error (@must_fail) */
@@ -854,7 +841,7 @@ static void wr_case(const char *what, int must_fail, int opcode,
 	    o.status == IBV_WC_SUCCESS) {
 		for (i = 0; i < 50 && o.state != IBV_QPS_ERR; i++) {
 			usleep(100000);
-			o.state = qp_state(c.qp);
+			o.state = lv_qp_state(c.qp);
 		}
 	}
 	outcome_str(&o, s, sizeof(s));
@@ -1005,7 +992,7 @@ static void ring_outcome(struct conn *c, int post_err, struct outcome *o)
 	o->status = -1;
 	if (wait_wc(c->cq, &wc, 3000))
 		o->status = wc.status;
-	o->state = qp_state(c->qp);
+	o->state = lv_qp_state(c->qp);
 }
 
 static void ring_sq_case(int b)
@@ -1174,7 +1161,7 @@ static void ring_sq_header(int which)
 		while (wait_wc(c.cq, &wc, 500) && n < 4096)
 			n++;
 	}
-	o.state = qp_state(c.qp);
+	o.state = lv_qp_state(c.qp);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(1, "%s: %s", what, s);
 	conn_close(&c);
@@ -1271,11 +1258,12 @@ static void ring_rq_case(int b)
 				!iwarp ? got && wc.wr_id == 5 &&
 					 wc.status != IBV_WC_SUCCESS :
 				!got || wc.status != IBV_WC_SUCCESS ||
-				qp_state(c.qp) == IBV_QPS_ERR),
+				lv_qp_state(c.qp) == IBV_QPS_ERR),
 		 "%s: %s (wr_id %llu), QP %s, another PD's memory %s", what,
 		 got ? ibv_wc_status_str(wc.status) : "no completion",
 		 got ? (unsigned long long)wc.wr_id : 0ULL,
-		 state_str(qp_state(c.qp)), at == 4096 ? "unchanged" : "WRITTEN");
+		 lv_qp_state_str(lv_qp_state(c.qp)),
+		 at == 4096 ? "unchanged" : "WRITTEN");
 	fill(fbuf, 4096, 99);
 	conn_close(&c);
 	ibv_dereg_mr(mr);
@@ -1325,7 +1313,7 @@ static void ring_cq_full(void)
 	memset(&o, 0, sizeof(o));
 	o.post_err = err;
 	o.status = -1;
-	o.state = qp_state(c.qp);
+	o.state = lv_qp_state(c.qp);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(1, "%s: %s", what, s);
 	/* the CQ's ring is garbage to libibverbs now: never poll it */
@@ -1401,9 +1389,9 @@ static void ring_race(void)
 	}
 	sc.stop = 1;
 	pthread_join(t, NULL);
-	st = qp_state(c.qp);
+	st = lv_qp_state(c.qp);
 	lv_check(1, "%s: %d doorbells refused, %u completions, QP %s", what,
-		 errs, cqes, state_str(st));
+		 errs, cqes, lv_qp_state_str(st));
 	conn_close(&c);
 	ibv_dereg_mr(mr);
 }
@@ -1547,7 +1535,7 @@ polled:
 		while ((n = ibv_poll_cq(c.cq, 16, wc)) > 0)
 			for (i = 0; i < n; i++)
 				read_done(&st, &wc[i], rbuf);
-		if (qp_state(c.qp) == IBV_QPS_ERR)
+		if (lv_qp_state(c.qp) == IBV_QPS_ERR)
 			break;
 	}
 	/* what is still in flight: up to 10 s of no progress */
@@ -1563,7 +1551,8 @@ polled:
 		 r, hname[how], mod_err, first_err ? strerror(first_err) : "-",
 		 st.posted, st.post_err, st.reads, st.bad, st.rerr,
 		 st.first_status < 0 ? "-" : ibv_wc_status_str(st.first_status),
-		 st.posted - st.reads - st.rerr, state_str(qp_state(c.qp)));
+		 st.posted - st.reads - st.rerr,
+		 lv_qp_state_str(lv_qp_state(c.qp)));
 	conn_close(&c);
 	ibv_dereg_mr(lmr);
 	ibv_dereg_mr(mr);

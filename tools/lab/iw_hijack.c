@@ -94,29 +94,6 @@ static struct rdma_cm_id *client_ep(const char *host, const char *port,
 	return id;
 }
 
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
-
-	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
-		lv_die("ibv_query_qp");
-	return attr.qp_state;
-}
-
-static const char *state_str(enum ibv_qp_state s)
-{
-	static const char *const names[] = {
-		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
-		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
-		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
-		[IBV_QPS_ERR] = "ERR",
-	};
-
-	return (unsigned int)s < sizeof(names) / sizeof(names[0]) && names[s] ?
-	       names[s] : "?";
-}
-
 static void put_word(int fd, uint32_t v)
 {
 	if (write(fd, &v, sizeof(v)) != sizeof(v))
@@ -140,21 +117,21 @@ static int victim(const char *host, const char *port, int to, int from)
 	struct rdma_conn_param param;
 	struct ibv_mr *out_mr, *in_mr;
 	struct rdma_cm_id *id;
-	enum ibv_qp_state s;
 	struct ibv_wc wc;
+	int s;
 
 	id = client_ep(host, port, &attr);
-	s = qp_state(id->qp);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_INIT, "victim: QP %u in INIT after rdma_create_qp (%s)",
-		 id->qp->qp_num, state_str(s));
+		 id->qp->qp_num, lv_qp_state_str(s));
 	put_word(to, id->qp->qp_num);
 
 	/* the thief tried */
 	get_word(from);
-	s = qp_state(id->qp);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_INIT,
 		 "victim: QP %u still in INIT after the thief's connect (%s)",
-		 id->qp->qp_num, state_str(s));
+		 id->qp->qp_num, lv_qp_state_str(s));
 	put_word(to, 0);
 	/* the thief is gone */
 	get_word(from);
@@ -172,10 +149,10 @@ static int victim(const char *host, const char *port, int to, int from)
 			 strerror(errno));
 		return 1;
 	}
-	s = qp_state(id->qp);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_RTS,
 		 "victim: connected with its own QP, which is in RTS (%s)",
-		 state_str(s));
+		 lv_qp_state_str(s));
 	if (rdma_post_send(id, NULL, out, sizeof(out), out_mr, IBV_SEND_SIGNALED))
 		lv_die("rdma_post_send");
 	if (rdma_get_send_comp(id, &wc) <= 0 || wc.status != IBV_WC_SUCCESS)

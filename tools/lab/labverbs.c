@@ -226,6 +226,29 @@ int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
 	return fd;
 }
 
+int lv_qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
+		return -1;
+	return attr.qp_state;
+}
+
+const char *lv_qp_state_str(int s)
+{
+	static const char *const names[] = {
+		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
+		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
+		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
+		[IBV_QPS_ERR] = "ERR",
+	};
+
+	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) &&
+	       names[s] ? names[s] : "?";
+}
+
 int lv_doorbell(struct ibv_qp *qp)
 {
 	struct {

@@ -156,6 +156,12 @@ int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
 		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
 		     int access);
 
+/* @qp's state as ibv_query_qp() reads it, or -1 if the query fails. */
+int lv_qp_state(struct ibv_qp *qp);
+
+/* The name of QP state @s ("RESET" ... "ERR"), "?" for any other value. */
+const char *lv_qp_state_str(int s);
+
 /*
  * The doorbell librxe and libsiw ring after writing send WQEs into the
  * ring they share with the kernel: a POST_SEND command without work

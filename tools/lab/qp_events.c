@@ -284,17 +284,6 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_dereg_mr(rmr);
 }
 
-/* the QP's state, as ibv_query_qp reads it; -1 if it fails */
-static int query_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
-		return -1;
-	return a.qp_state;
-}
-
 static int modify_state(struct ibv_qp *qp, enum ibv_qp_state state,
 			int notify)
 {
@@ -437,9 +426,9 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 		 type < 0 ? "none" : ibv_event_type_str(type));
 	lv_check(!qp_events_within(ctx, 500, seen, sizeof(seen)),
 		 "sqd: once, and nothing else is raised%s", seen);
-	lv_check(query_state(a) == IBV_QPS_SQD && query_state(b) == IBV_QPS_SQD,
-		 "sqd: both QPs are still in SQD (%d, %d)", query_state(a),
-		 query_state(b));
+	lv_check(lv_qp_state(a) == IBV_QPS_SQD && lv_qp_state(b) == IBV_QPS_SQD,
+		 "sqd: both QPs are still in SQD (%d, %d)", lv_qp_state(a),
+		 lv_qp_state(b));
 
 	/* back to RTS: a WRITE and a READ go as before */
 	err = modify_state(a, IBV_QPS_RTS, 0) ?: modify_state(b, IBV_QPS_RTS, 0);
@@ -587,7 +576,7 @@ static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
 	lv_check(!qp_events_within(qp->context, 300, seen, sizeof(seen)),
 		 "ud: once, and nothing else%s", seen);
 	err = modify_state(qp, IBV_QPS_RTS, 0);
-	lv_check(!err && query_state(qp) == IBV_QPS_RTS,
+	lv_check(!err && lv_qp_state(qp) == IBV_QPS_RTS,
 		 "ud: SQD -> RTS: %s", strerror(err));
 	ibv_destroy_qp(qp);
 }
@@ -789,16 +778,6 @@ static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
 	return id;
 }
 
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
-		return (enum ibv_qp_state)-1;
-	return a.qp_state;
-}
-
 /*
  * The end of the connection seen by the CM within @ms.  Ids made by
  * rdma_create_ep() are synchronous: rdma_disconnect() itself waits for
@@ -860,7 +839,7 @@ static void events(int server, const char *addr, const char *port)
 	lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
 		 "%s: an orderly disconnect raises no QP event%s",
 		 server ? "server" : "client", seen);
-	lv_check(qp_state(id->qp) == IBV_QPS_ERR, "%s: the QP is in ERR",
+	lv_check(lv_qp_state(id->qp) == IBV_QPS_ERR, "%s: the QP is in ERR",
 		 server ? "server" : "client");
 	rdma_dereg_mr(mr);
 	ibv_dereg_mr(tmr);

@@ -75,6 +75,7 @@
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/siw-abi.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 #define MAGIC		0x686f7331u
@@ -1780,16 +1781,16 @@ static void p_close(struct rdma_cm_id *id)
 
 static int run_peer(const char *addr, const char *port)
 {
-	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE,
-				       .ai_port_space = RDMA_PS_TCP }, *res;
 	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_addrinfo *res;
 	struct rdma_cm_id *lid;
 	struct rdma_cm_event *ev;
 	struct ibv_pd *other;
 	int quit = 0;
 
-	if (!ch || rdma_getaddrinfo(addr, port, &hints, &res))
-		lv_die("peer: rdma_getaddrinfo");
+	if (!ch)
+		lv_die("peer: rdma_create_event_channel");
+	res = lv_cm_resolve(addr, port, 1);
 	if (rdma_create_id(ch, &lid, NULL, RDMA_PS_TCP) ||
 	    rdma_bind_addr(lid, res->ai_src_addr) || rdma_listen(lid, 16))
 		lv_die("peer: listen");
@@ -1925,26 +1926,16 @@ static void quit_peer(void)
 
 int main(int argc, char **argv)
 {
-	const char *addr = NULL, *port = "18990", *peer6 = NULL;
-	const char *only = NULL, *skip = NULL;
-	int server = 0, c, g4 = -1, g6 = -1, rounds = 40;
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
+	const char *only = NULL, *skip = NULL, *peer6 = NULL;
+	int c, g4 = -1, g6 = -1, rounds = 40;
+	struct lv_cm_args a = { .port = "18990" };
 	struct rlimit rl;
 	time_t t0;
 
-	while ((c = getopt(argc, argv, "d:sa:p:g:G:6:x:o:r:")) != -1) {
+	while ((c = lv_cm_getopt(argc, argv, "d:g:G:6:x:o:r:", &a)) != -1) {
 		switch (c) {
 		case 'd':
 			devname = optarg;
-			break;
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
 			break;
 		case 'g':
 			g4 = atoi(optarg);
@@ -1968,28 +1959,24 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (!server && optind == argc - 1)
-		addr = argv[optind];
-	else if (optind != argc)
-		goto usage;
-	if (!devname || !addr)
+	if (lv_cm_role(argc, argv, &a) < 0 || !devname)
 		goto usage;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("# %s as uid %d, RLIMIT_MEMLOCK %s\n", server ? "peer" : "attacker",
+	printf("# %s as uid %d, RLIMIT_MEMLOCK %s\n",
+	       a.server ? "peer" : "attacker",
 	       (int)getuid(),
 	       getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY ?
 	       "unlimited" : "limited");
-	if (server) {
+	if (a.server) {
 		iwarp = !strncmp(devname, "sw", 2);
-		return run_peer(addr, port);
+		return run_peer(a.addr, a.port);
 	}
 
 	ctx = cm_device(devname);
 	if (ibv_query_device(ctx, &dattr))
 		lv_die("query_device");
 	iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP;
-	if (rdma_getaddrinfo(addr, port, &hints, &peer_ai))
-		lv_die("rdma_getaddrinfo");
+	peer_ai = lv_cm_resolve(a.addr, a.port, 0);
 	atexit(quit_peer);
 	abuf = xalloc(BUF_SIZE);
 	fbuf = xalloc(4096);
@@ -2015,7 +2002,7 @@ int main(int argc, char **argv)
 		attempt_ring();
 	t0 = took("ring", t0);
 	if (!iwarp && wanted(only, skip, "avflip"))
-		attempt_avflip(addr, peer6, g4, g6, rounds);
+		attempt_avflip(a.addr, peer6, g4, g6, rounds);
 	t0 = took("avflip", t0);
 	if (wanted(only, skip, "limits"))
 		attempt_limits(g4);

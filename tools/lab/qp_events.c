@@ -48,6 +48,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 #define ALL_ATTRS	(IBV_QP_STATE | IBV_QP_CUR_STATE | \
@@ -745,37 +746,18 @@ static struct rdma_cm_id *listen_id;
 static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
 				   int server)
 {
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
 	struct ibv_qp_init_attr attr = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 1,
 	};
-	struct rdma_addrinfo *res;
-	struct rdma_cm_id *id;
-	int err;
 
-	if (server)
-		hints.ai_flags = RAI_PASSIVE;
-	err = rdma_getaddrinfo(addr, port, &hints, &res);
-	if (err)
-		lv_die("rdma_getaddrinfo");
-	if (server && !listen_id) {
-		if (rdma_create_ep(&listen_id, res, NULL, NULL) ||
-		    rdma_listen(listen_id, 1))
-			lv_die("rdma_create_ep/listen");
-	}
-	if (!server && rdma_create_ep(&id, res, NULL, &attr))
-		lv_die("rdma_create_ep");
-	rdma_freeaddrinfo(res);
-	if (server) {
-		if (rdma_get_request(listen_id, &id))
-			lv_die("rdma_get_request");
-		if (rdma_create_qp(id, NULL, &attr))
-			lv_die("rdma_create_qp");
-	}
-	return id;
+	if (!server)
+		return lv_cm_client(addr, port, &attr);
+	if (!listen_id)
+		listen_id = lv_cm_listen(addr, port, 1);
+	return lv_cm_request(listen_id, &attr);
 }
 
 /*
@@ -887,10 +869,11 @@ static void events(int server, const char *addr, const char *port)
 
 int main(int argc, char **argv)
 {
-	const char *dev = NULL, *addr = NULL, *port = "18950";
-	int opt, server = 0, gidx = -1;
+	struct lv_cm_args a = { .port = "18950" };
+	const char *dev = NULL;
+	int opt, role = -1, gidx = -1;
 
-	while ((opt = getopt(argc, argv, "d:g:sa:p:")) != -1) {
+	while ((opt = lv_cm_getopt(argc, argv, "d:g:", &a)) != -1) {
 		switch (opt) {
 		case 'd':
 			dev = optarg;
@@ -898,25 +881,23 @@ int main(int argc, char **argv)
 		case 'g':
 			gidx = atoi(optarg);
 			break;
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
-			break;
 		default:
-			fprintf(stderr, "usage: see qp_events.c\n");
-			return 2;
+			goto usage;
 		}
+	}
+	if (!dev) {
+		role = lv_cm_role(argc, argv, &a);
+		if (role < 0)
+			goto usage;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (dev)
 		attrs(dev, gidx);
 	else
-		events(server, server ? addr : argv[optind], port);
+		events(role, a.addr, a.port);
 	printf("qp_events: %d failed\n", lv_failures);
 	return lv_failures ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: see qp_events.c\n");
+	return 2;
 }

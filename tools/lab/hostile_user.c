@@ -393,6 +393,33 @@ static int conn_up(struct conn *c, uint32_t mode, struct ibv_mr *expose,
 	return -1;
 }
 
+/* the ring of a connection an attempt writes into */
+enum ring_id { RING_NONE, RING_SQ, RING_CQ };
+
+/*
+ * conn_up() for the attempt @what, then the first 4 KiB of abuf
+ * registered in the connection's PD for the SGEs of its WRs and WQEs.
+ * An attempt on ring @r needs it found in /proc/self/maps: else the
+ * failed check "@what: @found".  The MR, or NULL after a failed check.
+ */
+static struct ibv_mr *conn_up_mr(struct conn *c, const char *what,
+				 enum ring_id r, const char *found)
+{
+	struct ibv_mr *mr;
+
+	if (conn_up(c, MODE_PASSIVE, NULL, what))
+		return NULL;
+	if ((r == RING_SQ && !c->sq.base) || (r == RING_CQ && !c->cqr.base)) {
+		lv_check(0, "%s: %s", what, found);
+		conn_close(c);
+		return NULL;
+	}
+	mr = ibv_reg_mr(c->pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		lv_die("reg_mr");
+	return mr;
+}
+
 /* ---- curstate ---- */
 
 static struct ibv_qp *plain_qp(struct ibv_pd *pd, struct ibv_cq *cq)
@@ -811,11 +838,9 @@ static void wr_case(const char *what, int must_fail, int opcode,
 	char s[96];
 	uint32_t i;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_NONE, NULL);
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	for (i = 0; i < nsge && i < 40; i++) {
 		sge[i].addr = (uintptr_t)abuf;
 		sge[i].length = i ? len1 : len0;
@@ -1005,17 +1030,11 @@ static void ring_sq_case(int b)
 	int err;
 
 	snprintf(what, sizeof(what), "ring: SQ WQE, %s", sqb_name[b]);
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found in /proc/self/maps", what);
-		conn_close(&c);
-		return;
-	}
 	/* our MR for the SGEs lives in the QP's PD */
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ,
+			"SQ ring found in /proc/self/maps");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	if (!iwarp) {
 		struct rxe_send_wqe *w = rxe_slot(&c.sq, c.sq.prod);
 		size_t slot = (size_t)1 << c.sq.log2;
@@ -1130,16 +1149,9 @@ static void ring_sq_header(int which)
 	int err, i;
 
 	snprintf(what, sizeof(what), "ring: SQ %s", name[which]);
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ, "SQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	q = (void *)c.sq.base;
 	/* every slot a valid 8 B SEND: whatever the kernel takes is sane */
 	for (i = 0; i < (int)c.sq.nslots; i++)
@@ -1280,16 +1292,9 @@ static void ring_cq_full(void)
 	char s[96];
 	int i, err = 0;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.cqr.base) {
-		lv_check(0, "%s: CQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_CQ, "CQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	if (!iwarp) {
 		struct rxe_queue_buf *q = (void *)c.cqr.base;
 
@@ -1357,16 +1362,9 @@ static void ring_race(void)
 	int i, errs = 0, st;
 	unsigned int cqes = 0;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ, "SQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	sc.r = &c.sq;
 	if (pthread_create(&t, NULL, scribble, &sc))
 		lv_die("pthread_create");

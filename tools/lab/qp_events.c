@@ -78,6 +78,22 @@ static int next_event(struct ibv_context *ctx, int ms, struct ibv_qp **qp)
 	return type;
 }
 
+/*
+ * The check "@what (got EVENT)": the next event of @ctx, within @ms, is
+ * @want and names @qp.  No event is waited for if @err (the step that
+ * should have raised it failed).
+ */
+static void expect_event(struct ibv_context *ctx, int ms, int err,
+			 enum ibv_event_type want, struct ibv_qp *qp,
+			 const char *what)
+{
+	struct ibv_qp *evqp = NULL;
+	int type = err ? -1 : next_event(ctx, ms, &evqp);
+
+	lv_check(type == (int)want && evqp == qp, "%s (got %s)", what,
+		 type < 0 ? "none" : ibv_event_type_str(type));
+}
+
 /* every event within @ms; a QP event counts, as its name, in @seen */
 static int qp_events_within(struct ibv_context *ctx, int ms, char *seen,
 			    size_t len)
@@ -190,12 +206,12 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge,
 				   .num_sge = 1 }, *br;
 	struct lv_info ia, ib;
-	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp *a, *b;
 	struct ibv_qp_attr at;
 	struct ibv_qp_cap cap;
 	struct ibv_mr *smr, *rmr;
 	struct ibv_wc wc[2];
-	int n = 0, sent = 0, got, type, i;
+	int n = 0, sent = 0, got, i;
 	char seen[256];
 
 	smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf), IBV_ACCESS_LOCAL_WRITE);
@@ -232,11 +248,8 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	}
 	lv_check(n == 1 && rbuf[0] == 0x5c && rbuf[63] == 0x5c,
 		 "a SEND into a QP in RTR is received, data checked");
-	evqp = NULL;
-	type = next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_COMM_EST && evqp == b,
-		 "the QP in RTR raises IBV_EVENT_COMM_EST on its first packet (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, 0, IBV_EVENT_COMM_EST, b,
+		     "the QP in RTR raises IBV_EVENT_COMM_EST on its first packet");
 
 	/* B to RTS; A's SEND completes */
 	lv_rc_rts(b, ib.psn);
@@ -255,11 +268,8 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	got = ibv_modify_qp(a, &at, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY);
 	lv_check(!got, "RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
 		 strerror(got));
-	evqp = NULL;
-	type = got ? -1 : next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "a QP moved to SQD with nothing outstanding raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, got, IBV_EVENT_SQ_DRAINED, a,
+		     "a QP moved to SQD with nothing outstanding raises IBV_EVENT_SQ_DRAINED");
 	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
 		 "and nothing else (no second COMM_EST)%s", seen);
 
@@ -342,9 +352,9 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_send_wr wr[2 * SQD_NMSG], *bad_wr;
 	struct ibv_sge sge[2 * SQD_NMSG];
 	struct lv_info ia, ib;
-	int i, ok, bad = 0, early, err, type;
+	int i, ok, bad = 0, early, err;
 	struct ibv_mr *amr, *bmr;
-	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp *a, *b;
 	struct ibv_wc wc[16];
 	char why[128] = "", seen[256];
 	unsigned char *abuf, *bbuf;
@@ -420,11 +430,8 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	lv_check(!memcmp(abuf, bbuf, half) &&
 		 !memcmp(abuf + half, bbuf + half, half),
 		 "sqd: the WRITEs' and READs' data arrived intact");
-	evqp = NULL;
-	type = next_event(ctx, 5000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "sqd: the QP raises IBV_EVENT_SQ_DRAINED once they are done (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 5000, 0, IBV_EVENT_SQ_DRAINED, a,
+		     "sqd: the QP raises IBV_EVENT_SQ_DRAINED once they are done");
 	lv_check(!qp_events_within(ctx, 500, seen, sizeof(seen)),
 		 "sqd: once, and nothing else is raised%s", seen);
 	lv_check(lv_qp_state(a) == IBV_QPS_SQD && lv_qp_state(b) == IBV_QPS_SQD,
@@ -472,9 +479,9 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_send_wr swr, *bad_swr;
 	struct ibv_sge ssge, rsge;
 	struct ibv_qp_init_attr init;
-	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp *a, *b;
 	char why[128] = "", seen[256];
-	int err, type, ok, bad = 0;
+	int err, ok, bad = 0;
 	unsigned char buf[128];
 	struct ibv_qp_attr qa;
 	struct ibv_cq *cq;
@@ -522,11 +529,8 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	lv_check(ok == 2 && !bad && !memcmp(buf, buf + 64, 64),
 		 "draining: a receive at the peer lets the SEND complete, data intact (%d ok%s)",
 		 ok, why);
-	evqp = NULL;
-	type = next_event(ctx, 5000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "draining: then the QP raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 5000, 0, IBV_EVENT_SQ_DRAINED, a,
+		     "draining: then the QP raises IBV_EVENT_SQ_DRAINED");
 	memset(&qa, 0, sizeof(qa));
 	err = ibv_query_qp(a, &qa, IBV_QP_STATE, &init);
 	lv_check(!err && qa.qp_state == IBV_QPS_SQD && !qa.sq_draining,
@@ -552,9 +556,9 @@ static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
 	};
 	struct ibv_qp_attr at = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 				  .qkey = 0x11111111 };
-	struct ibv_qp *qp, *evqp;
+	struct ibv_qp *qp;
 	char seen[256];
-	int err, type;
+	int err;
 
 	qp = ibv_create_qp(pd, &init);
 	if (!qp)
@@ -569,11 +573,8 @@ static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
 	err = err ?: modify_state(qp, IBV_QPS_SQD, 1);
 	lv_check(!err, "ud: RESET -> RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
 		 strerror(err));
-	evqp = NULL;
-	type = err ? -1 : next_event(qp->context, 2000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == qp,
-		 "ud: a UD QP moved to SQD raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(qp->context, 2000, err, IBV_EVENT_SQ_DRAINED, qp,
+		     "ud: a UD QP moved to SQD raises IBV_EVENT_SQ_DRAINED");
 	lv_check(!qp_events_within(qp->context, 300, seen, sizeof(seen)),
 		 "ud: once, and nothing else%s", seen);
 	err = modify_state(qp, IBV_QPS_RTS, 0);
@@ -588,14 +589,14 @@ static void attrs(const char *dev, int gidx)
 	struct ibv_qp_attr a = { 0 };
 	struct ibv_qp_init_attr ia;
 	struct ibv_port_attr port;
-	struct ibv_qp *qp, *sqp, *evqp;
+	struct ibv_qp *qp, *sqp;
 	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 16,
 						   .max_sge = 1 } };
 	struct ibv_qp_cap cap;
 	struct ibv_srq *srq;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
-	int iwarp, mask, err, set = 0, type;
+	int iwarp, mask, err, set = 0;
 	char seen[256];
 
 	iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP;
@@ -710,11 +711,8 @@ static void attrs(const char *dev, int gidx)
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	a.qp_state = IBV_QPS_ERR;
 	err = err ?: ibv_modify_qp(sqp, &a, IBV_QP_STATE);
-	evqp = NULL;
-	type = err ? -1 : next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_QP_LAST_WQE_REACHED && evqp == sqp,
-		 "a QP on an SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, err, IBV_EVENT_QP_LAST_WQE_REACHED, sqp,
+		     "a QP on an SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED");
 	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
 		 "and nothing else%s", seen);
 	ibv_destroy_qp(sqp);

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "labverbs.h"
@@ -67,38 +66,6 @@ static const unsigned char v3[8] = { 0xff, 0, 0xff, 0, 0x11, 0x22, 0x33,
 static struct ibv_cq *cqs[NPAIRS];
 static struct ibv_qp *qps[NPAIRS];
 
-/* one completion within 20 s, or status -1 */
-static struct ibv_wc poll1(struct ibv_cq *cq)
-{
-	struct ibv_wc wc = { .status = -1 };
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (ibv_poll_cq(cq, 1, &wc) != 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 20) {
-			wc.status = -1;
-			break;
-		}
-	}
-	return wc;
-}
-
-static const char *st(struct ibv_wc wc)
-{
-	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
-}
-
-static void sync_byte(int fd, char c)
-{
-	char got;
-
-	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
-		lv_die("sync");
-}
-
 /* one ATOMIC WRITE on pair @p; its completion */
 static struct ibv_wc awrite(int p, uint32_t rkey, uint64_t raddr,
 			    const void *val)
@@ -115,7 +82,7 @@ static struct ibv_wc awrite(int p, uint32_t rkey, uint64_t raddr,
 		perror("ibv_wr_complete");
 		return wc;
 	}
-	return poll1(cqs[p]);
+	return lv_poll1(cqs[p]);
 }
 
 static void check_caps(struct ibv_context *ctx, struct ibv_pd *pd)
@@ -169,7 +136,8 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 	wc = awrite(P_GOOD, k.rw_rkey, k.rw_addr + AW1_OFF, v1);
 	lv_check(wc.status == IBV_WC_SUCCESS &&
 		 wc.opcode == IBV_WC_ATOMIC_WRITE,
-		 "atomic write completes (%s, opcode %d)", st(wc), wc.opcode);
+		 "atomic write completes (%s, opcode %d)",
+		 lv_wc_status(wc), wc.opcode);
 
 	/* WRITE, ATOMIC WRITE into it, ATOMIC WRITE at the end, READ */
 	memset(buf, 0xc3, WRITE_LEN);
@@ -197,11 +165,12 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 					    IBV_WC_ATOMIC_WRITE,
 					    IBV_WC_RDMA_READ };
 
-		wc = poll1(cqs[P_GOOD]);
+		wc = lv_poll1(cqs[P_GOOD]);
 		lv_check(wc.status == IBV_WC_SUCCESS && wc.wr_id == (uint64_t)i &&
 			 (int)wc.opcode == want[i],
 			 "batch WR %d completes in order (%s, wr_id %llu, opcode %d)",
-			 i, st(wc), (unsigned long long)wc.wr_id, wc.opcode);
+			 i, lv_wc_status(wc),
+			 (unsigned long long)wc.wr_id, wc.opcode);
 	}
 	/* the READ sees what the WRITE and the ATOMIC WRITEs placed */
 	for (bad = -1, i = 0; i < READ_LEN && bad < 0; i++) {
@@ -222,17 +191,17 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 	wc = awrite(P_READ_ONLY, k.ro_rkey, k.ro_addr, v1);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "atomic write into a read-only MR: remote access error (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = awrite(P_PAST_END, k.rw_rkey, k.rw_addr + LEN, v1);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "atomic write past the MR's end: remote access error (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = awrite(P_BAD_KEY, k.rw_rkey ^ 1, k.rw_addr, v1);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "atomic write with a wrong R_Key: remote access error (%s)",
-		 st(wc));
-	sync_byte(fd, 'd');
-	sync_byte(fd, 'c');
+		 lv_wc_status(wc));
+	lv_sync(fd, 'd');
+	lv_sync(fd, 'c');
 }
 
 static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
@@ -246,7 +215,7 @@ static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
 
 	if (write(fd, &k, sizeof(k)) != sizeof(k))
 		lv_die("keys");
-	sync_byte(fd, 'd');
+	lv_sync(fd, 'd');
 	for (bad = -1, i = 0; i < LEN && bad < 0; i++) {
 		unsigned char want = 0x5a;
 
@@ -268,62 +237,31 @@ static void server(int fd, unsigned char *rw, struct ibv_mr *rw_mr,
 			bad = i;
 	lv_check(bad < 0, "server: the read-only MR unchanged (first bad byte %d)",
 		 bad);
-	sync_byte(fd, 'c');
+	lv_sync(fd, 'c');
 }
 
 int main(int argc, char **argv)
 {
-	struct lv_info mine[NPAIRS], peer[NPAIRS];
 	struct ibv_mr *ro_mr;
-	unsigned char *ro;
-	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
-	int fd, p;
+	int fd;
 
-	lv_parse_args(argc, argv, "18900", &a);
+	lv_parse_args(argc, argv, "18900", 'c', &a);
 	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE |
 		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, &b);
-	ro = aligned_alloc(4096, LEN);
-	if (!ro)
-		lv_die("buf");
-	memset(ro, 0x5a, LEN);
-	ro_mr = ibv_reg_mr(b.pd, ro, LEN, IBV_ACCESS_REMOTE_READ);
-	if (!ro_mr)
-		lv_die("reg_mr");
-	if (a.caps)
+	ro_mr = lv_buf_reg(b.pd, LEN, 0x5a, IBV_ACCESS_REMOTE_READ);
+	if (a.flag)		/* -c */
 		check_caps(b.ctx, b.pd);
 
-	for (p = 0; p < NPAIRS; p++) {
-		struct ibv_qp_init_attr_ex init = {
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-			.comp_mask = IBV_QP_INIT_ATTR_PD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = b.pd,
-			.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE |
-					  IBV_QP_EX_WITH_RDMA_WRITE |
-					  IBV_QP_EX_WITH_RDMA_READ,
-		};
-
-		cqs[p] = lv_create_cq(b.ctx);
-		init.send_cq = cqs[p];
-		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(b.ctx, &init);
-		if (!qps[p])
-			lv_die("create_qp_ex");
-		lv_describe(qps[p], a.gidx, 0x2000 * (p + 1) + (a.host ? 0 : 9),
-			    b.buf, b.mr, &mine[p], &mtu);
-	}
-	fd = lv_meet(&a, NPAIRS, mine, peer);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
-			      IBV_ACCESS_REMOTE_READ, &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, IBV_QP_EX_WITH_ATOMIC_WRITE |
+			IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_READ,
+			cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x2000, 9,
+			      IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	if (a.host)
 		client(fd, b.buf, b.mr);
 	else
-		server(fd, b.buf, b.mr, ro, ro_mr);
+		server(fd, b.buf, b.mr, ro_mr->addr, ro_mr);
 	return lv_failures ? 1 : 0;
 }

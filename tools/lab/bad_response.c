@@ -480,7 +480,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	lv_parse_args(argc, argv, "18960", &a);
+	lv_parse_args(argc, argv, "18960", 0, &a);
 	if (!a.host == !!inject) {
 		fprintf(stderr, "usage: see bad_response.c\n");
 		return 2;

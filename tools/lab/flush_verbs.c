@@ -42,10 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
 #include "labverbs.h"
@@ -74,38 +72,6 @@ struct keys {
 static struct ibv_cq *cqs[NPAIRS];
 static struct ibv_qp *qps[NPAIRS];
 static struct rxe_queue_buf *sqs[NPAIRS];
-
-/* one completion within 20 s, or status -1 */
-static struct ibv_wc poll1(struct ibv_cq *cq)
-{
-	struct ibv_wc wc = { .status = -1 };
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (ibv_poll_cq(cq, 1, &wc) != 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 20) {
-			wc.status = -1;
-			break;
-		}
-	}
-	return wc;
-}
-
-static const char *st(struct ibv_wc wc)
-{
-	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
-}
-
-static void sync_byte(int fd, char c)
-{
-	char got;
-
-	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
-		lv_die("sync");
-}
 
 static struct rxe_send_wqe *slot(struct rxe_queue_buf *q, uint32_t i)
 {
@@ -153,26 +119,6 @@ static struct rxe_queue_buf *find_sq(uint64_t wr_id)
 	return found;
 }
 
-/* librxe's doorbell: POST_SEND without work requests */
-static int doorbell(struct ibv_qp *qp)
-{
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_post_send cmd;
-	} c = {};
-	struct ib_uverbs_post_send_resp resp;
-
-	c.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-	c.hdr.in_words = sizeof(c) / 4;
-	c.hdr.out_words = sizeof(resp) / 4;
-	c.cmd.response = (uintptr_t)&resp;
-	c.cmd.qp_handle = qp->handle;
-	c.cmd.wqe_size = sizeof(struct ibv_send_wr);
-	if (write(qp->context->cmd_fd, &c, sizeof(c)) != sizeof(c))
-		return errno;
-	return 0;
-}
-
 /* one FLUSH on pair @p, laid out as librxe 47's ibv_wr_flush(); its completion */
 static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
 			   uint32_t len, uint8_t level)
@@ -202,12 +148,12 @@ static struct ibv_wc flush(int p, uint32_t rkey, uint64_t raddr,
 	w->iova = raddr;
 	__atomic_store_n(&q->producer_index, (prod + 1) & q->index_mask,
 			 __ATOMIC_RELEASE);
-	errno = doorbell(qps[p]);
+	errno = lv_doorbell(qps[p]);
 	if (errno) {
 		perror("doorbell");
 		return wc;
 	}
-	return poll1(cqs[p]);
+	return lv_poll1(cqs[p]);
 }
 
 /* eight bytes of 0x10 + @p, RDMA WRITE on pair @p, tagged to find its ring */
@@ -228,9 +174,9 @@ static void write_and_find(int p, const struct keys *k, unsigned char *buf,
 	memset(buf + 8 * p, 0x10 + p, 8);
 	if (ibv_post_send(qps[p], &wr, &bad))
 		lv_die("post_send");
-	wc = poll1(cqs[p]);
+	wc = lv_poll1(cqs[p]);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.wr_id == TAG + p,
-		 "pair %d: rdma write completes (%s)", p, st(wc));
+		 "pair %d: rdma write completes (%s)", p, lv_wc_status(wc));
 	sqs[p] = find_sq(TAG + p);
 	lv_check(!!sqs[p], "pair %d: its send ring found", p);
 	if (!sqs[p])
@@ -253,9 +199,9 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
 			   8 * NPAIRS, FLUSH_RANGE);
 		lv_check(wc.status != IBV_WC_SUCCESS,
 			 "flush lost between stock rxe and softrdma (%s)",
-			 st(wc));
-		sync_byte(fd, 'd');
-		sync_byte(fd, 'c');
+			 lv_wc_status(wc));
+		lv_sync(fd, 'd');
+		lv_sync(fd, 'c');
 		return;
 	}
 
@@ -264,25 +210,27 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr, int lost)
 	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH &&
 		 wc.wr_id == 200 + P_GOOD,
 		 "flush of the written range completes (%s, opcode %d)",
-		 st(wc), wc.opcode);
+		 lv_wc_status(wc), wc.opcode);
 	wc = flush(P_GOOD, k.fl_rkey, k.fl_addr, 0, FLUSH_MR);
 	lv_check(wc.status == IBV_WC_SUCCESS && (int)wc.opcode == WC_FLUSH,
 		 "flush of the whole MR completes (%s, opcode %d)",
-		 st(wc), wc.opcode);
+		 lv_wc_status(wc), wc.opcode);
 
 	wc = flush(P_NO_FLUSH, k.rw_rkey, k.rw_addr, 64, FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "flush of an MR without FLUSH access: remote access error (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = flush(P_PAST_END, k.fl_rkey, k.fl_addr + LEN - 32, 64,
 		   FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
-		 "flush past the MR's end: remote access error (%s)", st(wc));
+		 "flush past the MR's end: remote access error (%s)",
+		 lv_wc_status(wc));
 	wc = flush(P_BAD_KEY, k.fl_rkey ^ 1, k.fl_addr, 64, FLUSH_RANGE);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
-		 "flush with a wrong R_Key: remote access error (%s)", st(wc));
-	sync_byte(fd, 'd');
-	sync_byte(fd, 'c');
+		 "flush with a wrong R_Key: remote access error (%s)",
+		 lv_wc_status(wc));
+	lv_sync(fd, 'd');
+	lv_sync(fd, 'c');
 }
 
 static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
@@ -296,7 +244,7 @@ static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
 
 	if (write(fd, &k, sizeof(k)) != sizeof(k))
 		lv_die("keys");
-	sync_byte(fd, 'd');
+	lv_sync(fd, 'd');
 	for (bad = -1, i = 0; i < LEN && bad < 0; i++) {
 		unsigned char want = 0x5a;
 
@@ -312,65 +260,28 @@ static void server(int fd, unsigned char *fl, struct ibv_mr *fl_mr,
 			bad = i;
 	lv_check(bad < 0, "server: the MR without FLUSH access unchanged (first bad byte %d)",
 		 bad);
-	sync_byte(fd, 'c');
+	lv_sync(fd, 'c');
 }
 
 int main(int argc, char **argv)
 {
 	const int remote = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-	struct lv_info mine[NPAIRS], peer[NPAIRS];
-	struct ibv_mr *fl_mr, *rw_mr;
-	unsigned char *fl, *rw;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	enum ibv_mtu mtu;
-	struct lv_args a = { .gidx = 1, .port = "18950" };
-	int fd, p, opt, lost = 0;
+	struct ibv_mr *rw_mr;
+	struct lv_base b;
+	struct lv_args a;
+	int fd;
 
-	while ((opt = getopt(argc, argv, "d:g:p:l")) != -1) {
-		if (opt == 'd')
-			a.dev = optarg;
-		else if (opt == 'g')
-			a.gidx = atoi(optarg);
-		else if (opt == 'l')
-			lost = 1;
-		else
-			a.port = optarg;
-	}
-	if (optind < argc)
-		a.host = argv[optind];
-	ctx = lv_open_device(a.dev);
-	pd = ibv_alloc_pd(ctx);
-	fl = aligned_alloc(4096, LEN);
-	rw = aligned_alloc(4096, LEN);
-	if (!pd || !fl || !rw)
-		lv_die("pd/buf");
-	memset(fl, 0x5a, LEN);
-	memset(rw, 0x5a, LEN);
-	fl_mr = ibv_reg_mr(pd, fl, LEN, IBV_ACCESS_LOCAL_WRITE | remote |
-			   ACCESS_FLUSH_GLOBAL);
-	if (!fl_mr)
-		lv_die("reg_mr with FLUSH_GLOBAL");
-	rw_mr = ibv_reg_mr(pd, rw, LEN, IBV_ACCESS_LOCAL_WRITE | remote);
-	if (!rw_mr)
-		lv_die("reg_mr");
+	lv_parse_args(argc, argv, "18950", 'l', &a);
+	lv_base_open(&a, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote |
+		     ACCESS_FLUSH_GLOBAL, &b);
+	rw_mr = lv_buf_reg(b.pd, LEN, 0x5a, IBV_ACCESS_LOCAL_WRITE | remote);
 
-	for (p = 0; p < NPAIRS; p++) {
-		cqs[p] = lv_create_cq(ctx);
-		qps[p] = lv_create_rc_qp(pd, cqs[p], 8, 0, NULL);
-		lv_describe(qps[p], a.gidx, 0x3000 * (p + 1) + (a.host ? 0 : 9),
-			    fl, fl_mr, &mine[p], &mtu);
-	}
-	fd = lv_tcp_connect(a.host, a.port);
-	for (p = 0; p < NPAIRS; p++)
-		lv_xchg(fd, &mine[p], &peer[p]);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, remote | ACCESS_FLUSH_GLOBAL,
-			      &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, 0, cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x3000, 9,
+			      remote | ACCESS_FLUSH_GLOBAL);
 	if (a.host)
-		client(fd, fl, fl_mr, lost);
+		client(fd, b.buf, b.mr, a.flag);	/* -l */
 	else
-		server(fd, fl, fl_mr, rw, rw_mr);
+		server(fd, b.buf, b.mr, rw_mr->addr, rw_mr);
 	return lv_failures ? 1 : 0;
 }

@@ -71,11 +71,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_user_rxe.h>
 #include <rdma/siw-abi.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 #define MAGIC		0x686f7331u
@@ -166,24 +166,6 @@ static int wait_wc(struct ibv_cq *cq, struct ibv_wc *wc, int ms)
 		usleep(1000);
 	}
 	return 0;
-}
-
-static int qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
-		return -errno;
-	return a.qp_state;
-}
-
-static const char *state_str(int s)
-{
-	static const char *const n[] = { "RESET", "INIT", "RTR", "RTS", "SQD",
-					 "SQE", "ERR" };
-
-	return s >= 0 && s <= 6 ? n[s] : "?";
 }
 
 /* ---- /proc/self/maps: where the provider mapped the device's rings ---- */
@@ -411,6 +393,33 @@ static int conn_up(struct conn *c, uint32_t mode, struct ibv_mr *expose,
 	return -1;
 }
 
+/* the ring of a connection an attempt writes into */
+enum ring_id { RING_NONE, RING_SQ, RING_CQ };
+
+/*
+ * conn_up() for the attempt @what, then the first 4 KiB of abuf
+ * registered in the connection's PD for the SGEs of its WRs and WQEs.
+ * An attempt on ring @r needs it found in /proc/self/maps: else the
+ * failed check "@what: @found".  The MR, or NULL after a failed check.
+ */
+static struct ibv_mr *conn_up_mr(struct conn *c, const char *what,
+				 enum ring_id r, const char *found)
+{
+	struct ibv_mr *mr;
+
+	if (conn_up(c, MODE_PASSIVE, NULL, what))
+		return NULL;
+	if ((r == RING_SQ && !c->sq.base) || (r == RING_CQ && !c->cqr.base)) {
+		lv_check(0, "%s: %s", what, found);
+		conn_close(c);
+		return NULL;
+	}
+	mr = ibv_reg_mr(c->pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		lv_die("reg_mr");
+	return mr;
+}
+
 /* ---- curstate ---- */
 
 static struct ibv_qp *plain_qp(struct ibv_pd *pd, struct ibv_cq *cq)
@@ -456,10 +465,10 @@ static void attempt_curstate(void)
 	if (!qp || !mr)
 		lv_die("curstate: qp/mr");
 	err = claim(qp, IBV_QPS_SQD, IBV_QPS_RTS);
-	s = qp_state(qp);
+	s = lv_qp_state(qp);
 	lv_check(err != 0,
 		 "curstate: RESET QP claimed SQD -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(s));
+		 err ? strerror(err) : "accepted", lv_qp_state_str(s));
 	if (!err) {
 		struct ibv_sge sge = { .addr = (uintptr_t)abuf,
 				       .length = MSG_SIZE, .lkey = mr->lkey };
@@ -468,7 +477,7 @@ static void attempt_curstate(void)
 					  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
 		printf("# a %d B SEND on the QP the kernel thinks is in %s\n",
-		       MSG_SIZE, state_str(s));
+		       MSG_SIZE, lv_qp_state_str(s));
 		fflush(stdout);
 		err = ibv_post_send(qp, &wr, &bad);
 		printf("# post_send: %s; completion: %s\n",
@@ -484,7 +493,8 @@ static void attempt_curstate(void)
 	err = claim(qp, IBV_QPS_RTR, IBV_QPS_RTS);
 	lv_check(err != 0,
 		 "curstate: INIT QP claimed RTR -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	if (iwarp) {
 		/* a true claim: libsiw QPs take INIT -> INIT */
 		err = claim(qp, IBV_QPS_INIT, IBV_QPS_INIT);
@@ -512,11 +522,13 @@ static void attempt_curstate(void)
 	err = claim(qp, IBV_QPS_RTS, IBV_QPS_RTS);
 	lv_check(err != 0,
 		 "curstate: ERR QP claimed RTS -> RTS refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	err = claim(qp, IBV_QPS_INIT, IBV_QPS_RTR);
 	lv_check(err != 0,
 		 "curstate: ERR QP claimed INIT -> RTR refused (%s, state now %s)",
-		 err ? strerror(err) : "accepted", state_str(qp_state(qp)));
+		 err ? strerror(err) : "accepted",
+		 lv_qp_state_str(lv_qp_state(qp)));
 	ibv_destroy_qp(qp);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(cq);
@@ -783,10 +795,12 @@ static void outcome_str(const struct outcome *o, char *s, size_t n)
 		/* libsiw returns -errno */
 		snprintf(s, n, "post: %s", strerror(abs(o->post_err)));
 	else if (o->status < 0)
-		snprintf(s, n, "no completion, QP %s", state_str(o->state));
+		snprintf(s, n, "no completion, QP %s",
+			 lv_qp_state_str(o->state));
 	else
 		snprintf(s, n, "%s, QP %s",
-			 ibv_wc_status_str(o->status), state_str(o->state));
+			 ibv_wc_status_str(o->status),
+			 lv_qp_state_str(o->state));
 }
 
 static int failed(const struct outcome *o)
@@ -807,7 +821,7 @@ static void run_wr(struct conn *c, struct ibv_send_wr *wr, struct outcome *o)
 		o->status = wc.status;
 		o->bytes = wc.byte_len;
 	}
-	o->state = qp_state(c->qp);
+	o->state = lv_qp_state(c->qp);
 }
 
 /* one WR on its own connection; must end in an error (@must_fail) */
@@ -824,11 +838,9 @@ static void wr_case(const char *what, int must_fail, int opcode,
 	char s[96];
 	uint32_t i;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_NONE, NULL);
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	for (i = 0; i < nsge && i < 40; i++) {
 		sge[i].addr = (uintptr_t)abuf;
 		sge[i].length = i ? len1 : len0;
@@ -855,7 +867,7 @@ static void wr_case(const char *what, int must_fail, int opcode,
 	    o.status == IBV_WC_SUCCESS) {
 		for (i = 0; i < 50 && o.state != IBV_QPS_ERR; i++) {
 			usleep(100000);
-			o.state = qp_state(c.qp);
+			o.state = lv_qp_state(c.qp);
 		}
 	}
 	outcome_str(&o, s, sizeof(s));
@@ -933,27 +945,6 @@ static void attempt_wr(void)
 
 /* ---- ring: the mmap'd rings written directly ---- */
 
-/* the doorbell librxe and libsiw ring: a POST_SEND of no WR */
-static int doorbell(struct ibv_qp *qp)
-{
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_post_send core;
-	} cmd;
-	struct ib_uverbs_post_send_resp resp;
-
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
-	cmd.hdr.in_words = sizeof(cmd) / 4;
-	cmd.hdr.out_words = sizeof(resp) / 4;
-	cmd.core.response = (uintptr_t)&resp;
-	cmd.core.qp_handle = qp->handle;
-	cmd.core.wqe_size = sizeof(struct ibv_send_wr);
-	if (write(qp->context->cmd_fd, &cmd, sizeof(cmd)) != sizeof(cmd))
-		return errno;
-	return 0;
-}
-
 enum sq_bad {
 	SQB_OPCODE, SQB_NUMSGE, SQB_NUMSGE_SLOT, SQB_LEN_MISMATCH,
 	SQB_SGE_HUGE, SQB_INLINE_HUGE, SQB_PRIVATE, SQB_FOREIGN_LKEY,
@@ -1027,7 +1018,7 @@ static void ring_outcome(struct conn *c, int post_err, struct outcome *o)
 	o->status = -1;
 	if (wait_wc(c->cq, &wc, 3000))
 		o->status = wc.status;
-	o->state = qp_state(c->qp);
+	o->state = lv_qp_state(c->qp);
 }
 
 static void ring_sq_case(int b)
@@ -1039,17 +1030,11 @@ static void ring_sq_case(int b)
 	int err;
 
 	snprintf(what, sizeof(what), "ring: SQ WQE, %s", sqb_name[b]);
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found in /proc/self/maps", what);
-		conn_close(&c);
-		return;
-	}
 	/* our MR for the SGEs lives in the QP's PD */
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ,
+			"SQ ring found in /proc/self/maps");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	if (!iwarp) {
 		struct rxe_send_wqe *w = rxe_slot(&c.sq, c.sq.prod);
 		size_t slot = (size_t)1 << c.sq.log2;
@@ -1140,7 +1125,7 @@ static void ring_sq_case(int b)
 			break;
 		}
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	ring_outcome(&c, err, &o);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(sqb_must_fail(b) ? failed(&o) : (failed(&o) || o.status == 0),
@@ -1164,16 +1149,9 @@ static void ring_sq_header(int which)
 	int err, i;
 
 	snprintf(what, sizeof(what), "ring: SQ %s", name[which]);
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ, "SQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	q = (void *)c.sq.base;
 	/* every slot a valid 8 B SEND: whatever the kernel takes is sane */
 	for (i = 0; i < (int)c.sq.nslots; i++)
@@ -1186,7 +1164,7 @@ static void ring_sq_header(int which)
 		q->log2_elem_size = 31;
 		rxe_publish(&c.sq);
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	ring_outcome(&c, err, &o);
 	/* drain what else completes */
 	{
@@ -1196,7 +1174,7 @@ static void ring_sq_header(int which)
 		while (wait_wc(c.cq, &wc, 500) && n < 4096)
 			n++;
 	}
-	o.state = qp_state(c.qp);
+	o.state = lv_qp_state(c.qp);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(1, "%s: %s", what, s);
 	conn_close(&c);
@@ -1293,11 +1271,12 @@ static void ring_rq_case(int b)
 				!iwarp ? got && wc.wr_id == 5 &&
 					 wc.status != IBV_WC_SUCCESS :
 				!got || wc.status != IBV_WC_SUCCESS ||
-				qp_state(c.qp) == IBV_QPS_ERR),
+				lv_qp_state(c.qp) == IBV_QPS_ERR),
 		 "%s: %s (wr_id %llu), QP %s, another PD's memory %s", what,
 		 got ? ibv_wc_status_str(wc.status) : "no completion",
 		 got ? (unsigned long long)wc.wr_id : 0ULL,
-		 state_str(qp_state(c.qp)), at == 4096 ? "unchanged" : "WRITTEN");
+		 lv_qp_state_str(lv_qp_state(c.qp)),
+		 at == 4096 ? "unchanged" : "WRITTEN");
 	fill(fbuf, 4096, 99);
 	conn_close(&c);
 	ibv_dereg_mr(mr);
@@ -1313,16 +1292,9 @@ static void ring_cq_full(void)
 	char s[96];
 	int i, err = 0;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.cqr.base) {
-		lv_check(0, "%s: CQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_CQ, "CQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	if (!iwarp) {
 		struct rxe_queue_buf *q = (void *)c.cqr.base;
 
@@ -1342,12 +1314,12 @@ static void ring_cq_full(void)
 		for (i = 0; i < 8; i++)
 			siw_sqe_send(&q[i], mr->lkey, 8, i);
 	}
-	err = doorbell(c.qp);
+	err = lv_doorbell(c.qp);
 	sleep(1);
 	memset(&o, 0, sizeof(o));
 	o.post_err = err;
 	o.status = -1;
-	o.state = qp_state(c.qp);
+	o.state = lv_qp_state(c.qp);
 	outcome_str(&o, s, sizeof(s));
 	lv_check(1, "%s: %s", what, s);
 	/* the CQ's ring is garbage to libibverbs now: never poll it */
@@ -1390,16 +1362,9 @@ static void ring_race(void)
 	int i, errs = 0, st;
 	unsigned int cqes = 0;
 
-	if (conn_up(&c, MODE_PASSIVE, NULL, what))
-		return;
-	if (!c.sq.base) {
-		lv_check(0, "%s: SQ ring found", what);
-		conn_close(&c);
-		return;
-	}
-	mr = ibv_reg_mr(c.pd, abuf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr = conn_up_mr(&c, what, RING_SQ, "SQ ring found");
 	if (!mr)
-		lv_die("reg_mr");
+		return;
 	sc.r = &c.sq;
 	if (pthread_create(&t, NULL, scribble, &sc))
 		lv_die("pthread_create");
@@ -1415,7 +1380,7 @@ static void ring_race(void)
 
 			siw_sqe_send(&q[i % c.sq.nslots], mr->lkey, 64, i);
 		}
-		if (doorbell(c.qp))
+		if (lv_doorbell(c.qp))
 			errs++;
 		/* the CQ ring is intact: only the SQ's is scribbled */
 		while ((n = ibv_poll_cq(c.cq, 16, wc)) > 0)
@@ -1423,9 +1388,9 @@ static void ring_race(void)
 	}
 	sc.stop = 1;
 	pthread_join(t, NULL);
-	st = qp_state(c.qp);
+	st = lv_qp_state(c.qp);
 	lv_check(1, "%s: %d doorbells refused, %u completions, QP %s", what,
-		 errs, cqes, state_str(st));
+		 errs, cqes, lv_qp_state_str(st));
 	conn_close(&c);
 	ibv_dereg_mr(mr);
 }
@@ -1569,7 +1534,7 @@ polled:
 		while ((n = ibv_poll_cq(c.cq, 16, wc)) > 0)
 			for (i = 0; i < n; i++)
 				read_done(&st, &wc[i], rbuf);
-		if (qp_state(c.qp) == IBV_QPS_ERR)
+		if (lv_qp_state(c.qp) == IBV_QPS_ERR)
 			break;
 	}
 	/* what is still in flight: up to 10 s of no progress */
@@ -1585,7 +1550,8 @@ polled:
 		 r, hname[how], mod_err, first_err ? strerror(first_err) : "-",
 		 st.posted, st.post_err, st.reads, st.bad, st.rerr,
 		 st.first_status < 0 ? "-" : ibv_wc_status_str(st.first_status),
-		 st.posted - st.reads - st.rerr, state_str(qp_state(c.qp)));
+		 st.posted - st.reads - st.rerr,
+		 lv_qp_state_str(lv_qp_state(c.qp)));
 	conn_close(&c);
 	ibv_dereg_mr(lmr);
 	ibv_dereg_mr(mr);
@@ -1813,16 +1779,16 @@ static void p_close(struct rdma_cm_id *id)
 
 static int run_peer(const char *addr, const char *port)
 {
-	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE,
-				       .ai_port_space = RDMA_PS_TCP }, *res;
 	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_addrinfo *res;
 	struct rdma_cm_id *lid;
 	struct rdma_cm_event *ev;
 	struct ibv_pd *other;
 	int quit = 0;
 
-	if (!ch || rdma_getaddrinfo(addr, port, &hints, &res))
-		lv_die("peer: rdma_getaddrinfo");
+	if (!ch)
+		lv_die("peer: rdma_create_event_channel");
+	res = lv_cm_resolve(addr, port, 1);
 	if (rdma_create_id(ch, &lid, NULL, RDMA_PS_TCP) ||
 	    rdma_bind_addr(lid, res->ai_src_addr) || rdma_listen(lid, 16))
 		lv_die("peer: listen");
@@ -1958,26 +1924,16 @@ static void quit_peer(void)
 
 int main(int argc, char **argv)
 {
-	const char *addr = NULL, *port = "18990", *peer6 = NULL;
-	const char *only = NULL, *skip = NULL;
-	int server = 0, c, g4 = -1, g6 = -1, rounds = 40;
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
+	const char *only = NULL, *skip = NULL, *peer6 = NULL;
+	int c, g4 = -1, g6 = -1, rounds = 40;
+	struct lv_cm_args a = { .port = "18990" };
 	struct rlimit rl;
 	time_t t0;
 
-	while ((c = getopt(argc, argv, "d:sa:p:g:G:6:x:o:r:")) != -1) {
+	while ((c = lv_cm_getopt(argc, argv, "d:g:G:6:x:o:r:", &a)) != -1) {
 		switch (c) {
 		case 'd':
 			devname = optarg;
-			break;
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
 			break;
 		case 'g':
 			g4 = atoi(optarg);
@@ -2001,28 +1957,24 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (!server && optind == argc - 1)
-		addr = argv[optind];
-	else if (optind != argc)
-		goto usage;
-	if (!devname || !addr)
+	if (lv_cm_role(argc, argv, &a) < 0 || !devname)
 		goto usage;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("# %s as uid %d, RLIMIT_MEMLOCK %s\n", server ? "peer" : "attacker",
+	printf("# %s as uid %d, RLIMIT_MEMLOCK %s\n",
+	       a.server ? "peer" : "attacker",
 	       (int)getuid(),
 	       getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY ?
 	       "unlimited" : "limited");
-	if (server) {
+	if (a.server) {
 		iwarp = !strncmp(devname, "sw", 2);
-		return run_peer(addr, port);
+		return run_peer(a.addr, a.port);
 	}
 
 	ctx = cm_device(devname);
 	if (ibv_query_device(ctx, &dattr))
 		lv_die("query_device");
 	iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP;
-	if (rdma_getaddrinfo(addr, port, &hints, &peer_ai))
-		lv_die("rdma_getaddrinfo");
+	peer_ai = lv_cm_resolve(a.addr, a.port, 0);
 	atexit(quit_peer);
 	abuf = xalloc(BUF_SIZE);
 	fbuf = xalloc(4096);
@@ -2048,7 +2000,7 @@ int main(int argc, char **argv)
 		attempt_ring();
 	t0 = took("ring", t0);
 	if (!iwarp && wanted(only, skip, "avflip"))
-		attempt_avflip(addr, peer6, g4, g6, rounds);
+		attempt_avflip(a.addr, peer6, g4, g6, rounds);
 	t0 = took("avflip", t0);
 	if (wanted(only, skip, "limits"))
 		attempt_limits(g4);

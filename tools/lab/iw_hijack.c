@@ -36,6 +36,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 #define PD_VICTIM "victim"
@@ -78,45 +79,6 @@ static struct rdma_conn_param conn_param(const char *who, uint32_t qpn)
 	};
 }
 
-/* a CM ID with SERVER's address and route resolved, and a QP if @attr */
-static struct rdma_cm_id *client_ep(const char *host, const char *port,
-				    struct ibv_qp_init_attr *attr)
-{
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
-	struct rdma_addrinfo *res;
-	struct rdma_cm_id *id;
-
-	if (rdma_getaddrinfo(host, port, &hints, &res))
-		lv_die("rdma_getaddrinfo");
-	if (rdma_create_ep(&id, res, NULL, attr))
-		lv_die("rdma_create_ep");
-	rdma_freeaddrinfo(res);
-	return id;
-}
-
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
-
-	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
-		lv_die("ibv_query_qp");
-	return attr.qp_state;
-}
-
-static const char *state_str(enum ibv_qp_state s)
-{
-	static const char *const names[] = {
-		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
-		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
-		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
-		[IBV_QPS_ERR] = "ERR",
-	};
-
-	return (unsigned int)s < sizeof(names) / sizeof(names[0]) && names[s] ?
-	       names[s] : "?";
-}
-
 static void put_word(int fd, uint32_t v)
 {
 	if (write(fd, &v, sizeof(v)) != sizeof(v))
@@ -140,21 +102,21 @@ static int victim(const char *host, const char *port, int to, int from)
 	struct rdma_conn_param param;
 	struct ibv_mr *out_mr, *in_mr;
 	struct rdma_cm_id *id;
-	enum ibv_qp_state s;
 	struct ibv_wc wc;
+	int s;
 
-	id = client_ep(host, port, &attr);
-	s = qp_state(id->qp);
+	id = lv_cm_client(host, port, &attr);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_INIT, "victim: QP %u in INIT after rdma_create_qp (%s)",
-		 id->qp->qp_num, state_str(s));
+		 id->qp->qp_num, lv_qp_state_str(s));
 	put_word(to, id->qp->qp_num);
 
 	/* the thief tried */
 	get_word(from);
-	s = qp_state(id->qp);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_INIT,
 		 "victim: QP %u still in INIT after the thief's connect (%s)",
-		 id->qp->qp_num, state_str(s));
+		 id->qp->qp_num, lv_qp_state_str(s));
 	put_word(to, 0);
 	/* the thief is gone */
 	get_word(from);
@@ -172,10 +134,10 @@ static int victim(const char *host, const char *port, int to, int from)
 			 strerror(errno));
 		return 1;
 	}
-	s = qp_state(id->qp);
+	s = lv_qp_state(id->qp);
 	lv_check(s == IBV_QPS_RTS,
 		 "victim: connected with its own QP, which is in RTS (%s)",
-		 state_str(s));
+		 lv_qp_state_str(s));
 	if (rdma_post_send(id, NULL, out, sizeof(out), out_mr, IBV_SEND_SIGNALED))
 		lv_die("rdma_post_send");
 	if (rdma_get_send_comp(id, &wc) <= 0 || wc.status != IBV_WC_SUCCESS)
@@ -201,7 +163,7 @@ static int thief(const char *host, const char *port, int to, int from)
 	int err, e;
 
 	qpn = get_word(from);
-	id = client_ep(host, port, NULL);
+	id = lv_cm_client(host, port, NULL);
 	param = conn_param(PD_THIEF, qpn);
 	err = rdma_connect(id, &param);
 	e = errno;
@@ -248,25 +210,15 @@ static int run_client(const char *host, const char *port)
 /* the listener: each connection gets a QP; the victim's SEND is echoed */
 static int run_server(const char *addr, const char *port)
 {
-	struct rdma_addrinfo hints = {
-		.ai_port_space = RDMA_PS_TCP, .ai_flags = RAI_PASSIVE,
-	};
 	struct ibv_qp_init_attr attr = qp_attr();
 	struct rdma_cm_id *listen_id, *id;
-	struct rdma_addrinfo *res;
 	static char buf[64];
 	struct ibv_mr *mr;
 	struct ibv_wc wc;
 	const char *pd;
 	int is_victim;
 
-	if (rdma_getaddrinfo(addr, port, &hints, &res))
-		lv_die("rdma_getaddrinfo");
-	if (rdma_create_ep(&listen_id, res, NULL, NULL))
-		lv_die("rdma_create_ep");
-	rdma_freeaddrinfo(res);
-	if (rdma_listen(listen_id, 4))
-		lv_die("rdma_listen");
+	listen_id = lv_cm_listen(addr, port, 4);
 	for (;;) {
 		if (rdma_get_request(listen_id, &id))
 			lv_die("rdma_get_request");
@@ -315,39 +267,18 @@ static int run_server(const char *addr, const char *port)
 
 int main(int argc, char **argv)
 {
-	const char *addr = NULL, *port = "7490";
-	int server = -1, c;
+	struct lv_cm_args a = { .port = "7490" };
+	int role = -1;
 
 	signal(SIGALRM, on_alarm);
-	while ((c = getopt(argc, argv, "sa:p:")) != -1) {
-		switch (c) {
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
-			break;
-		default:
-			server = -1;
-			break;
-		}
-	}
-	/* a trailing SERVER is the client (lab_pair appends the address) */
-	if (optind == argc - 1 && server != 1) {
-		server = 0;
-		addr = argv[optind];
-	} else if (optind != argc) {
-		server = -1;
-	}
-	if (server < 0 || !addr) {
+	if (lv_cm_getopt(argc, argv, "", &a) == -1)
+		role = lv_cm_role(argc, argv, &a);
+	if (role < 0) {
 		fprintf(stderr, "usage: iw_hijack [-p PORT] (-s -a ADDR | SERVER)\n");
 		return 2;
 	}
-	if (server)
-		return run_server(addr, port);
+	if (role)
+		return run_server(a.addr, a.port);
 	alarm(90);
-	return run_client(addr, port);
+	return run_client(a.addr, a.port);
 }

@@ -48,9 +48,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* --- PRNG ------------------------------------------------------------------ */
+#include "labwire.h"
 
-static uint64_t rng_state;
+/* --- PRNG (labwire.c), seeded per connection --------------------------- */
 
 static void rng_seed(uint64_t seed, uint64_t k)
 {
@@ -59,80 +59,22 @@ static void rng_seed(uint64_t seed, uint64_t k)
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	rng_state = (z ^ (z >> 31)) | 1;
-}
-
-static uint64_t rnd64(void)
-{
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	rng_state = x;
-	return x;
-}
-
-static uint32_t rnd(uint32_t n)
-{
-	return n ? (uint32_t)(rnd64() % n) : 0;
-}
-
-static void rnd_bytes(uint8_t *p, size_t n)
-{
-	while (n--)
-		*p++ = (uint8_t)rnd64();
+	rng_set((z ^ (z >> 31)) | 1);
 }
 
 /* --- CRC32c (Castagnoli, reflected), RFC 5044 4.2 ------------------------- */
 
 static uint32_t crc_table[256];
 
-static void crc_init(void)
-{
-	uint32_t c;
-	int i, k;
-
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (k = 0; k < 8; k++)
-			c = c & 1 ? 0x82f63b78u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
 static uint32_t crc32c(const uint8_t *p, size_t n)
 {
-	uint32_t c = ~0u;
-
-	while (n--)
-		c = crc_table[(c ^ *p++) & 0xff] ^ (c >> 8);
-	return ~c;
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
+	return ~crc_table_update(crc_table, ~0u, p, n);
 }
 
 static void put_be64(uint8_t *p, uint64_t v)
 {
 	put_be32(p, v >> 32);
 	put_be32(p + 4, v);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
 static uint64_t get_be64(const uint8_t *p)
@@ -693,7 +635,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bad address %s\n", addr);
 		return 2;
 	}
-	crc_init();
+	crc_table_init(crc_table, 0x82f63b78u);
 	if (!seed) {
 		struct timespec ts;
 

@@ -31,6 +31,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 /* the server's memory, told to the client in its first SEND */
@@ -52,7 +53,6 @@ static uint8_t pattern(unsigned int round, size_t off)
 static struct rdma_cm_id *setup(const char *addr, const char *port,
 				int server)
 {
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
 	struct ibv_qp_init_attr attr = {
 		.cap = {
 			.max_send_wr = 8,
@@ -64,28 +64,10 @@ static struct rdma_cm_id *setup(const char *addr, const char *port,
 		.sq_sig_all = 0,
 		.qp_type = IBV_QPT_RC,
 	};
-	struct rdma_cm_id *listen_id, *id;
-	struct rdma_addrinfo *res;
-	int err;
 
-	if (server)
-		hints.ai_flags = RAI_PASSIVE;
-	err = rdma_getaddrinfo(addr, port, &hints, &res);
-	if (err)
-		lv_die("rdma_getaddrinfo");
-	if (rdma_create_ep(server ? &listen_id : &id, res, NULL,
-			   server ? NULL : &attr))
-		lv_die("rdma_create_ep");
-	rdma_freeaddrinfo(res);
 	if (!server)
-		return id;
-	if (rdma_listen(listen_id, 1))
-		lv_die("rdma_listen");
-	if (rdma_get_request(listen_id, &id))
-		lv_die("rdma_get_request");
-	if (rdma_create_qp(id, NULL, &attr))
-		lv_die("rdma_create_qp");
-	return id;
+		return lv_cm_client(addr, port, &attr);
+	return lv_cm_request(lv_cm_listen(addr, port, 1), &attr);
 }
 
 /*
@@ -239,20 +221,11 @@ static int run_client(const char *addr, const char *port)
 
 int main(int argc, char **argv)
 {
-	const char *addr = NULL, *port = "7480";
-	int server = -1, c;
+	struct lv_cm_args a = { .port = "7480" };
+	int role, c, bad = 0;
 
-	while ((c = getopt(argc, argv, "sa:p:n:S:")) != -1) {
+	while ((c = lv_cm_getopt(argc, argv, "n:S:", &a)) != -1) {
 		switch (c) {
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
-			break;
 		case 'n':
 			rounds = strtoul(optarg, NULL, 0);
 			break;
@@ -260,21 +233,15 @@ int main(int argc, char **argv)
 			size = strtoul(optarg, NULL, 0);
 			break;
 		default:
-			server = -1;
+			bad = 1;
 			break;
 		}
 	}
-	/* a trailing SERVER is -c SERVER (lab_pair appends the address) */
-	if (optind == argc - 1 && server != 1) {
-		server = 0;
-		addr = argv[optind];
-	} else if (optind != argc) {
-		server = -1;
-	}
-	if (server < 0 || !addr || !rounds || !size || rounds > 1000) {
+	role = bad ? -1 : lv_cm_role(argc, argv, &a);
+	if (role < 0 || !rounds || !size || rounds > 1000) {
 		fprintf(stderr, "usage: iw_reuse [-n ROUNDS] [-S SIZE] [-p PORT] %s\n",
 			"(-s -a ADDR | SERVER)");
 		return 2;
 	}
-	return server ? run_server(addr, port) : run_client(addr, port);
+	return role ? run_server(a.addr, a.port) : run_client(a.addr, a.port);
 }

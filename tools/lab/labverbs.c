@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* labverbs: see labverbs.h */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+#include <rdma/ib_user_verbs.h>
 
 #include "labverbs.h"
 
@@ -56,20 +59,24 @@ struct ibv_context *lv_open_device(const char *name)
 	return ctx;
 }
 
-void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a)
+void lv_parse_args(int argc, char **argv, const char *port, char flag,
+		   struct lv_args *a)
 {
+	char opts[] = { 'd', ':', 'g', ':', 'p', ':', flag, 0 };
 	int opt;
 
 	*a = (struct lv_args){ .gidx = 1, .port = port };
-	while ((opt = getopt(argc, argv, "d:g:p:c")) != -1) {
+	while ((opt = getopt(argc, argv, opts)) != -1) {
 		if (opt == 'd')
 			a->dev = optarg;
 		else if (opt == 'g')
 			a->gidx = atoi(optarg);
-		else if (opt == 'c')
-			a->caps = 1;
-		else
+		else if (opt == 'p')
 			a->port = optarg;
+		else if (flag && opt == flag)
+			a->flag = 1;
+		else
+			lv_die("usage: [-d DEV] [-g GIDIDX] [-p PORT] [SERVER]");
 	}
 	if (optind < argc)
 		a->host = argv[optind];
@@ -80,13 +87,26 @@ void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
 {
 	b->ctx = lv_open_device(a->dev);
 	b->pd = ibv_alloc_pd(b->ctx);
-	b->buf = aligned_alloc(4096, len);
-	if (!b->pd || !b->buf)
-		lv_die("pd/buf");
-	memset(b->buf, fill, len);
-	b->mr = ibv_reg_mr(b->pd, b->buf, len, access);
-	if (!b->mr)
+	if (!b->pd)
+		lv_die("pd");
+	b->mr = lv_buf_reg(b->pd, len, fill, access);
+	b->buf = b->mr->addr;
+}
+
+struct ibv_mr *lv_buf_reg(struct ibv_pd *pd, size_t len, int fill,
+			  int access)
+{
+	struct ibv_mr *mr;
+	void *buf;
+
+	buf = aligned_alloc(4096, len);
+	if (!buf)
+		lv_die("buf");
+	memset(buf, fill, len);
+	mr = ibv_reg_mr(pd, buf, len, access);
+	if (!mr)
 		lv_die("reg_mr");
+	return mr;
 }
 
 struct ibv_cq *lv_create_cq(struct ibv_context *ctx)
@@ -96,6 +116,37 @@ struct ibv_cq *lv_create_cq(struct ibv_context *ctx)
 	if (!cq)
 		lv_die("create_cq");
 	return cq;
+}
+
+struct ibv_wc lv_poll1(struct ibv_cq *cq)
+{
+	struct ibv_wc wc = { .status = -1 };
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ibv_poll_cq(cq, 1, &wc) != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 20) {
+			wc.status = -1;
+			break;
+		}
+	}
+	return wc;
+}
+
+const char *lv_wc_status(struct ibv_wc wc)
+{
+	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
+}
+
+void lv_sync(int fd, char c)
+{
+	char got;
+
+	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
+		lv_die("sync");
 }
 
 struct ibv_qp *lv_create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
@@ -177,6 +228,48 @@ int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
 	return fd;
 }
 
+int lv_qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
+		return -1;
+	return attr.qp_state;
+}
+
+const char *lv_qp_state_str(int s)
+{
+	static const char *const names[] = {
+		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
+		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
+		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
+		[IBV_QPS_ERR] = "ERR",
+	};
+
+	return s >= 0 && s < (int)(sizeof(names) / sizeof(names[0])) &&
+	       names[s] ? names[s] : "?";
+}
+
+int lv_doorbell(struct ibv_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send cmd;
+	} c = {};
+	struct ib_uverbs_post_send_resp resp;
+
+	c.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	c.hdr.in_words = sizeof(c) / 4;
+	c.hdr.out_words = sizeof(resp) / 4;
+	c.cmd.response = (uintptr_t)&resp;
+	c.cmd.qp_handle = qp->handle;
+	c.cmd.wqe_size = sizeof(struct ibv_send_wr);
+	if (write(qp->context->cmd_fd, &c, sizeof(c)) != sizeof(c))
+		return errno;
+	return 0;
+}
+
 void lv_qp_init(struct ibv_qp *qp, int access)
 {
 	struct ibv_qp_attr attr;
@@ -205,12 +298,11 @@ void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
 	attr->ah_attr.port_num = 1;
 }
 
-void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
-		   const struct lv_info *mine, const struct lv_info *peer)
+void lv_rc_rtr(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu,
+	       const struct lv_info *peer)
 {
 	struct ibv_qp_attr attr;
 
-	lv_qp_init(qp, access);
 	lv_rtr_path(&attr, gidx, mtu, peer);
 	attr.max_dest_rd_atomic = 1;
 	attr.min_rnr_timer = 12;
@@ -218,15 +310,85 @@ void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
 		lv_die("RTR");
+}
+
+void lv_rc_rts(struct ibv_qp *qp, uint32_t psn)
+{
+	struct ibv_qp_attr attr;
+
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
 	attr.timeout = 14;
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
-	attr.sq_psn = mine->psn;
+	attr.sq_psn = psn;
 	attr.max_rd_atomic = 1;
 	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 			  IBV_QP_MAX_QP_RD_ATOMIC))
 		lv_die("RTS");
+}
+
+void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
+		   const struct lv_info *mine, const struct lv_info *peer)
+{
+	lv_qp_init(qp, access);
+	lv_rc_rtr(qp, gidx, mtu, peer);
+	lv_rc_rts(qp, mine->psn);
+}
+
+void lv_create_pairs(struct ibv_pd *pd, int n, uint64_t send_ops,
+		     struct ibv_cq **cq, struct ibv_qp **qp)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ibv_qp_init_attr_ex init = {
+			.qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = pd,
+			.send_ops_flags = send_ops,
+		};
+
+		cq[i] = lv_create_cq(pd->context);
+		if (!send_ops) {
+			qp[i] = lv_create_rc_qp(pd, cq[i], 8, 0, NULL);
+			if (!qp[i])
+				lv_die("create_qp");
+			continue;
+		}
+		init.send_cq = cq[i];
+		init.recv_cq = cq[i];
+		qp[i] = ibv_create_qp_ex(pd->context, &init);
+		if (!qp[i])
+			lv_die("create_qp_ex");
+	}
+}
+
+int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
+		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
+		     int access)
+{
+	struct lv_info *mine = calloc(n, sizeof(*mine));
+	struct lv_info *peer = calloc(n, sizeof(*peer));
+	enum ibv_mtu mtu;
+	int fd, i;
+
+	if (!mine || !peer)
+		lv_die("calloc");
+	if (a->host)
+		skew = 0;
+	for (i = 0; i < n; i++)
+		lv_describe(qp[i], a->gidx, psn * (i + 1) + skew, b->buf,
+			    b->mr, &mine[i], &mtu);
+	fd = lv_meet(a, n, mine, peer);
+	for (i = 0; i < n; i++)
+		lv_rc_connect(qp[i], a->gidx, mtu, access, &mine[i], &peer[i]);
+	lv_xchg(fd, &mine[0], &peer[0]);
+	free(mine);
+	free(peer);
+	return fd;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * labverbs: what the lab's test programs share: opening a device by name,
- * the command line, device, PD and buffer of the two-sided programs
- * (atomic_write, mw_verbs, rc_access, uc_verbs), an RC QP, the TCP exchange of the attributes each side needs to reach
- * the other, INIT -> RTR -> RTS (rc_access, rc_inline, srq_verbs), and
- * the reporter of single checks (siwarp_verbs, srq_verbs).  Built into
- * each program (tools/lab/lab compiles it with them).
+ * labverbs: what the lab's verbs test programs share: opening a device
+ * by name, the command line, device, PD and buffers of the two-sided
+ * programs (atomic_write, flush_verbs, mw_verbs, rc_access, uc_verbs),
+ * RC QPs and the pairs of them those programs connect, the TCP exchange
+ * of the attributes each side needs to reach the other, INIT -> RTR ->
+ * RTS, the wait for one completion, and the reporter of single checks.
+ * Built into each program (tools/lab/lab compiles it with them).
  */
 #ifndef LABVERBS_H
 #define LABVERBS_H
@@ -15,21 +16,26 @@
 #include <stdint.h>
 
 /*
- * The command line of a two-sided program (atomic_write, mw_verbs,
- * rc_access, uc_verbs):
- *   PROG -d DEV -g GIDIDX -p PORT [-c]            the server
- *   PROG -d DEV -g GIDIDX -p PORT [-c] SERVER     the client
+ * The command line of a two-sided program (atomic_write, flush_verbs,
+ * mw_verbs, rc_access, uc_verbs):
+ *   PROG -d DEV -g GIDIDX -p PORT [-FLAG]            the server
+ *   PROG -d DEV -g GIDIDX -p PORT [-FLAG] SERVER     the client
  */
 struct lv_args {
 	const char *dev;	/* -d: NULL for the first device */
 	int gidx;		/* -g: local GID index, 1 if not given */
 	const char *port;	/* -p: TCP port of the exchange */
-	int caps;		/* -c: check what the device advertises */
+	int flag;		/* -FLAG: the program's own switch */
 	const char *host;	/* SERVER: the client only, NULL on the server */
 };
 
-/* Parse the command line into @a, with TCP port @port if -p is not given. */
-void lv_parse_args(int argc, char **argv, const char *port, struct lv_args *a);
+/*
+ * Parse the command line into @a, with TCP port @port if -p is not given
+ * and @flag as the letter of the program's own switch (atomic_write's -c,
+ * flush_verbs' -l), or 0 for none; an unknown option ends the program.
+ */
+void lv_parse_args(int argc, char **argv, const char *port, char flag,
+		   struct lv_args *a);
 
 /* What both sides of such a program open before their QPs. */
 struct lv_base {
@@ -41,13 +47,33 @@ struct lv_base {
 
 /*
  * Open @a's device, a PD and @len bytes of buffer filled with @fill,
- * registered with @access.  Dies on failure.
+ * registered with @access (lv_buf_reg()).  Dies on failure.
  */
 void lv_base_open(const struct lv_args *a, size_t len, int fill, int access,
 		  struct lv_base *b);
 
+/*
+ * @len bytes of page aligned buffer filled with @fill, registered in @pd
+ * with @access; the buffer is the MR's addr.  Dies on failure.
+ */
+struct ibv_mr *lv_buf_reg(struct ibv_pd *pd, size_t len, int fill,
+			  int access);
+
 /* A CQ of 16 entries on @ctx, or die. */
 struct ibv_cq *lv_create_cq(struct ibv_context *ctx);
+
+/* The next completion of @cq within 20 s; status -1 if none came. */
+struct ibv_wc lv_poll1(struct ibv_cq *cq);
+
+/* @wc's status as a string: "none" for lv_poll1()'s status -1. */
+const char *lv_wc_status(struct ibv_wc wc);
+
+/*
+ * Send @c over the exchange's socket @fd and wait for the same from the
+ * other side: a barrier, each program's steps named by their letters.
+ * Dies on anything else.
+ */
+void lv_sync(int fd, char c);
 
 /* What one side tells the other; both run the same program. */
 struct lv_info {
@@ -109,6 +135,40 @@ void lv_xchg(int fd, const struct lv_info *mine, struct lv_info *peer);
 int lv_meet(const struct lv_args *a, int n, const struct lv_info *mine,
 	    struct lv_info *peer);
 
+/*
+ * @n RC QPs, each on a CQ of its own (lv_create_cq()) with 8 send and
+ * receive WRs of one SGE: @send_ops names the IBV_QP_EX_WITH_* work
+ * requests they take through the extended post API (ibv_wr_*), 0 for
+ * none (ibv_post_send() only).  Dies on failure.
+ */
+void lv_create_pairs(struct ibv_pd *pd, int n, uint64_t send_ops,
+		     struct ibv_cq **cq, struct ibv_qp **qp);
+
+/*
+ * Connect @qp[0..@n-1] to the other side's, as @a says: each described
+ * (lv_describe(), PSN @psn * (i + 1), plus @skew on the server, with
+ * @b's buffer as the target of the peer's RDMA), the descriptions
+ * swapped (lv_meet()), each QP taken to RTS with remote @access
+ * (lv_rc_connect()), then one more lv_xchg() as a barrier: on return the
+ * QPs of both sides are in RTS.  Returns the exchange's socket.
+ */
+int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
+		     struct ibv_qp **qp, uint32_t psn, uint32_t skew,
+		     int access);
+
+/* @qp's state as ibv_query_qp() reads it, or -1 if the query fails. */
+int lv_qp_state(struct ibv_qp *qp);
+
+/* The name of QP state @s ("RESET" ... "ERR"), "?" for any other value. */
+const char *lv_qp_state_str(int s);
+
+/*
+ * The doorbell librxe and libsiw ring after writing send WQEs into the
+ * ring they share with the kernel: a POST_SEND command without work
+ * requests for @qp.  0 or the errno.
+ */
+int lv_doorbell(struct ibv_qp *qp);
+
 /* RESET to INIT on port 1 with remote @access; dies on failure */
 void lv_qp_init(struct ibv_qp *qp, int access);
 
@@ -120,8 +180,22 @@ void lv_rtr_path(struct ibv_qp_attr *attr, int gidx, enum ibv_mtu mtu,
 		 const struct lv_info *peer);
 
 /*
+ * INIT -> RTR towards @peer (lv_rtr_path()), responder depth 1, RNR
+ * timer 12.  Dies on failure.
+ */
+void lv_rc_rtr(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu,
+	       const struct lv_info *peer);
+
+/*
+ * RTR -> RTS with send PSN @psn, timeout 14, retry and RNR retry counts
+ * 7, requester depth 1.  Dies on failure.
+ */
+void lv_rc_rts(struct ibv_qp *qp, uint32_t psn);
+
+/*
  * Take @qp through INIT (with remote @access) and RTR to RTS towards
- * @peer, over GID index @gidx and path MTU @mtu.  Dies on failure.
+ * @peer, over GID index @gidx and path MTU @mtu: lv_qp_init(),
+ * lv_rc_rtr(), lv_rc_rts().  Dies on failure.
  */
 void lv_rc_connect(struct ibv_qp *qp, int gidx, enum ibv_mtu mtu, int access,
 		   const struct lv_info *mine, const struct lv_info *peer);

@@ -820,7 +820,7 @@ lab_pingpong() {
 # back and compares every ping and prints it (-v; live in
 # $LAB_OUT/$CUR.live); all COUNT must have run.
 lab_rping_checked() {
-	local count=$1 size=$2 p=$4 out rc n
+	local count=$1 size=$2 p=$4 out rc
 	shift 4
 	if [ "$LAB_ID" = 0 ]; then
 		out=$(lab_run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
@@ -836,10 +836,42 @@ lab_rping_checked() {
 	echo "$out" | tail -n 5
 	lab_rping_exit_race "$rc" <<<"$out" && rc=0
 	[ $rc -eq 0 ] || return $rc
+	lab_rping_pings "$count" <<<"$out"
+}
+
+# lab_rping_pings COUNT < OUTPUT: an rping -v -V client's output shows no
+# data error and all COUNT pings.
+lab_rping_pings() {
+	local out n
+	out=$(cat)
 	! grep -qi 'mismatch\|verification failed' <<<"$out" ||
 		{ echo "FAIL: data errors"; return 1; }
 	n=$(grep -c '^ping data: ' <<<"$out")
-	[ "$n" = "$count" ] || { echo "FAIL: $n of $count pings"; return 1; }
+	[ "$n" = "$1" ] || { echo "FAIL: $n of $1 pings"; return 1; }
+}
+
+# lab_pingpong_ok FILE N: FILE holds the output of an ibv_*_pingpong -c
+# run in the background and then a line "rc STATUS": it exited 0 after N
+# iterations, its data compared.
+lab_pingpong_ok() {
+	cat "$1"
+	grep -qx 'rc 0' "$1" || return 1
+	! grep -q 'invalid data' "$1" || { echo "FAIL: invalid data"; return 1; }
+	grep -q "^$2 iters in" "$1" || { echo "FAIL: no '$2 iters in' line"; return 1; }
+}
+
+# lab_rping_ok FILE COUNT: FILE holds the output of an rping -V run in the
+# background and then a line "rc STATUS": it exited 0 (or met its own exit
+# race, lab_rping_exit_race) and, on a client (any guest but guest0, the
+# server as in lab_pair), printed COUNT pings compared (lab_rping_pings).
+lab_rping_ok() {
+	local rc
+	tail -n 5 "$1"
+	rc=$(sed -n 's/^rc //p' "$1")
+	grep -v '^rc ' "$1" | lab_rping_exit_race "$rc" && rc=0
+	[ "$rc" = 0 ] || return 1
+	[ "$LAB_ID" = 0 ] && return 0
+	lab_rping_pings "$2" <"$1"
 }
 
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with

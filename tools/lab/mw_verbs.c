@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "labverbs.h"
@@ -68,38 +67,6 @@ static unsigned char pattern(unsigned int i, unsigned int seed)
 	return (i * seed + 1) & 0xff;
 }
 
-/* one completion within 20 s, or status -1 */
-static struct ibv_wc poll1(struct ibv_cq *cq)
-{
-	struct timespec t0, t;
-	struct ibv_wc wc = { .status = -1 };
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		if (ibv_poll_cq(cq, 1, &wc) != 0)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > 20) {
-			wc.status = -1;
-			break;
-		}
-	}
-	return wc;
-}
-
-static const char *st(struct ibv_wc wc)
-{
-	return (int)wc.status == -1 ? "none" : ibv_wc_status_str(wc.status);
-}
-
-static void sync_byte(int fd, char c)
-{
-	char got;
-
-	if (write(fd, &c, 1) != 1 || read(fd, &got, 1) != 1 || got != c)
-		lv_die("sync");
-}
-
 /* post one WR on pair @p, its completion */
 static struct ibv_wc post1(int p, struct ibv_send_wr *wr)
 {
@@ -111,7 +78,7 @@ static struct ibv_wc post1(int p, struct ibv_send_wr *wr)
 		perror("post_send");
 		return wc;
 	}
-	return poll1(cqs[p]);
+	return lv_poll1(cqs[p]);
 }
 
 static struct ibv_wc rdma(int p, enum ibv_wr_opcode op, void *local,
@@ -166,7 +133,7 @@ static struct ibv_wc bind1(int p, struct ibv_mw *mw, struct ibv_mr *mr,
 		fprintf(stderr, "ibv_bind_mw: %s\n", strerror(err));
 		return wc;
 	}
-	return poll1(cqs[p]);
+	return lv_poll1(cqs[p]);
 }
 
 /* IBV_WR_BIND_MW (type 2) on pair @p with the next key; the completion */
@@ -219,7 +186,7 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	wc = bind1(P_GOOD, mw1, mr, w1, WIN, RWA);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_BIND_MW,
 		 "server: type 1 bind by ibv_bind_mw completes (%s, opcode %d)",
-		 st(wc), wc.opcode);
+		 lv_wc_status(wc), wc.opcode);
 	k.addr1 = (uintptr_t)w1;
 	k.rkey1 = mw1->rkey;
 
@@ -227,7 +194,7 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 		   &k.rkey2);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_BIND_MW,
 		 "server: zero-based type 2 bind by IBV_WR_BIND_MW completes (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 
 	qx = ibv_qp_to_qp_ex(qps[P_RINV]);
 	k.rkey3 = ibv_inc_rkey(mw3->rkey);
@@ -239,19 +206,22 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	qx->wr_flags = IBV_SEND_SIGNALED;
 	ibv_wr_bind_mw(qx, mw3, k.rkey3, &bi);
 	err = ibv_wr_complete(qx);
-	wc = err ? (struct ibv_wc){ .status = -1 } : poll1(cqs[P_RINV]);
+	wc = err ? (struct ibv_wc){ .status = -1 } : lv_poll1(cqs[P_RINV]);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_BIND_MW,
-		 "server: type 2 bind by ibv_wr_bind_mw completes (%s)", st(wc));
+		 "server: type 2 bind by ibv_wr_bind_mw completes (%s)",
+		 lv_wc_status(wc));
 	k.addr3 = (uintptr_t)w3;
 
 	wc = bind1(P_GOOD, mw4, mr, w1, WIN, IBV_ACCESS_REMOTE_READ);
 	lv_check(wc.status == IBV_WC_SUCCESS,
-		 "server: read-only type 1 bind completes (%s)", st(wc));
+		 "server: read-only type 1 bind completes (%s)",
+		 lv_wc_status(wc));
 	k.rkey4 = mw4->rkey;
 	k.addr4 = (uintptr_t)w1;
 	wc = bind2(P_OWNER, mw5, mr, w3, WIN, RW, &k.rkey5);
 	lv_check(wc.status == IBV_WC_SUCCESS,
-		 "server: type 2 bind on another QP completes (%s)", st(wc));
+		 "server: type 2 bind on another QP completes (%s)",
+		 lv_wc_status(wc));
 	k.addr5 = (uintptr_t)w3;
 
 	err = ibv_dereg_mr(mr);
@@ -262,7 +232,7 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	if (write(fd, &k, sizeof(k)) != sizeof(k))
 		lv_die("keys");
 	/* A: the client's good operations are done */
-	sync_byte(fd, 'A');
+	lv_sync(fd, 'A');
 	for (i = 0; i < 256 && w1[16 + i] == pattern(i, 3); i++)
 		;
 	lv_check(i == 256, "server: WRITE through type 1 window landed (first bad %u)",
@@ -285,19 +255,20 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	inv.invalidate_rkey = k.rkey2;
 	wc = post1(P_GOOD, &inv);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_LOCAL_INV,
-		 "server: LOCAL_INV of the type 2 window completes (%s)", st(wc));
+		 "server: LOCAL_INV of the type 2 window completes (%s)",
+		 lv_wc_status(wc));
 	if (ibv_post_recv(qps[P_RINV], &rwr, &rbad))
 		lv_die("post_recv");
-	sync_byte(fd, 'B');
-	wc = poll1(cqs[P_RINV]);
+	lv_sync(fd, 'B');
+	wc = lv_poll1(cqs[P_RINV]);
 	lv_check(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
 		 (wc.wc_flags & (owner_rxe ? IBV_WC_IP_CSUM_OK :
 					     IBV_WC_WITH_INV)) &&
 		 wc.invalidated_rkey == k.rkey3,
 		 "server: SEND with Invalidate of window 3 received (%s, flags %#x, rkey %#x)",
-		 st(wc), wc.wc_flags, wc.invalidated_rkey);
+		 lv_wc_status(wc), wc.wc_flags, wc.invalidated_rkey);
 	/* C: the client's failing accesses are done */
-	sync_byte(fd, 'C');
+	lv_sync(fd, 'C');
 	for (i = 0; i < 8 && (owner_rxe || w1[WIN - 4 + i] == 0) &&
 		    w1[i] == 0; i++)
 		;
@@ -317,10 +288,12 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 		lv_die("bad binds' objects");
 	wc = bind1(P_B_NOBIND, bad[0], mr_nobind, buf, WIN, RW);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
-		 "server: bind to an MR without MW_BIND: MW_BIND_ERR (%s)", st(wc));
+		 "server: bind to an MR without MW_BIND: MW_BIND_ERR (%s)",
+		 lv_wc_status(wc));
 	wc = bind1(P_B_OUTSIDE, bad[1], mr, buf + BUF_LEN - 8, 16, RW);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
-		 "server: window past the MR's end: MW_BIND_ERR (%s)", st(wc));
+		 "server: window past the MR's end: MW_BIND_ERR (%s)",
+		 lv_wc_status(wc));
 	/* librxe refuses it in ibv_bind_mw; the WR reaches the kernel */
 	{
 		struct ibv_mw_bind b = {
@@ -340,12 +313,12 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 		   RW | IBV_ACCESS_ZERO_BASED, &k.rkey1);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
 		 "server: zero-based type 1 window by IBV_WR_BIND_MW: MW_BIND_ERR (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = bind2(P_B_NOLW, bad[3], mr_nolw, buf, WIN,
 		   IBV_ACCESS_REMOTE_WRITE, &k.rkey1);
 	lv_check(wc.status == IBV_WC_MW_BIND_ERR,
 		 "server: remote write window on an MR without local write: MW_BIND_ERR (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 
 	for (i = 0; i < 4; i++)
 		ibv_dealloc_mw(bad[i]);
@@ -355,7 +328,7 @@ static void server(int fd, struct ibv_pd *pd, unsigned char *buf,
 	lv_check(ibv_dereg_mr(mr) == 0 && ibv_dereg_mr(mr_nobind) == 0 &&
 		 ibv_dereg_mr(mr_nolw) == 0,
 		 "server: dereg the MRs once their windows are gone");
-	sync_byte(fd, 'D');
+	lv_sync(fd, 'D');
 }
 
 static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
@@ -373,14 +346,14 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 	wc = rdma(P_GOOD, IBV_WR_RDMA_WRITE, buf, mr, 256, k.addr1 + 16,
 		  k.rkey1);
 	lv_check(wc.status == IBV_WC_SUCCESS,
-		 "client: WRITE through type 1 window (%s)", st(wc));
+		 "client: WRITE through type 1 window (%s)", lv_wc_status(wc));
 	memset(buf + 4096, 0, 256);
 	wc = rdma(P_GOOD, IBV_WR_RDMA_READ, buf + 4096, mr, 256, k.addr1 + 16,
 		  k.rkey1);
 	lv_check(wc.status == IBV_WC_SUCCESS &&
 		 !memcmp(buf, buf + 4096, 256),
 		 "client: READ back through type 1 window, same bytes (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	*res = 0;
 	{
 		struct ibv_sge sge = { .addr = (uintptr_t)res, .length = 8,
@@ -395,7 +368,7 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 		wc = post1(P_GOOD, &wr);
 		lv_check(wc.status == IBV_WC_SUCCESS && *res == 100,
 			 "client: FETCH_ADD through type 1 window returns 100 (%s, %llu)",
-			 st(wc), (unsigned long long)*res);
+			 lv_wc_status(wc), (unsigned long long)*res);
 		wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
 		wr.wr.atomic.remote_addr = 8;
 		wr.wr.atomic.rkey = k.rkey2;
@@ -405,13 +378,14 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 		wc = post1(P_GOOD, &wr);
 		lv_check(wc.status == IBV_WC_SUCCESS && *res == 7,
 			 "client: CMP_SWP at zero-based offset 8 returns 7 (%s, %llu)",
-			 st(wc), (unsigned long long)*res);
+			 lv_wc_status(wc), (unsigned long long)*res);
 	}
 	for (i = 0; i < 128; i++)
 		buf[i] = pattern(i, 5);
 	wc = rdma(P_GOOD, IBV_WR_RDMA_WRITE, buf, mr, 128, 64, k.rkey2);
 	lv_check(wc.status == IBV_WC_SUCCESS,
-		 "client: WRITE at zero-based offset 64 (%s)", st(wc));
+		 "client: WRITE at zero-based offset 64 (%s)",
+		 lv_wc_status(wc));
 	memset(buf + 4096, 0, WIN);
 	wc = rdma(P_RINV, IBV_WR_RDMA_READ, buf + 4096, mr, WIN, k.addr3,
 		  k.rkey3);
@@ -419,95 +393,70 @@ static void client(int fd, unsigned char *buf, struct ibv_mr *mr)
 		;
 	lv_check(wc.status == IBV_WC_SUCCESS && i == WIN,
 		 "client: READ of the whole ibv_wr_bind_mw window (%s, first bad %u)",
-		 st(wc), i);
+		 lv_wc_status(wc), i);
 	memset(buf + 4096, 0, 64);
 	wc = rdma(P_OWNER, IBV_WR_RDMA_READ, buf + 4096, mr, 64, k.addr5,
 		  k.rkey5);
 	lv_check(wc.status == IBV_WC_SUCCESS && buf[4096 + 63] == pattern(63, 11),
-		 "client: READ of a type 2 window through its QP (%s)", st(wc));
-	sync_byte(fd, 'A');
+		 "client: READ of a type 2 window through its QP (%s)",
+		 lv_wc_status(wc));
+	lv_sync(fd, 'A');
 
 	/* window 2 is invalidated; invalidate window 3 by SEND */
-	sync_byte(fd, 'B');
+	lv_sync(fd, 'B');
 	sinv.invalidate_rkey = k.rkey3;
 	wc = post1(P_RINV, &sinv);
 	lv_check(wc.status == IBV_WC_SUCCESS,
-		 "client: SEND with Invalidate of window 3 (%s)", st(wc));
+		 "client: SEND with Invalidate of window 3 (%s)",
+		 lv_wc_status(wc));
 
 	wc = rdma(P_RINV, IBV_WR_RDMA_READ, buf + 4096, mr, 8, k.addr3,
 		  k.rkey3);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "client: READ through the remotely invalidated window: REM_ACCESS_ERR (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = rdma(P_GOOD, IBV_WR_RDMA_READ, buf + 4096, mr, 8, 0, k.rkey2);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "client: READ through the locally invalidated window: REM_ACCESS_ERR (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = rdma(P_OOB, IBV_WR_RDMA_WRITE, buf, mr, 8, k.addr1 + WIN - 4,
 		  k.rkey1);
 	if (owner_rxe)
 		printf("# client: WRITE across a window's end not checked: stock rxe checks its MR's bounds (%s)\n",
-		       st(wc));
+		       lv_wc_status(wc));
 	else
 		lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 			 "client: WRITE across a window's end: REM_ACCESS_ERR (%s)",
-			 st(wc));
+			 lv_wc_status(wc));
 	wc = rdma(P_RO, IBV_WR_RDMA_WRITE, buf, mr, 8, k.addr4, k.rkey4);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "client: WRITE through a read-only window: REM_ACCESS_ERR (%s)",
-		 st(wc));
+		 lv_wc_status(wc));
 	wc = rdma(P_OTHER_QP, IBV_WR_RDMA_READ, buf + 4096, mr, 8, k.addr5,
 		  k.rkey5);
 	lv_check(wc.status == IBV_WC_REM_ACCESS_ERR,
 		 "client: READ of a type 2 window through another QP: REM_ACCESS_ERR (%s)",
-		 st(wc));
-	sync_byte(fd, 'C');
-	sync_byte(fd, 'D');
+		 lv_wc_status(wc));
+	lv_sync(fd, 'C');
+	lv_sync(fd, 'D');
 }
 
 int main(int argc, char **argv)
 {
-	struct lv_info mine[NPAIRS] = {}, peer[NPAIRS];
-	enum ibv_mtu mtu;
 	struct lv_base b;
 	struct lv_args a;
-	int fd, p;
+	int fd;
 
 	owner_rxe = getenv("MW_OWNER") && !strcmp(getenv("MW_OWNER"), "rxe");
-	lv_parse_args(argc, argv, "18800", &a);
+	lv_parse_args(argc, argv, "18800", 'c', &a);
 	lv_base_open(&a, BUF_LEN, 0,
 		     IBV_ACCESS_LOCAL_WRITE | RWA | IBV_ACCESS_MW_BIND, &b);
 	alloc_dealloc(b.pd);
 
-	for (p = 0; p < NPAIRS; p++) {
-		struct ibv_qp_init_attr_ex init = {
-			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-			.comp_mask = IBV_QP_INIT_ATTR_PD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-			.pd = b.pd,
-			.send_ops_flags = IBV_QP_EX_WITH_BIND_MW |
-					  IBV_QP_EX_WITH_LOCAL_INV |
-					  IBV_QP_EX_WITH_SEND |
-					  IBV_QP_EX_WITH_RDMA_READ,
-		};
-
-		cqs[p] = lv_create_cq(b.ctx);
-		init.send_cq = cqs[p];
-		init.recv_cq = cqs[p];
-		qps[p] = ibv_create_qp_ex(b.ctx, &init);
-		if (!qps[p])
-			lv_die("create_qp_ex");
-		lv_describe(qps[p], a.gidx, 0x1000 * (p + 1) + (a.host ? 0 : 7),
-			    b.buf, b.mr, &mine[p], &mtu);
-	}
-	fd = lv_meet(&a, NPAIRS, mine, peer);
-	for (p = 0; p < NPAIRS; p++)
-		lv_rc_connect(qps[p], a.gidx, mtu, IBV_ACCESS_REMOTE_WRITE |
-			      IBV_ACCESS_REMOTE_READ |
-			      IBV_ACCESS_REMOTE_ATOMIC, &mine[p], &peer[p]);
-	lv_xchg(fd, &mine[0], &peer[0]);
+	lv_create_pairs(b.pd, NPAIRS, IBV_QP_EX_WITH_BIND_MW |
+			IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND |
+			IBV_QP_EX_WITH_RDMA_READ, cqs, qps);
+	fd = lv_connect_pairs(&a, &b, NPAIRS, qps, 0x1000, 7, RWA);
 	if (a.host)
 		client(fd, b.buf, b.mr);
 	else

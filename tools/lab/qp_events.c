@@ -54,6 +54,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "labcm.h"
 #include "labverbs.h"
 
 #define ALL_ATTRS	(IBV_QP_STATE | IBV_QP_CUR_STATE | \
@@ -81,6 +82,22 @@ static int next_event(struct ibv_context *ctx, int ms, struct ibv_qp **qp)
 		*qp = ev.element.qp;
 	ibv_ack_async_event(&ev);
 	return type;
+}
+
+/*
+ * The check "@what (got EVENT)": the next event of @ctx, within @ms, is
+ * @want and names @qp.  No event is waited for if @err (the step that
+ * should have raised it failed).
+ */
+static void expect_event(struct ibv_context *ctx, int ms, int err,
+			 enum ibv_event_type want, struct ibv_qp *qp,
+			 const char *what)
+{
+	struct ibv_qp *evqp = NULL;
+	int type = err ? -1 : next_event(ctx, ms, &evqp);
+
+	lv_check(type == (int)want && evqp == qp, "%s (got %s)", what,
+		 type < 0 ? "none" : ibv_event_type_str(type));
 }
 
 /* every event within @ms; a QP event counts, as its name, in @seen */
@@ -162,6 +179,21 @@ static void expect_attrs(struct ibv_qp *qp, const char *step,
 }
 
 /*
+ * Describe RC QPs @a and @b of one device to each other in @ia and @ib:
+ * port 1's GID @gidx for both, send PSNs @psn_a and @psn_b.
+ */
+static void loop_info(struct ibv_qp *a, struct ibv_qp *b, int gidx,
+		      uint32_t psn_a, uint32_t psn_b, struct lv_info *ia,
+		      struct lv_info *ib)
+{
+	*ia = (struct lv_info){ .qpn = a->qp_num, .psn = psn_a };
+	*ib = (struct lv_info){ .qpn = b->qp_num, .psn = psn_b };
+	if (ibv_query_gid(a->context, 1, gidx, &ia->gid))
+		lv_die("query_gid");
+	ib->gid = ia->gid;
+}
+
+/*
  * RoCE, two RC QPs of one device connected to each other (IBA 11.6.3.1):
  * B left in RTR takes A's SEND and raises IBV_EVENT_COMM_EST, once, with
  * the data checked; A moved RTS -> SQD asking for it
@@ -179,13 +211,13 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 				   .send_flags = IBV_SEND_SIGNALED }, *bs;
 	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge,
 				   .num_sge = 1 }, *br;
-	struct lv_info ia = { 0 }, ib = { 0 };
-	struct ibv_qp *a, *b, *evqp;
+	struct lv_info ia, ib;
+	struct ibv_qp *a, *b;
 	struct ibv_qp_attr at;
 	struct ibv_qp_cap cap;
 	struct ibv_mr *smr, *rmr;
 	struct ibv_wc wc[2];
-	int n = 0, sent = 0, got, type, i;
+	int n = 0, sent = 0, got, i;
 	char seen[256];
 
 	smr = ibv_reg_mr(pd, sbuf, sizeof(sbuf), IBV_ACCESS_LOCAL_WRITE);
@@ -196,22 +228,10 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	rsge.lkey = rmr->lkey;
 	a = lv_create_rc_qp(pd, cq, 4, 0, &cap);
 	b = lv_create_rc_qp(pd, cq, 4, 0, &cap);
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0x100;
-	ib.psn = 0x200;
+	loop_info(a, b, gidx, 0x100, 0x200, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
 	lv_qp_init(b, IBV_ACCESS_LOCAL_WRITE);
-	lv_rtr_path(&at, gidx, IBV_MTU_1024, &ia);
-	at.max_dest_rd_atomic = 1;
-	at.min_rnr_timer = 12;
-	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		lv_die("B to RTR");
+	lv_rc_rtr(b, gidx, IBV_MTU_1024, &ia);
 	qp_events_within(ctx, 100, seen, sizeof(seen));	/* none expected */
 
 	memset(sbuf, 0x5c, sizeof(sbuf));
@@ -234,24 +254,11 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	}
 	lv_check(n == 1 && rbuf[0] == 0x5c && rbuf[63] == 0x5c,
 		 "a SEND into a QP in RTR is received, data checked");
-	evqp = NULL;
-	type = next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_COMM_EST && evqp == b,
-		 "the QP in RTR raises IBV_EVENT_COMM_EST on its first packet (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, 0, IBV_EVENT_COMM_EST, b,
+		     "the QP in RTR raises IBV_EVENT_COMM_EST on its first packet");
 
 	/* B to RTS; A's SEND completes */
-	memset(&at, 0, sizeof(at));
-	at.qp_state = IBV_QPS_RTS;
-	at.timeout = 14;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.sq_psn = ib.psn;
-	at.max_rd_atomic = 1;
-	if (ibv_modify_qp(b, &at, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
-		lv_die("B to RTS");
+	lv_rc_rts(b, ib.psn);
 	for (i = 0; i < 300 && !sent; i++) {
 		got = ibv_poll_cq(cq, 1, wc);
 		if (got > 0 && wc[0].wr_id == 1)
@@ -267,11 +274,8 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	got = ibv_modify_qp(a, &at, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY);
 	lv_check(!got, "RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
 		 strerror(got));
-	evqp = NULL;
-	type = got ? -1 : next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "a QP moved to SQD with nothing outstanding raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, got, IBV_EVENT_SQ_DRAINED, a,
+		     "a QP moved to SQD with nothing outstanding raises IBV_EVENT_SQ_DRAINED");
 	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
 		 "and nothing else (no second COMM_EST)%s", seen);
 
@@ -295,17 +299,6 @@ static void loop_events(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_destroy_qp(b);
 	ibv_dereg_mr(smr);
 	ibv_dereg_mr(rmr);
-}
-
-/* the QP's state, as ibv_query_qp reads it; -1 if it fails */
-static int query_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
-		return -1;
-	return a.qp_state;
 }
 
 static int modify_state(struct ibv_qp *qp, enum ibv_qp_state state,
@@ -364,10 +357,10 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	const size_t half = SQD_NMSG * SQD_MSG, len = 2 * half;
 	struct ibv_send_wr wr[2 * SQD_NMSG], *bad_wr;
 	struct ibv_sge sge[2 * SQD_NMSG];
-	struct lv_info ia = { 0 }, ib = { 0 };
-	int i, ok, bad = 0, early, err, type;
+	struct lv_info ia, ib;
+	int i, ok, bad = 0, early, err;
 	struct ibv_mr *amr, *bmr;
-	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp *a, *b;
 	struct ibv_wc wc[16];
 	char why[128] = "", seen[256];
 	unsigned char *abuf, *bbuf;
@@ -392,13 +385,8 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	b = lv_create_rc_qp(pd, cq, 16, 0, NULL);
 	if (!amr || !bmr || !a || !b)
 		lv_die("sqd: mr/qp");
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0xfffff0;	/* through the PSN wrap */
-	ib.psn = 0x400;
+	/* A's PSNs through the wrap */
+	loop_info(a, b, gidx, 0xfffff0, 0x400, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, access, &ia, &ib);
 	lv_rc_connect(b, gidx, IBV_MTU_1024, access, &ib, &ia);
 	err = modify_state(b, IBV_QPS_SQD, 0);
@@ -448,16 +436,13 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	lv_check(!memcmp(abuf, bbuf, half) &&
 		 !memcmp(abuf + half, bbuf + half, half),
 		 "sqd: the WRITEs' and READs' data arrived intact");
-	evqp = NULL;
-	type = next_event(ctx, 5000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "sqd: the QP raises IBV_EVENT_SQ_DRAINED once they are done (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 5000, 0, IBV_EVENT_SQ_DRAINED, a,
+		     "sqd: the QP raises IBV_EVENT_SQ_DRAINED once they are done");
 	lv_check(!qp_events_within(ctx, 500, seen, sizeof(seen)),
 		 "sqd: once, and nothing else is raised%s", seen);
-	lv_check(query_state(a) == IBV_QPS_SQD && query_state(b) == IBV_QPS_SQD,
-		 "sqd: both QPs are still in SQD (%d, %d)", query_state(a),
-		 query_state(b));
+	lv_check(lv_qp_state(a) == IBV_QPS_SQD && lv_qp_state(b) == IBV_QPS_SQD,
+		 "sqd: both QPs are still in SQD (%d, %d)", lv_qp_state(a),
+		 lv_qp_state(b));
 
 	/* back to RTS: a WRITE and a READ go as before */
 	err = modify_state(a, IBV_QPS_RTS, 0) ?: modify_state(b, IBV_QPS_RTS, 0);
@@ -495,14 +480,14 @@ static void sqd_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 			 int gidx)
 {
-	struct lv_info ia = { 0 }, ib = { 0 };
+	struct lv_info ia, ib;
 	struct ibv_recv_wr rwr, *bad_rwr;
 	struct ibv_send_wr swr, *bad_swr;
 	struct ibv_sge ssge, rsge;
 	struct ibv_qp_init_attr init;
-	struct ibv_qp *a, *b, *evqp;
+	struct ibv_qp *a, *b;
 	char why[128] = "", seen[256];
-	int err, type, ok, bad = 0;
+	int err, ok, bad = 0;
 	unsigned char buf[128];
 	struct ibv_qp_attr qa;
 	struct ibv_cq *cq;
@@ -515,13 +500,7 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	b = a ? lv_create_rc_qp(pd, cq, 4, 0, NULL) : NULL;
 	if (!b)
 		lv_die("draining: cq/mr/qp");
-	if (ibv_query_gid(ctx, 1, gidx, &ia.gid))
-		lv_die("query_gid");
-	ib.gid = ia.gid;
-	ia.qpn = a->qp_num;
-	ib.qpn = b->qp_num;
-	ia.psn = 0x100;
-	ib.psn = 0x200;
+	loop_info(a, b, gidx, 0x100, 0x200, &ia, &ib);
 	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
 	lv_rc_connect(b, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ib, &ia);
 
@@ -556,11 +535,8 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	lv_check(ok == 2 && !bad && !memcmp(buf, buf + 64, 64),
 		 "draining: a receive at the peer lets the SEND complete, data intact (%d ok%s)",
 		 ok, why);
-	evqp = NULL;
-	type = next_event(ctx, 5000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == a,
-		 "draining: then the QP raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 5000, 0, IBV_EVENT_SQ_DRAINED, a,
+		     "draining: then the QP raises IBV_EVENT_SQ_DRAINED");
 	memset(&qa, 0, sizeof(qa));
 	err = ibv_query_qp(a, &qa, IBV_QP_STATE, &init);
 	lv_check(!err && qa.qp_state == IBV_QPS_SQD && !qa.sq_draining,
@@ -586,9 +562,9 @@ static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
 	};
 	struct ibv_qp_attr at = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 				  .qkey = 0x11111111 };
-	struct ibv_qp *qp, *evqp;
+	struct ibv_qp *qp;
 	char seen[256];
-	int err, type;
+	int err;
 
 	qp = ibv_create_qp(pd, &init);
 	if (!qp)
@@ -603,15 +579,12 @@ static void ud_sqd(struct ibv_pd *pd, struct ibv_cq *cq)
 	err = err ?: modify_state(qp, IBV_QPS_SQD, 1);
 	lv_check(!err, "ud: RESET -> RTS -> SQD with IBV_QP_EN_SQD_ASYNC_NOTIFY: %s",
 		 strerror(err));
-	evqp = NULL;
-	type = err ? -1 : next_event(qp->context, 2000, &evqp);
-	lv_check(type == IBV_EVENT_SQ_DRAINED && evqp == qp,
-		 "ud: a UD QP moved to SQD raises IBV_EVENT_SQ_DRAINED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(qp->context, 2000, err, IBV_EVENT_SQ_DRAINED, qp,
+		     "ud: a UD QP moved to SQD raises IBV_EVENT_SQ_DRAINED");
 	lv_check(!qp_events_within(qp->context, 300, seen, sizeof(seen)),
 		 "ud: once, and nothing else%s", seen);
 	err = modify_state(qp, IBV_QPS_RTS, 0);
-	lv_check(!err && query_state(qp) == IBV_QPS_RTS,
+	lv_check(!err && lv_qp_state(qp) == IBV_QPS_RTS,
 		 "ud: SQD -> RTS: %s", strerror(err));
 	ibv_destroy_qp(qp);
 }
@@ -622,14 +595,14 @@ static void attrs(const char *dev, int gidx)
 	struct ibv_qp_attr a = { 0 };
 	struct ibv_qp_init_attr ia;
 	struct ibv_port_attr port;
-	struct ibv_qp *qp, *sqp, *evqp;
+	struct ibv_qp *qp, *sqp;
 	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 16,
 						   .max_sge = 1 } };
 	struct ibv_qp_cap cap;
 	struct ibv_srq *srq;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
-	int iwarp, mask, err, set = 0, type;
+	int iwarp, mask, err, set = 0;
 	char seen[256];
 
 	iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP;
@@ -744,11 +717,8 @@ static void attrs(const char *dev, int gidx)
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	a.qp_state = IBV_QPS_ERR;
 	err = err ?: ibv_modify_qp(sqp, &a, IBV_QP_STATE);
-	evqp = NULL;
-	type = err ? -1 : next_event(ctx, 2000, &evqp);
-	lv_check(type == IBV_EVENT_QP_LAST_WQE_REACHED && evqp == sqp,
-		 "a QP on an SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED (got %s)",
-		 type < 0 ? "none" : ibv_event_type_str(type));
+	expect_event(ctx, 2000, err, IBV_EVENT_QP_LAST_WQE_REACHED, sqp,
+		     "a QP on an SRQ entering ERR raises IBV_EVENT_QP_LAST_WQE_REACHED");
 	lv_check(!qp_events_within(ctx, 300, seen, sizeof(seen)),
 		 "and nothing else%s", seen);
 	ibv_destroy_qp(sqp);
@@ -783,35 +753,20 @@ static struct ibv_qp_cap granted;
 static struct rdma_cm_id *cm_setup(const char *addr, const char *port,
 				   int server)
 {
-	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP };
 	struct ibv_qp_init_attr attr = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 1,
 	};
-	struct rdma_addrinfo *res;
 	struct rdma_cm_id *id;
-	int err;
 
-	if (server)
-		hints.ai_flags = RAI_PASSIVE;
-	err = rdma_getaddrinfo(addr, port, &hints, &res);
-	if (err)
-		lv_die("rdma_getaddrinfo");
-	if (server && !listen_id) {
-		if (rdma_create_ep(&listen_id, res, NULL, NULL) ||
-		    rdma_listen(listen_id, 1))
-			lv_die("rdma_create_ep/listen");
-	}
-	if (!server && rdma_create_ep(&id, res, NULL, &attr))
-		lv_die("rdma_create_ep");
-	rdma_freeaddrinfo(res);
-	if (server) {
-		if (rdma_get_request(listen_id, &id))
-			lv_die("rdma_get_request");
-		if (rdma_create_qp(id, NULL, &attr))
-			lv_die("rdma_create_qp");
+	if (!server) {
+		id = lv_cm_client(addr, port, &attr);
+	} else {
+		if (!listen_id)
+			listen_id = lv_cm_listen(addr, port, 1);
+		id = lv_cm_request(listen_id, &attr);
 	}
 	/* both calls leave the caps granted in attr */
 	granted = attr.cap;
@@ -882,16 +837,6 @@ static void expect_connected(struct rdma_cm_id *id, const char *who, int ord,
 		 "%s: after the CM's RTS, ibv_query_qp reports the connection (RTS, caps as granted, port, rights, ORD %d, IRD %d, path MTU)%s",
 		 who, ord, ird, bad);
 #undef BAD
-}
-
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
-		return (enum ibv_qp_state)-1;
-	return a.qp_state;
 }
 
 /*
@@ -983,7 +928,7 @@ static void events(int server, const char *addr, const char *port)
 	lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
 		 "%s: an orderly disconnect raises no QP event%s",
 		 server ? "server" : "client", seen);
-	lv_check(qp_state(id->qp) == IBV_QPS_ERR, "%s: the QP is in ERR",
+	lv_check(lv_qp_state(id->qp) == IBV_QPS_ERR, "%s: the QP is in ERR",
 		 server ? "server" : "client");
 	rdma_dereg_mr(mr);
 	ibv_dereg_mr(tmr);
@@ -1031,10 +976,11 @@ static void events(int server, const char *addr, const char *port)
 
 int main(int argc, char **argv)
 {
-	const char *dev = NULL, *addr = NULL, *port = "18950";
-	int opt, server = 0, gidx = -1;
+	struct lv_cm_args a = { .port = "18950" };
+	const char *dev = NULL;
+	int opt, role = -1, gidx = -1;
 
-	while ((opt = getopt(argc, argv, "d:g:sa:p:")) != -1) {
+	while ((opt = lv_cm_getopt(argc, argv, "d:g:", &a)) != -1) {
 		switch (opt) {
 		case 'd':
 			dev = optarg;
@@ -1042,25 +988,23 @@ int main(int argc, char **argv)
 		case 'g':
 			gidx = atoi(optarg);
 			break;
-		case 's':
-			server = 1;
-			break;
-		case 'a':
-			addr = optarg;
-			break;
-		case 'p':
-			port = optarg;
-			break;
 		default:
-			fprintf(stderr, "usage: see qp_events.c\n");
-			return 2;
+			goto usage;
 		}
+	}
+	if (!dev) {
+		role = lv_cm_role(argc, argv, &a);
+		if (role < 0)
+			goto usage;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (dev)
 		attrs(dev, gidx);
 	else
-		events(server, server ? addr : argv[optind], port);
+		events(role, a.addr, a.port);
 	printf("qp_events: %d failed\n", lv_failures);
 	return lv_failures ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: see qp_events.c\n");
+	return 2;
 }

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	int fd, i, n;
 	char *buf, ok;
 
-	lv_parse_args(argc, argv, "18600", &a);
+	lv_parse_args(argc, argv, "18600", 'c', &a);
 	/* the client (given the server's address) writes into the server's MR */
 	lv_base_open(&a, LEN, a.host ? 0xa5 : 0x5a,
 		     a.host ? IBV_ACCESS_LOCAL_WRITE : IBV_ACCESS_REMOTE_READ,

@@ -70,6 +70,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "labwire.h"
+
 #define ROCE_PORT	4791
 #define BTH_LEN		12
 #define ICRC_LEN	4
@@ -77,60 +79,16 @@
 #define MAX_TARGETS	64
 #define MAX_SPOOF	8
 
-/* --- PRNG ----------------------------------------------------------------- */
-
-static uint64_t rng_state;
-
-static uint64_t rnd64(void)
-{
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	rng_state = x;
-	return x;
-}
-
-static uint32_t rnd(uint32_t n)
-{
-	return n ? (uint32_t)(rnd64() % n) : 0;
-}
+/* --- PRNG (labwire.c) ---------------------------------------------------- */
 
 static bool chance(unsigned int percent)
 {
 	return rnd(100) < percent;
 }
 
-static void rnd_bytes(uint8_t *p, size_t n)
-{
-	while (n--)
-		*p++ = (uint8_t)rnd64();
-}
-
 /* --- CRC32 (IEEE 802.3, reflected), as the ICRC uses it ------------------ */
 
 static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-	uint32_t c;
-	int i, k;
-
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-static uint32_t crc_update(uint32_t c, const uint8_t *p, size_t n)
-{
-	while (n--)
-		c = crc_table[(c ^ *p++) & 0xff] ^ (c >> 8);
-	return c;
-}
 
 /*
  * The ICRC of an IP datagram @ip of @len bytes (IP header, UDP header,
@@ -163,9 +121,9 @@ static uint32_t icrc_compute(const uint8_t *ip, size_t len)
 	}
 	hdr[8 + iplen + 6] = hdr[8 + iplen + 7] = 0xff;	/* UDP checksum */
 	hdr[8 + iplen + 8 + 4] = 0xff;			/* BTH byte 4 */
-	c = crc_update(~0u, hdr, hl);
-	c = crc_update(c, ip + iplen + 8 + BTH_LEN,
-		       len - (iplen + 8 + BTH_LEN) - ICRC_LEN);
+	c = crc_table_update(crc_table, ~0u, hdr, hl);
+	c = crc_table_update(crc_table, c, ip + iplen + 8 + BTH_LEN,
+			     len - (iplen + 8 + BTH_LEN) - ICRC_LEN);
 	return ~c;
 }
 
@@ -180,25 +138,6 @@ static void put_le32(uint8_t *p, uint32_t v)
 static uint32_t get_le32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
 }
 
 /* --- self-test ------------------------------------------------------------ */
@@ -1225,7 +1164,7 @@ int main(int argc, char **argv)
 	uint8_t f[MAX_FRAME + 100];
 	int opt, c, only_cls = -1;
 
-	crc_init();
+	crc_table_init(crc_table, 0xedb88320u);
 	while ((opt = getopt_long(argc, argv, "i:t:T:n:s:l:q:S:w:c:o:F:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
@@ -1275,7 +1214,7 @@ int main(int argc, char **argv)
 		seed = (uint64_t)ts.tv_sec * 1000000007ull ^ ts.tv_nsec ^ getpid();
 	}
 	printf("seed %llu\n", (unsigned long long)seed);
-	rng_state = seed ? seed : 1;
+	rng_set(seed ? seed : 1);
 	if (selftest(NULL))
 		return 1;
 	if (if_setup(ifname) || self_addrs(ifname))

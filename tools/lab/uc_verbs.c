@@ -213,7 +213,7 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp;
 	int fd;
 
-	lv_parse_args(argc, argv, "18700", &a);
+	lv_parse_args(argc, argv, "18700", 'c', &a);
 	lv_base_open(&a, 2 * WRITE_LEN, 0,
 		     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &b);
 	cq = lv_create_cq(b.ctx);

@@ -67,13 +67,6 @@ delta() {
 }
 
 # --- checks of each tool's output ---------------------------------------------
-# pp_ok FILE: ibv_rc_pingpong ran all its iterations and compared the data
-pp_ok() {
-	cat "$1"
-	grep -qx 'rc 0' "$1" || return 1
-	! grep -q 'invalid data' "$1" || { echo "FAIL: invalid data"; return 1; }
-	grep -q "^$PP_N iters in" "$1" || { echo "FAIL: no '$PP_N iters in' line"; return 1; }
-}
 # bw_ok FILE: perftest exited 0 with one result row of BW_S bytes x BW_N
 # (lab_perftest_table: a zero rate is perftest's clock in TCG, a note)
 bw_ok() {
@@ -81,20 +74,6 @@ bw_ok() {
 	grep -qx 'rc 0' "$1" || return 1
 	lab_perftest_table "$BW_S" "$BW_N" bw <"$1"
 }
-# rping_ok FILE: every ping came back and was compared (-V); the server
-# only has its exit status
-rping_ok() {
-	local n rc
-	tail -n 5 "$1"
-	rc=$(sed -n 's/^rc //p' "$1")
-	grep -v '^rc ' "$1" | lab_rping_exit_race "$rc" && rc=0
-	[ "$rc" = 0 ] || return 1
-	[ "$LAB_ID" = 0 ] && return 0
-	! grep -qi 'mismatch\|verification failed' "$1" || { echo "FAIL: data errors"; return 1; }
-	n=$(grep -c '^ping data: ' "$1")
-	[ "$n" = "$RP_N" ] || { echo "FAIL: $n of $RP_N pings"; return 1; }
-}
-
 # start NAME CMD...: CMD in the background (300 s at most), output and
 # "rc N" to /tmp/NAME, its start and end times to /tmp/NAME.t; its pid in
 # PIDS[NAME].
@@ -156,11 +135,12 @@ overlap() {
 			exit bad
 		}'
 }
-# finish NAME CHECK: wait for NAME, keep its output, judge it with CHECK
+# finish NAME CHECK [ARGS...]: wait for NAME, keep its output, judge it
+# with CHECK /tmp/NAME ARGS
 finish() {
 	wait "${PIDS[$1]}"
 	cp "/tmp/$1" "$LAB_OUT/checks/$1.out" 2>/dev/null
-	lab_check "$1" "$2" "/tmp/$1"
+	lab_check "$1" "$2" "/tmp/$1" "${@:3}"
 }
 
 # the RoCE flows; on guest0 without the server address, on guest1 with it
@@ -214,9 +194,9 @@ if want traffic; then
 			lab_wait_listen "$p" 20 >/dev/null 2>&1
 		done
 		lab_barrier traffic
-		finish roce-pingpong-srv pp_ok
+		finish roce-pingpong-srv lab_pingpong_ok "$PP_N"
 		finish roce-write-bw-srv bw_ok
-		finish iwarp-rping-srv rping_ok
+		finish iwarp-rping-srv lab_rping_ok "$RP_N"
 		wait "$LAB_PAIR_PID"
 	else
 		lab_barrier traffic
@@ -227,9 +207,9 @@ if want traffic; then
 			start iwarp-rping-cli rping -c -v -V -C $RP_N -S $RP_S -p $P_RP -a "$SRV"
 		}
 		ibw_pair
-		finish roce-pingpong-cli pp_ok
+		finish roce-pingpong-cli lab_pingpong_ok "$PP_N"
 		finish roce-write-bw-cli bw_ok
-		finish iwarp-rping-cli rping_ok
+		finish iwarp-rping-cli lab_rping_ok "$RP_N"
 		wait "$LAB_PAIR_PID"
 		lab_check "RoCE and iWARP flows ran at the same time" overlap \
 			roce-pingpong-cli roce-write-bw-cli iwarp-rping-cli iwarp-write-bw
@@ -342,11 +322,11 @@ if want linkdel; then
 		lab_wait_listen $P_RP 20 >/dev/null 2>&1
 		lab_barrier linkdel-rping
 		is_soft && del_under "$RDEV" linkdel-rping-srv "$IDEV" iw_rcv_fpdus
-		RP_N=$LD_RP_N finish linkdel-rping-srv rping_ok
+		finish linkdel-rping-srv lab_rping_ok "$LD_RP_N"
 	else
 		lab_barrier linkdel-rping
 		start linkdel-rping-cli rping -c -v -V -C $LD_RP_N -S 256 -p $P_RP -a "$SRV"
-		RP_N=$LD_RP_N finish linkdel-rping-cli rping_ok
+		finish linkdel-rping-cli lab_rping_ok "$LD_RP_N"
 	fi
 	lab_barrier linkdel-rping-done 400
 	if [ "$LAB_ID" = 0 ] && is_soft; then
@@ -361,12 +341,12 @@ if want linkdel; then
 		lab_wait_listen $P_PP 20 >/dev/null 2>&1
 		lab_barrier linkdel-pp
 		is_soft && del_under "$IDEV" linkdel-pingpong-srv "$RDEV" port_rcv_packets
-		PP_N=$LD_PP_N finish linkdel-pingpong-srv pp_ok
+		finish linkdel-pingpong-srv lab_pingpong_ok "$LD_PP_N"
 	else
 		lab_barrier linkdel-pp
 		# shellcheck disable=SC2046
 		start linkdel-pingpong-cli $(PP_N=$LD_PP_N pp_cmd $P_PP) "$SRV"
-		PP_N=$LD_PP_N finish linkdel-pingpong-cli pp_ok
+		finish linkdel-pingpong-cli lab_pingpong_ok "$LD_PP_N"
 	fi
 	lab_barrier linkdel-pp-done 400
 fi

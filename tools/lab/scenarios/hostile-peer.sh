@@ -82,28 +82,6 @@ PP_PORT=18515 RP_PORT=7174 FRESH_PP_PORT=18516 FRESH_RP_PORT=7175
 BAD_PORT=18960
 ulimit -l unlimited
 
-# pp_ok FILE N: ibv_rc_pingpong ran N iterations with the data compared
-pp_ok() {
-	cat "$1"
-	grep -qx 'rc 0' "$1" || return 1
-	! grep -q 'invalid data' "$1" || { echo "FAIL: invalid data"; return 1; }
-	grep -q "^$2 iters in" "$1" || { echo "FAIL: no '$2 iters in' line"; return 1; }
-}
-
-# rping_ok FILE N: rping exited 0 (or met its own exit race) and, on the
-# client, every one of N pings came back compared
-rping_ok() {
-	local n rc
-	tail -n 5 "$1"
-	rc=$(sed -n 's/^rc //p' "$1")
-	grep -v '^rc ' "$1" | lab_rping_exit_race "$rc" && rc=0
-	[ "$rc" = 0 ] || return 1
-	[ "$LAB_ID" = 0 ] && return 0
-	! grep -qi 'mismatch\|verification failed' "$1" || { echo "FAIL: data errors"; return 1; }
-	n=$(grep -c '^ping data: ' "$1")
-	[ "$n" = "$2" ] || { echo "FAIL: $n of $2 pings"; return 1; }
-}
-
 # spawn NAME SECS CMD...: CMD in the background (a program for SECS at
 # most, or a shell function), output and "rc N" in /tmp/NAME, pid in
 # PIDS[NAME]
@@ -149,8 +127,8 @@ pair() {
 	fi
 	wait "${PIDS[$name-pp]}" "${PIDS[$name-rp]}"
 	cp "/tmp/$name-pp" "/tmp/$name-rp" "$LAB_OUT/checks/" 2>/dev/null
-	lab_check "$name: ibv_rc_pingpong -c over RoCE ($n x 1 KiB)" pp_ok "/tmp/$name-pp" "$n"
-	lab_check "$name: rping -V over iWARP ($n x 1 KiB)" rping_ok "/tmp/$name-rp" "$n"
+	lab_check "$name: ibv_rc_pingpong -c over RoCE ($n x 1 KiB)" lab_pingpong_ok "/tmp/$name-pp" "$n"
+	lab_check "$name: rping -V over iWARP ($n x 1 KiB)" lab_rping_ok "/tmp/$name-rp" "$n"
 	lab_barrier "$name-done"
 }
 

@@ -370,7 +370,8 @@ int softrdma_mr_copy_from_skb(const struct softrdma_mr *mr, u64 iova,
  * @skb: the packet being built; not cloned, no frag_list
  *
  * Appends one page fragment per page touched, each holding a page
- * reference that kfree_skb() drops.  The skb is only changed on success.
+ * reference that kfree_skb() drops.  The skb's data and frags are only
+ * changed on success.
  * Each page is looked up once: a fast-registration MR's page list may be
  * rewritten meanwhile (map_mr_sg), so the page checked is the page
  * attached.  Does not allocate or sleep.

@@ -362,16 +362,20 @@ static void softrdma_qp_flush(struct softrdma_qp *qp)
 }
 
 /*
- * RESET empties the send queue (IBA 10.3.1): the WQEs the engine fetched
- * in the QP's last life are dropped without completions, so that the
- * next life fetches every WQE afresh and no engine state of the last one
- * (PSNs, offsets) applies to it.  The engines are stopped.
+ * RESET empties the send queue (IBA 10.3.1): what is posted, fetched by
+ * the engines in the QP's last life or not, is dropped without
+ * completions, so that no engine state of the last life (PSNs, offsets)
+ * applies to the next and no WQE of the last life runs in it.  One pass,
+ * as in softrdma_qp_flush(): what a user posts meanwhile is theirs.  The
+ * engines are stopped.
  */
-static void softrdma_qp_drop_fetched(struct softrdma_qp *qp)
+static void softrdma_qp_drop_sq(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
 	spin_lock_bh(&qp->sq.lock);
+	while (softrdma_sq_fetch_flush(qp))
+		;
 	for (; qp->sq.fetched; qp->sq.fetched--)
 		softrdma_ring_advance_consumer(qp->sq.ring);
 	spin_unlock_bh(&qp->sq.lock);
@@ -487,7 +491,7 @@ void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
 		 */
 		xchg(&qp->err_causes, 0);
 		softrdma_qp_transport_reset(qp);
-		softrdma_qp_drop_fetched(qp);
+		softrdma_qp_drop_sq(qp);
 	}
 	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
 		       SOFTRDMA_QP_ACT_RESUME))

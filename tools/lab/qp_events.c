@@ -26,7 +26,9 @@
  * READs, once all of them completed successfully (data checked); while a
  * SEND the peer RNR NAKs is outstanding, ibv_query_qp reports
  * sq_draining, and clears it once the SEND completed.  A UD QP moved to
- * SQD raises it too.
+ * SQD raises it too.  RTS -> RESET empties the send queue: SENDs
+ * outstanding and not yet begun complete neither then nor in the QP's
+ * next life, where exactly the one SEND posted is sent and received.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
  * SEND each way (data checked; the server answers once it has checked
@@ -589,6 +591,219 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_destroy_cq(cq);
 }
 
+/* a counter of port 1 of @ctx (sysfs hw_counters, as rdma statistic shows) */
+static long port_counter(struct ibv_context *ctx, const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 ibv_get_device_name(ctx->device), name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The completions of @cq: the first within @first_ms, each next within
+ * @idle_ms of the one before; the first @max of them in @wc.
+ *
+ * Return: how many came.
+ */
+static int reset_collect(struct ibv_cq *cq, int first_ms, int idle_ms,
+			 struct ibv_wc *wc, int max)
+{
+	int got = 0, waited = 0, n;
+	struct ibv_wc one;
+
+	for (;;) {
+		n = ibv_poll_cq(cq, 1, got < max ? &wc[got] : &one);
+		if (n < 0)
+			break;
+		if (n) {
+			got++;
+			waited = 0;
+			continue;
+		}
+		if (waited >= (got ? idle_ms : first_ms))
+			break;
+		usleep(10000);
+		waited += 10;
+	}
+	return got;
+}
+
+#define RST_MSG		(32 * 1024)	/* 32 packets at a 1024-byte path MTU */
+#define RST_NMSG	6
+#define RST_MARK	64
+#define RST_MARK_ID	77
+#define RST_NRECV	4
+
+/*
+ * RoCE, IBA 10.3.1: RESET empties the send queue.  A, in RTS towards B
+ * left in INIT (which drops what reaches it), its ACK timer off (timeout
+ * 0, IBA 9.7.6.1.3), posts RST_NMSG signaled 32 KiB SENDs: more PSNs than
+ * the requester's first window (SOFTRDMA_RC_WINDOW, 128), so the first
+ * ones go out unanswered and stay outstanding and the rest are not begun
+ * (the device's port_xmit_packets counts what left).  A moved
+ * RTS -> RESET completes none of them.  Then A and B are connected
+ * afresh, A's send PSN a few packets into its old first SEND's (where a
+ * WQE of the last life would be taken up again mid-message, its PSNs and
+ * offsets stale), B with RST_NRECV receives of 32 KiB posted, and A posts
+ * one 64-byte SEND: B receives exactly that message, data checked, A
+ * completes exactly that WQE, and nothing of the last life comes on
+ * either CQ.  A driver that kept the WQEs A had fetched would send or
+ * complete them in the next life; one that kept those not begun would
+ * send them ahead of the new SEND, into B's first receives.
+ * (Stock rxe, 6.1 rxe_qp_reset(), zeroes its send ring's slots but keeps
+ * the ring's indices: no model for this.)
+ */
+static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
+			      int gidx)
+{
+	const size_t alen = RST_NMSG * RST_MSG + RST_MARK,
+		     blen = RST_NRECV * RST_MSG;
+	struct ibv_send_wr wr[RST_NMSG], *bad_wr;
+	struct ibv_recv_wr rwr[RST_NRECV], *bad_rwr;
+	struct ibv_sge sge[RST_NMSG + 1], rsge[RST_NRECV];
+	struct ibv_wc wca[8], wcb[8];
+	struct lv_info ia, ib;
+	struct ibv_cq *cqa, *cqb;
+	struct ibv_mr *amr, *bmr;
+	unsigned char *abuf, *bbuf;
+	struct ibv_qp_attr at;
+	struct ibv_qp *a, *b;
+	long before, now, sent = -1;
+	int i, err, n, na, nb;
+	size_t k;
+
+	abuf = malloc(alen);
+	bbuf = calloc(1, blen);
+	cqa = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	cqb = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!abuf || !bbuf || !cqa || !cqb)
+		lv_die("reset: buffers/cq");
+	for (k = 0; k < alen; k++)
+		abuf[k] = (unsigned char)(k * 11 + 3);
+	/* the next life's SEND: bytes none of the last life's begin with */
+	for (k = 0; k < RST_MARK; k++)
+		abuf[RST_NMSG * RST_MSG + k] = (unsigned char)(0xa5 ^ (k * 3));
+	amr = ibv_reg_mr(pd, abuf, alen, IBV_ACCESS_LOCAL_WRITE);
+	bmr = ibv_reg_mr(pd, bbuf, blen, IBV_ACCESS_LOCAL_WRITE);
+	a = lv_create_rc_qp(pd, cqa, RST_NMSG + 2, 0, NULL);
+	b = lv_create_rc_qp(pd, cqb, RST_NMSG + 2, 0, NULL);
+	if (!amr || !bmr || !a || !b)
+		lv_die("reset: mr/qp");
+
+	/* the last life: A in RTS, its ACK timer off; B stays in INIT */
+	loop_info(a, b, gidx, 0x1000, 0x2000, &ia, &ib);
+	lv_qp_init(a, IBV_ACCESS_LOCAL_WRITE);
+	lv_rc_rtr(a, gidx, IBV_MTU_1024, &ib);
+	memset(&at, 0, sizeof(at));
+	at.qp_state = IBV_QPS_RTS;
+	at.sq_psn = ia.psn;
+	at.timeout = 0;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 1;
+	if (ibv_modify_qp(a, &at, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		lv_die("reset: RTS");
+	lv_qp_init(b, IBV_ACCESS_LOCAL_WRITE);
+
+	memset(wr, 0, sizeof(wr));
+	for (i = 0; i < RST_NMSG; i++) {
+		sge[i] = (struct ibv_sge){ (uintptr_t)abuf + i * RST_MSG,
+					   RST_MSG, amr->lkey };
+		wr[i].wr_id = 10 + i;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = IBV_WR_SEND;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].next = i + 1 < RST_NMSG ? &wr[i + 1] : NULL;
+	}
+	before = port_counter(ctx, "port_xmit_packets");
+	if (ibv_post_send(a, wr, &bad_wr))
+		lv_die("reset: post_send");
+	/* A has sent what its window allows once the count stays put */
+	for (i = 0, now = before; i < 30; i++) {
+		usleep(100000);
+		sent = now;
+		now = port_counter(ctx, "port_xmit_packets");
+		if (now == sent && now > before)
+			break;
+	}
+	sent = before < 0 || now < 0 ? -1 : now - before;
+	lv_check(sent > 0 && sent < RST_NMSG * RST_MSG / 1024,
+		 "reset: A's first SENDs went out, the rest not begun (%ld packets of %d)",
+		 sent, RST_NMSG * RST_MSG / 1024);
+
+	err = modify_state(a, IBV_QPS_RESET, 0);
+	lv_check(!err && lv_qp_state(a) == IBV_QPS_RESET,
+		 "reset: RTS -> RESET with SENDs outstanding and not begun: %s",
+		 strerror(err));
+	n = reset_collect(cqa, 500, 500, wca, 8);
+	lv_check(!n, "reset: none of them completes (%d did, the first wr_id %llu: %s)",
+		 n, n ? (unsigned long long)wca[0].wr_id : 0ULL,
+		 n ? ibv_wc_status_str(wca[0].status) : "-");
+
+	/* the next life, with B's receives posted first */
+	memset(rwr, 0, sizeof(rwr));
+	for (i = 0; i < RST_NRECV; i++) {
+		rsge[i] = (struct ibv_sge){ (uintptr_t)bbuf + i * RST_MSG,
+					    RST_MSG, bmr->lkey };
+		rwr[i].wr_id = 50 + i;
+		rwr[i].sg_list = &rsge[i];
+		rwr[i].num_sge = 1;
+		rwr[i].next = i + 1 < RST_NRECV ? &rwr[i + 1] : NULL;
+	}
+	if (ibv_post_recv(b, rwr, &bad_rwr))
+		lv_die("reset: post_recv");
+	loop_info(a, b, gidx, 0x1000 + 8, 0x2100, &ia, &ib);
+	lv_rc_rtr(b, gidx, IBV_MTU_1024, &ia);
+	lv_rc_rts(b, ib.psn);
+	lv_rc_connect(a, gidx, IBV_MTU_1024, IBV_ACCESS_LOCAL_WRITE, &ia, &ib);
+
+	sge[RST_NMSG] = (struct ibv_sge){ (uintptr_t)abuf + RST_NMSG * RST_MSG,
+					  RST_MARK, amr->lkey };
+	wr[0].wr_id = RST_MARK_ID;
+	wr[0].sg_list = &sge[RST_NMSG];
+	wr[0].next = NULL;
+	if (ibv_post_send(a, wr, &bad_wr))
+		lv_die("reset: post_send in the next life");
+	na = reset_collect(cqa, 10000, 1000, wca, 8);
+	nb = reset_collect(cqb, 1000, 1000, wcb, 8);
+	lv_check(na == 1 && wca[0].wr_id == RST_MARK_ID &&
+		 wca[0].status == IBV_WC_SUCCESS,
+		 "reset: in the next life A completes its one SEND and nothing else (%d completions, the first wr_id %llu: %s)",
+		 na, na ? (unsigned long long)wca[0].wr_id : 0ULL,
+		 na ? ibv_wc_status_str(wca[0].status) : "-");
+	lv_check(nb == 1 && wcb[0].wr_id == 50 &&
+		 wcb[0].status == IBV_WC_SUCCESS &&
+		 wcb[0].byte_len == RST_MARK &&
+		 !memcmp(bbuf, abuf + RST_NMSG * RST_MSG, RST_MARK),
+		 "reset: B receives exactly that SEND, data checked (%d receives, the first wr_id %llu, %u bytes: %s)",
+		 nb, nb ? (unsigned long long)wcb[0].wr_id : 0ULL,
+		 nb ? wcb[0].byte_len : 0,
+		 nb ? ibv_wc_status_str(wcb[0].status) : "-");
+
+	ibv_destroy_qp(a);
+	ibv_destroy_qp(b);
+	ibv_dereg_mr(amr);
+	ibv_dereg_mr(bmr);
+	ibv_destroy_cq(cqa);
+	ibv_destroy_cq(cqb);
+	free(abuf);
+	free(bbuf);
+}
+
 /*
  * A UD QP, IBA 10.3.1: its SQ has drained when its sends have left; moved
  * RTS -> SQD asking for it, it raises IBV_EVENT_SQ_DRAINED, once.
@@ -767,6 +982,7 @@ static void attrs(const char *dev, int gidx)
 		loop_events(ctx, pd, cq, gidx);
 		sqd_outstanding(ctx, pd, gidx);
 		sqd_draining(ctx, pd, gidx);
+		reset_outstanding(ctx, pd, gidx);
 		ud_sqd(pd, cq);
 	}
 	ibv_destroy_cq(cq);

@@ -13,9 +13,11 @@
 #   IBV_EVENT_SQ_DRAINED once, also entered under a load of large RDMA
 #   WRITEs and READs (all completing, data checked), and on a UD QP;
 #   ibv_query_qp's sq_draining set while an RNR-NAKed SEND is outstanding
-#   in SQD, clear once it completed; iWARP: an address vector, a Q_Key
-#   and a path migration state accepted and ignored, an alternate path
-#   refused, as by stock siw;
+#   in SQD, clear once it completed; RTS -> RESET with SENDs outstanding
+#   and not begun completes none of them, now or in the next life, where
+#   only the SEND posted then is sent and received; iWARP: an address
+#   vector, a Q_Key and a path migration state accepted and ignored, an
+#   alternate path refused, as by stock siw;
 # - guest0 serves, guest1 connects over the RDMA CM: an orderly
 #   rdma_disconnect() raises no QP event on either side (the QPs end in
 #   ERR); iWARP: once connected, each side's ibv_query_qp reports the

@@ -286,9 +286,13 @@ static void test_states(struct ibv_pd *pd, struct ibv_cq *cq)
 		 "RTR->RTS refused without a connection");
 	lv_check(qp_state(qp) == IBV_QPS_RTR, "  still RTR");
 	lv_check(!modify(qp, IBV_QPS_ERR, IBV_QP_STATE), "RTR->ERR");
-	lv_check(poll_n(cq, &wc, 1) == 1 && wc.wr_id == 1 &&
-		 wc.status == IBV_WC_WR_FLUSH_ERR,
-		 "ERR flushed the send refused in RESET");
+	/*
+	 * libsiw left the send it was refused in RESET in the ring; the
+	 * INIT->RESET above emptied the send queue (IBA 10.3.1), so ERR
+	 * has nothing of it to flush
+	 */
+	lv_check(poll_n(cq, &wc, 1) == 0,
+		 "INIT->RESET dropped the send refused in RESET: ERR flushes nothing");
 	lv_check(!modify(qp, IBV_QPS_RESET, IBV_QP_STATE), "ERR->RESET");
 	lv_check(qp_state(qp) == IBV_QPS_RESET, "  now RESET");
 	lv_check(!ibv_destroy_qp(qp), "destroy_qp");

@@ -373,6 +373,8 @@ static void softrdma_qp_drop_sq(struct softrdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_mutex);
 
+	if (!qp->sq.ring)	/* no send queue yet: nothing to drop */
+		return;
 	spin_lock_bh(&qp->sq.lock);
 	while (softrdma_sq_fetch_flush(qp))
 		;

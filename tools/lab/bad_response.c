@@ -131,34 +131,6 @@ static void read_line(int fd, char *buf, size_t max)
 	buf[n] = 0;
 }
 
-/* a counter of port 1 (sysfs hw_counters, what rdma statistic shows) */
-static long counter(const char *dev, const char *name)
-{
-	char path[256];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static int qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
-		return -1;
-	return a.qp_state;
-}
-
 /*
  * The QP's state once it is @want, or after @ms: an engine's failure
  * completes the WQE first and moves the QP to ERR from a work item.
@@ -167,7 +139,7 @@ static int qp_state_within(struct ibv_qp *qp, int want, int ms)
 {
 	int state;
 
-	while ((state = qp_state(qp)) != want && ms > 0) {
+	while ((state = lv_qp_state(qp)) != want && ms > 0) {
 		usleep(10000);
 		ms -= 10;
 	}
@@ -341,7 +313,7 @@ static void victim_side(const struct lv_args *a)
 		 NV, got);
 
 	for (k = 0; k < 3; k++)
-		before[k] = counter(a->dev ? a->dev : "", names[k]);
+		before[k] = lv_hw_counter(a->dev ? a->dev : "", names[k]);
 	line[0] = 0;
 	for (i = 0; i < (int)NV; i++) {
 		const struct victim *v = &victims[i];
@@ -372,7 +344,7 @@ static void victim_side(const struct lv_args *a)
 		}
 		state = v->verdict == BAD ?
 			qp_state_within(vq[i], IBV_QPS_ERR, 2000) :
-			qp_state(vq[i]);
+			lv_qp_state(vq[i]);
 		if (v->verdict == BAD)
 			lv_check(n == 1 && status == IBV_WC_BAD_RESP_ERR &&
 				 state == IBV_QPS_ERR,
@@ -393,14 +365,14 @@ static void victim_side(const struct lv_args *a)
 		 "no affiliated event: the completions report the errors (got %s)",
 		 event < 0 ? "none" : ibv_event_type_str(event));
 	for (k = 0; k < 3; k++) {
-		after[k] = counter(a->dev ? a->dev : "", names[k]);
+		after[k] = lv_hw_counter(a->dev ? a->dev : "", names[k]);
 		lv_check(before[k] >= 0 && after[k] - before[k] == want[k],
 			 "%s rose by exactly %d (%ld -> %ld)", names[k],
 			 want[k], before[k], after[k]);
 	}
 
 	lv_check(real_transfer(real, cq, &b, &peer[0], 2) &&
-		 qp_state(real) == IBV_QPS_RTS,
+		 lv_qp_state(real) == IBV_QPS_RTS,
 		 "after: the real QP still in RTS, a 16 KiB RDMA WRITE and READ back, data checked");
 
 	for (i = 0; i < (int)NV; i++)

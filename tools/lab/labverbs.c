@@ -392,3 +392,20 @@ int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
 	free(peer);
 	return fd;
 }
+
+long lv_hw_counter(const char *dev, const char *name)
+{
+	char path[256];
+	long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}

@@ -157,6 +157,12 @@ int lv_connect_pairs(const struct lv_args *a, const struct lv_base *b, int n,
 		     int access);
 
 /* @qp's state as ibv_query_qp() reads it, or -1 if the query fails. */
+/*
+ * A counter of port 1 of device @dev (sysfs hw_counters, what rdma
+ * statistic shows), or -1 if it cannot be read.
+ */
+long lv_hw_counter(const char *dev, const char *name);
+
 int lv_qp_state(struct ibv_qp *qp);
 
 /* The name of QP state @s ("RESET" ... "ERR"), "?" for any other value. */

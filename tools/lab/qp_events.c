@@ -591,25 +591,6 @@ static void sqd_draining(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_destroy_cq(cq);
 }
 
-/* a counter of port 1 of @ctx (sysfs hw_counters, as rdma statistic shows) */
-static long port_counter(struct ibv_context *ctx, const char *name)
-{
-	char path[256];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 ibv_get_device_name(ctx->device), name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /*
  * The completions of @cq: the first within @first_ms, each next within
  * @idle_ms of the one before; the first @max of them in @wc.
@@ -729,14 +710,14 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 		wr[i].send_flags = IBV_SEND_SIGNALED;
 		wr[i].next = i + 1 < RST_NMSG ? &wr[i + 1] : NULL;
 	}
-	before = port_counter(ctx, "port_xmit_packets");
+	before = lv_hw_counter(ibv_get_device_name(ctx->device), "port_xmit_packets");
 	if (ibv_post_send(a, wr, &bad_wr))
 		lv_die("reset: post_send");
 	/* A has sent what its window allows once the count stays put */
 	for (i = 0, now = before; i < 30; i++) {
 		usleep(100000);
 		sent = now;
-		now = port_counter(ctx, "port_xmit_packets");
+		now = lv_hw_counter(ibv_get_device_name(ctx->device), "port_xmit_packets");
 		if (now == sent && now > before)
 			break;
 	}

@@ -10,7 +10,11 @@
 #
 #   tools/test.sh           the representative cut (make test)
 #   tools/test.sh --full    everything (make test-full)
-#   tools/test.sh --only PATTERN   only the parts whose name matches
+#   tools/test.sh --full-only      what make test-full adds to make test
+#                                  (its parts of tier full alone)
+#   tools/test.sh --only REGEX     only the parts whose name matches REGEX
+#                                  (bash's extended regular expression,
+#                                  anywhere in the name)
 #   tools/test.sh --debug-kernel   make test's lab parts where softrdma runs
 #                                  alone, on a KASAN and lockdep kernel
 #                                  (make test-debug)
@@ -29,6 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 full=0
+full_only=0
 debug=0
 only=
 dry=0
@@ -37,6 +42,7 @@ group=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1 ;;
+	--full-only) full=1 full_only=1 ;;
 	--debug-kernel) debug=1 ;;
 	--only) only=$2; shift ;;
 	--dry-run) dry=1 ;;
@@ -44,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--list) list=print ;;
 	--update-doc) list=doc ;;
 	*)
-		echo "usage: $0 [--full] [--debug-kernel] [--only PATTERN] [--dry-run] [--boot-each]" >&2
+		echo "usage: $0 [--full | --full-only] [--debug-kernel] [--only REGEX] [--dry-run] [--boot-each]" >&2
 		echo "       $0 --list | --update-doc" >&2
 		exit 2
 		;;
@@ -78,7 +84,7 @@ read_matrix() {
 # in_tier TIER: this run takes the parts of TIER
 in_tier() {
 	case $1 in
-	test) return 0 ;;
+	test) [ "$full_only" -eq 0 ] ;;
 	full) [ "$full" -eq 1 ] ;;
 	test-only) [ "$full" -eq 0 ] ;;
 	esac
@@ -172,7 +178,7 @@ failures=()
 part() {
 	local name=$1 log="$logdir/$1.log" rc ok bad start=$SECONDS
 	shift
-	if [ -n "$only" ] && [[ $name != *$only* ]]; then
+	if [ -n "$only" ] && ! [[ $name =~ $only ]]; then
 		return 0
 	fi
 	if [ "$dry" -eq 1 ]; then
@@ -354,7 +360,7 @@ for row in "${rows[@]}"; do
 	read -r _ tier dbg _ <<<"$row"
 	in_tier "$tier" || continue
 	row_cmd "$row"
-	if [ -n "$only" ] && [[ $NAME != *$only* ]]; then
+	if [ -n "$only" ] && ! [[ $NAME =~ $only ]]; then
 		continue
 	fi
 	# the debug kernel runs about ten times slower: only the parts

@@ -645,7 +645,10 @@ lab_bench_value() {
 # $LAB_OUT/perftest.out.  CONNECT cm connects with rdma_cm (-R), as iWARP
 # needs; gid over perftest's TCP side channel with the IPv4-mapped GID.
 # CMD, if given, runs in each guest once the server listens, just before
-# the measured part.  Returns perftest's exit status.
+# the measured part.  With LAB_BENCH_MARK set, each guest calls that
+# function with "begin" just before its perftest starts and with "end"
+# just after it ends (bench-kinsn's snapshots).  Returns perftest's exit
+# status.
 lab_bench_run() {
 	local connect=$1 test=$2 size=$3 iters=$4 gid srv rc
 	local args=(-d "$LAB_IBDEV" -F -s "$size" -n "$iters" -p 19999)
@@ -659,6 +662,7 @@ lab_bench_run() {
 	fi
 	lab_barrier start
 	if [ "$LAB_ID" = 0 ]; then
+		_lab_bench_mark begin
 		"ib_$test" "${args[@]}" >"$LAB_OUT/perftest.out" 2>&1 &
 		srv=$!
 		lab_wait_for 30 lab_listening 19999 ||
@@ -667,14 +671,21 @@ lab_bench_run() {
 		[ $# -eq 0 ] || "$@"
 		wait "$srv"
 		rc=$?
+		_lab_bench_mark end
 	else
 		lab_barrier listen
 		[ $# -eq 0 ] || "$@"
+		_lab_bench_mark begin
 		"ib_$test" "${args[@]}" "$(lab_peer_addr 0)" \
 			>"$LAB_OUT/perftest.out" 2>&1
 		rc=$?
+		_lab_bench_mark end
 	fi
 	return "$rc"
+}
+
+_lab_bench_mark() {
+	[ -z "${LAB_BENCH_MARK:-}" ] || "$LAB_BENCH_MARK" "$1"
 }
 
 # lab_rdma_state: this guest's QPs (softrdma's with their engines' state),

@@ -16,17 +16,27 @@
 # guest0 serves, guest1 is the client; each guest saves its kallsyms
 # (module symbols included) and its perftest or iperf3 output as
 # perftest.out.
+# ITERS may be a list, N1,N2,...: one run after the other in this boot,
+# the output of run N as perftest-N.out, and around each run the kinsn
+# plugin's snapshots N-begin and N-end of the guest's counts (the
+# request file $LAB_OUT/kinsn-snap, see tools/bench/kinsn/kinsn.c).
 
 CONNECT=${1:-cm}
 TEST=${2:-write}
-ITERS=${3:-20000}
+ITERS_LIST=${3:-20000}
 SIZE=${4:-65536}
-# at least 1 MiB/s for the bandwidth tests, 50 round trips a second for
-# the latency tests
-case $TEST in
-*_bw | tcp) export LAB_BARRIER_TIMEOUT=$((ITERS * SIZE / 1048576 + 120)) ;;
-*) export LAB_BARRIER_TIMEOUT=$((ITERS / 50 + 120)) ;;
-esac
+
+# kinsn_mark begin|end: the plugin's snapshot ITERS-begin or ITERS-end of
+# this guest's counts, taken while the guest sleeps (the plugin looks
+# for the request every 10 ms)
+kinsn_mark() {
+	local snap=$LAB_OUT/kinsn-snap
+	echo "$ITERS-$1" >"$snap.tmp"
+	mv "$snap.tmp" "$snap"
+	sleep 0.3
+	[ ! -e "$snap" ] ||
+		lab_fail "kinsn: the plugin did not take snapshot $ITERS-$1"
+}
 
 # bench_kinsn_tcp: ITERS * SIZE bytes over one TCP stream, guest1 to
 # guest0
@@ -34,30 +44,48 @@ bench_kinsn_tcp() {
 	local srv rc
 	lab_barrier start
 	if [ "$LAB_ID" = 0 ]; then
+		_lab_bench_mark begin
 		iperf3 -s -1 -p 5201 >"$LAB_OUT/perftest.out" 2>&1 &
 		srv=$!
 		lab_wait_listen 5201 30 || lab_fail "no iperf3 server"
 		lab_barrier listen
 		wait "$srv"
+		rc=$?
 	else
 		lab_barrier listen
+		_lab_bench_mark begin
 		iperf3 -c "$(lab_peer_addr 0)" -p 5201 -l "$SIZE" \
 			-n $((ITERS * SIZE)) >"$LAB_OUT/perftest.out" 2>&1
 		rc=$?
-		return "$rc"
 	fi
+	_lab_bench_mark end
+	return "$rc"
 }
 
 ulimit -l unlimited
-rc=0
-case $TEST in
-write | read | send) lab_bench_run "$CONNECT" "${TEST}_lat" 2 "$ITERS" || rc=$? ;;
-write_bw | read_bw | send_bw)
-	lab_bench_run "$CONNECT" "$TEST" "$SIZE" "$ITERS" || rc=$?
-	;;
-tcp) bench_kinsn_tcp || rc=$? ;;
-*) lab_fail "bench-kinsn: TEST is write, read, send, write_bw, read_bw, send_bw or tcp, not $TEST" ;;
+case $ITERS_LIST in
+*,*) export LAB_BENCH_MARK=kinsn_mark ;;
 esac
+for ITERS in ${ITERS_LIST//,/ }; do
+	# at least 1 MiB/s for the bandwidth tests, 50 round trips a second
+	# for the latency tests
+	case $TEST in
+	*_bw | tcp) export LAB_BARRIER_TIMEOUT=$((ITERS * SIZE / 1048576 + 120)) ;;
+	*) export LAB_BARRIER_TIMEOUT=$((ITERS / 50 + 120)) ;;
+	esac
+	rc=0
+	case $TEST in
+	write | read | send) lab_bench_run "$CONNECT" "${TEST}_lat" 2 "$ITERS" || rc=$? ;;
+	write_bw | read_bw | send_bw)
+		lab_bench_run "$CONNECT" "$TEST" "$SIZE" "$ITERS" || rc=$?
+		;;
+	tcp) bench_kinsn_tcp || rc=$? ;;
+	*) lab_fail "bench-kinsn: TEST is write, read, send, write_bw, read_bw, send_bw or tcp, not $TEST" ;;
+	esac
+	[ "$ITERS_LIST" = "$ITERS" ] ||
+		cp "$LAB_OUT/perftest.out" "$LAB_OUT/perftest-$ITERS.out"
+	lab_barrier "done-$ITERS"
+	lab_check "$TEST -n $ITERS ran" test "$rc" -eq 0
+done
 cat /proc/kallsyms >"$LAB_OUT/kallsyms"
 lab_barrier end
-lab_check "$TEST -n $ITERS ran" test "$rc" -eq 0

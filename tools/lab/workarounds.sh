@@ -21,6 +21,15 @@
 #   rping (rdma-core 44): main destroys the CM event channel while the
 #     CM thread may still read it, fixed upstream by rdma-core pull
 #     request 1622.  lab_rping_exit_race.
+#   rping (rdma-core 44) -P: its CM thread puts each connection
+#     request's CM id into the listener's control block and wakes the
+#     main thread, which copies that block for a new server thread; a
+#     second request before the copy gives the second id to two server
+#     threads and the first to none.  One of the two then finds the id
+#     with the other's QP (rdma_create_qp: Invalid argument), or both
+#     use it and one calls rdma_accept on it after the other has
+#     destroyed it.  Fixed upstream by rdma-core pull request 1568
+#     (rdma-core 57).  lab_rping_shared_id.
 
 # _lab_siw_unread PORT: "LOCAL PEER RECV-Q" of each TCP connection on local
 # port PORT whose receive queue holds bytes (more than one: a FIN counts
@@ -107,4 +116,23 @@ lab_rping_exit_race() {
 		{ other = 1 }
 		END { exit !(seen && seen == NR && !other) }' || return 1
 	lab_note "${CUR:+$CUR: }rping's own exit race on guest$LAB_ID (exit $1 after a complete run)"
+}
+
+# lab_rping_shared_id OUTPUT STACK: a death of rping -P (rdma-core 44)
+# whose output (all its runs) is OUTPUT and whose crashing thread's stack,
+# as hostile-peer's gdb_stack prints it ("SIGNAL in fn <- fn <- ..."), is
+# STACK came from its race of the shared CM id: OUTPUT shows the race
+# (an id given to a second thread that already had the first's QP) and
+# the thread died in librdmacm setting up a QP for or accepting on a CM
+# id (rdma_init_qp_attr's first read of the id: the freed id's memory).
+# Prints what it found; succeeds only for exactly that.
+lab_rping_shared_id() {
+	local shared
+	shared=$(grep -c '^rdma_create_qp: Invalid argument$' "$1")
+	echo "CM ids rping gave a second server thread: $shared"
+	echo "stack: $2"
+	[ "$shared" -gt 0 ] || return 1
+	[[ $2 =~ ^SIGSEGV\ in\ rdma_init_qp_attr\ \<-\ (librdmacm[^ ]*\ \<-\ )*(rdma_accept|rdma_create_qp_ex|rdma_create_qp)\ \<- ]] ||
+		return 1
+	lab_note "${CUR:+$CUR: }rping -P's own race on guest$LAB_ID: a CM id given to two server threads, used after one destroyed it"
 }

@@ -4,7 +4,8 @@
 # come through with its kernel intact, its memory back and its devices
 # still working.
 #   lab run --stack sroce+siwarp hostile-peer [packets=N] [conns=N] [full]
-#           [seed=N]
+#           [seed=N] [iwarp]
+#   lab run --stack rxe+siw hostile-peer iwarp [conns=N] [seed=N]
 # guest0 is the victim: an sroce and a siwarp device on eth0.  guest1
 # attacks with tools/lab/roce_inject.c and tools/lab/iw_peer.c (built on
 # the host by tools/lab/lab into /var/tmp/softrdma-lab):
@@ -50,6 +51,16 @@
 # is a note, not a check: a spoofed packet may carry the real peer's
 # address, which no receiver can tell from the peer's own.
 # seed=N repeats the attack's random choices (both tools print theirs).
+# iwarp: the iWARP side alone: the live rping -P server, iw_peer's
+# connections, the fresh rping and the removal; no RoCE traffic, no
+# injector, no forged responses, no slab comparison.  With --stack
+# rxe+siw it attacks stock siw the same way, which tells a crash of rping
+# itself from one softrdma causes.
+# Each death of the rping -P server is noted with its exit status and,
+# from its core dump (gdb, installed on the host, in the guest), the stack
+# of the thread that crashed; the whole gdb output and the core are kept
+# in checks/.  A death is a failed check unless it is rping's own known
+# race (workarounds.sh, lab_rping_shared_id).
 
 INJECT_BIN=${ROCE_INJECT_BIN:-/var/tmp/softrdma-lab/roce_inject}
 PEER_BIN=${IW_PEER_BIN:-/var/tmp/softrdma-lab/iw_peer}
@@ -59,6 +70,7 @@ BAD_FORGED=6
 PACKETS=10000
 CONNS=1000
 SEED=
+IWARP_ONLY=
 SLAB_TOL_KB=2048
 SKB_TOL=512
 for a in $LAB_SCENARIO_ARGS; do
@@ -67,6 +79,7 @@ for a in $LAB_SCENARIO_ARGS; do
 	conns=*) CONNS=${a#conns=} ;;
 	seed=*) SEED=${a#seed=} ;;
 	full) PACKETS=1000000 CONNS=10000 ;;
+	iwarp) IWARP_ONLY=1 ;;
 	*) lab_fail "unknown argument $a" ;;
 	esac
 done
@@ -75,8 +88,12 @@ RDEV=$LAB_IBDEV
 IDEV=$LAB_IWDEV
 SRV=$(lab_peer_addr 0)
 SRV6=$(lab_peer_addr6 0)
-[ -n "$RDEV" ] && [ -n "$IDEV" ] ||
-	lab_fail "stack $LAB_STACK: hostile-peer needs sroce+siwarp"
+case $LAB_STACK in
+sroce+siwarp) ;;
+rxe+siw) [ -n "$IWARP_ONLY" ] || lab_fail "stack rxe+siw: hostile-peer takes it with iwarp only" ;;
+*) lab_fail "stack $LAB_STACK: hostile-peer needs sroce+siwarp (or rxe+siw with iwarp)" ;;
+esac
+[ -n "$RDEV" ] && [ -n "$IDEV" ] || lab_fail "stack $LAB_STACK: no RoCE or no iWARP device"
 gid=$(lab_gid_index "$LAB_ADDR" "$RDEV") || lab_fail "no IPv4 GID on $RDEV"
 PP_PORT=18515 RP_PORT=7174 FRESH_PP_PORT=18516 FRESH_RP_PORT=7175
 BAD_PORT=18960
@@ -115,39 +132,107 @@ running() { kill -0 "$(pgrep -P "${PIDS[$1]}" | head -1)" 2>/dev/null; }
 pair() {
 	local name=$1 n=$2
 	if [ "$LAB_ID" = 0 ]; then
-		spawn "$name-pp" 120 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n "$n" -p "$FRESH_PP_PORT"
+		if [ -z "$IWARP_ONLY" ]; then
+			spawn "$name-pp" 120 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n "$n" -p "$FRESH_PP_PORT"
+			lab_wait_listen "$FRESH_PP_PORT" || lab_fail "no pingpong server"
+		fi
 		spawn "$name-rp" 120 rping -s -V -C "$n" -S 1024 -a "$SRV" -p "$FRESH_RP_PORT"
-		lab_wait_listen "$FRESH_PP_PORT" || lab_fail "no pingpong server"
 		lab_wait_for 30 lab_listening "$FRESH_RP_PORT" || lab_fail "no rping server"
 		lab_barrier "$name"
 	else
 		lab_barrier "$name"
-		spawn "$name-pp" 120 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n "$n" -p "$FRESH_PP_PORT" "$SRV"
+		[ -n "$IWARP_ONLY" ] ||
+			spawn "$name-pp" 120 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n "$n" -p "$FRESH_PP_PORT" "$SRV"
 		spawn "$name-rp" 120 rping -c -V -v -C "$n" -S 1024 -a "$SRV" -p "$FRESH_RP_PORT"
 	fi
-	wait "${PIDS[$name-pp]}" "${PIDS[$name-rp]}"
+	[ -n "$IWARP_ONLY" ] || wait "${PIDS[$name-pp]}"
+	wait "${PIDS[$name-rp]}"
 	cp "/tmp/$name-pp" "/tmp/$name-rp" "$LAB_OUT/checks/" 2>/dev/null
-	lab_check "$name: ibv_rc_pingpong -c over RoCE ($n x 1 KiB)" lab_pingpong_ok "/tmp/$name-pp" "$n"
+	[ -n "$IWARP_ONLY" ] ||
+		lab_check "$name: ibv_rc_pingpong -c over RoCE ($n x 1 KiB)" lab_pingpong_ok "/tmp/$name-pp" "$n"
 	lab_check "$name: rping -V over iWARP ($n x 1 KiB)" lab_rping_ok "/tmp/$name-rp" "$n"
 	lab_barrier "$name-done"
 }
 
 # rping_server: the persistent rping server over iWARP, started again
-# whenever it dies until /tmp/rping.stop exists.  rping -P (rdma-core 44)
-# does not survive every failed rdma_accept: after one (the peer reset
-# or botched the connection, as a hostile peer does) it has been seen to
-# segfault in ibv_modify_qp on a QP it had destroyed (its error path
-# destroys the QP with ibv_destroy_qp, leaving the cm_id's pointer to
-# it).  A user-space bug, not the kernel's; each death is noted.
+# whenever it dies until /tmp/rping.stop exists; each exit as "rping PID
+# exited STATUS", a crash's core in $CORES/core.PID.  rping -P of
+# rdma-core 44 has a race of its own that a burst of connection requests
+# meets (workarounds.sh, lab_rping_shared_id); each death is looked at
+# afterwards (rping_deaths).
+CORES=/tmp/rping-cores
 rping_server() {
-	local rc
+	local rc pid
+	ulimit -c unlimited
 	rm -f /tmp/rping.stop
 	while [ ! -e /tmp/rping.stop ]; do
-		rping -s -P -V -S 1024 -a "$SRV" -p "$RP_PORT"
+		rping -s -P -V -S 1024 -a "$SRV" -p "$RP_PORT" &
+		pid=$!
+		wait "$pid"
 		rc=$?
-		echo "rping exited $rc"
+		echo "rping $pid exited $rc"
 		[ -e /tmp/rping.stop ] || sleep 0.2
 	done
+}
+# cores_on / cores_off: core dumps to $CORES/core.PID and back
+cores_on() {
+	mkdir -p "$CORES"
+	CORE_PATTERN=$(cat /proc/sys/kernel/core_pattern)
+	echo "$CORES/core.%p" >/proc/sys/kernel/core_pattern
+}
+cores_off() { echo "$CORE_PATTERN" >/proc/sys/kernel/core_pattern; }
+
+# gdb_stack FILE: the first backtrace in gdb's output FILE, the crashing
+# thread's, as "fn <- fn <- ..." after the signal's name; a frame gdb
+# cannot name (rping and librdmacm are stripped: static functions have no
+# name) as OBJECT+OFFSET from the mappings printed before it
+gdb_stack() {
+	local line s e o obj pc fn off sig='' out='' maps=() m
+	local re_map='^[[:space:]]*(0x[0-9a-f]+)[[:space:]]+(0x[0-9a-f]+)[[:space:]]+0x[0-9a-f]+[[:space:]]+(0x[0-9a-f]+)[[:space:]]+(/.*)$'
+	local re_frame='^#([0-9]+)[[:space:]]+(0x([0-9a-f]+)[[:space:]]+in[[:space:]]+)?([^ ]+)'
+	while IFS= read -r line; do
+		if [[ $line =~ $re_map ]]; then
+			maps+=("${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]} ${BASH_REMATCH[4]}")
+		elif [[ $line =~ ^Program\ terminated\ with\ signal\ ([A-Z]+) ]]; then
+			sig=${BASH_REMATCH[1]}
+		elif [ "${#maps[@]}" -gt 0 ] && [[ $line =~ $re_frame ]]; then
+			# (gdb shows frame 0 once before the mappings)
+			[ "${BASH_REMATCH[1]}" = 0 ] && [ -n "$out" ] && break
+			fn=${BASH_REMATCH[4]} pc=0x${BASH_REMATCH[3]:-0}
+			if [ "$fn" = "??" ]; then
+				for m in "${maps[@]}"; do
+					read -r s e o obj <<<"$m"
+					if ((pc >= s && pc < e)); then
+						printf -v off '%x' $((pc - s + o))
+						fn="${obj##*/}+0x$off"
+						break
+					fi
+				done
+			fi
+			out+="${out:+ <- }$fn"
+		fi
+	done <"$1"
+	echo "${sig:-no signal} in ${out:-no stack}"
+}
+
+# rping_deaths: each death of the rping -P server so far (before
+# /tmp/rping.stop ends the last one), one a line: "PID exit STATUS: SIGNAL
+# in STACK" (from its core; gdb's whole output and the first three cores
+# kept in checks/), or "PID exit STATUS (no core)"
+rping_deaths() {
+	local pid rc gdbout kept=0
+	while read -r _ pid _ rc; do
+		if [ ! -s "$CORES/core.$pid" ]; then
+			echo "$pid exit $rc (no core)"
+			continue
+		fi
+		gdbout=$LAB_OUT/checks/rping-$pid.gdb
+		timeout 120 gdb -batch -nx -q -ex 'set pagination off' \
+			-ex 'info proc mappings' -ex bt -ex 'info registers' \
+			-ex 'thread apply all bt' /usr/bin/rping "$CORES/core.$pid" >"$gdbout" 2>&1
+		[ $((kept++)) -lt 3 ] && cp "$CORES/core.$pid" "$LAB_OUT/checks/rping-$pid.core"
+		echo "$pid exit $rc: $(gdb_stack "$gdbout")"
+	done < <(grep -E '^rping [0-9]+ exited [0-9]+$' /tmp/live-rp)
 }
 
 # slab_kb: the kernel's slab memory in KiB, every cache but TCP's
@@ -188,68 +273,96 @@ slab_back() {
 }
 
 # --- warm-up: the same traffic without an attacker, then the baseline -------
-pair warmup 200
-if [ "$LAB_ID" = 0 ]; then
-	slab_settle
-	SLAB_BEFORE=$(slab_kb)
-	SKB_BEFORE=$(skbs)
-	slab_snap /tmp/slab.before
-	lab_note "slab before the attack: $SLAB_BEFORE KiB"
+if [ -z "$IWARP_ONLY" ]; then
+	pair warmup 200
+	if [ "$LAB_ID" = 0 ]; then
+		slab_settle
+		SLAB_BEFORE=$(slab_kb)
+		SKB_BEFORE=$(skbs)
+		slab_snap /tmp/slab.before
+		lab_note "slab before the attack: $SLAB_BEFORE KiB"
+	fi
 fi
 
 # --- live traffic and the attack -------------------------------------------
 if [ "$LAB_ID" = 0 ]; then
-	rdma statistic show link "$RDEV/1" >/tmp/cnt.before 2>&1
-	spawn live-pp 3600 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n 100000000 -p "$PP_PORT"
+	cores_on
+	if [ -z "$IWARP_ONLY" ]; then
+		rdma statistic show link "$RDEV/1" >/tmp/cnt.before 2>&1
+		spawn live-pp 3600 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n 100000000 -p "$PP_PORT"
+		lab_wait_listen "$PP_PORT" || lab_fail "no pingpong server"
+	fi
 	spawn live-rp 3600 rping_server
-	lab_wait_listen "$PP_PORT" || lab_fail "no pingpong server"
 	lab_wait_for 30 lab_listening "$RP_PORT" || lab_fail "no rping server"
 	lab_barrier live
 	lab_barrier attacked 3600
 	: >/tmp/rping.stop
-	n=$(grep -c '^rping exited' /tmp/live-rp)
-	[ "$n" = 0 ] || lab_note "the rping -P server died $n time(s) during the attack and was started again: $(grep '^rping exited' /tmp/live-rp | sort | uniq -c | tr -s ' ' | tr '\n' ';') $(dmesg | grep -m3 'rping.*segfault' | tr '\n' ' ')"
-	running live-pp && lab_note "the live RoCE pingpong still ran after the attack" ||
-		lab_note "the live RoCE pingpong ended during the attack: $(tail -n 3 /tmp/live-pp | tr '\n' ' ')"
+	rping_deaths >/tmp/rping.deaths
+	n=$(wc -l </tmp/rping.deaths)
+	if [ "$n" != 0 ]; then
+		lab_note "the rping -P server died $n time(s) during the attack and was started again: $(tr '\n' ';' </tmp/rping.deaths) $(dmesg | grep -m3 -E 'rping\[[0-9]+\]: segfault|traps: rping\[' | tr '\n' ' ')"
+		while read -r death; do
+			lab_check "the rping -P server's death ${death%%:*} is rping's own race" \
+				lab_rping_shared_id /tmp/live-rp "${death#*: }"
+		done </tmp/rping.deaths
+	fi
+	if [ -z "$IWARP_ONLY" ]; then
+		running live-pp && lab_note "the live RoCE pingpong still ran after the attack" ||
+			lab_note "the live RoCE pingpong ended during the attack: $(tail -n 3 /tmp/live-pp | tr '\n' ' ')"
+	fi
 	lab_barrier live-stopped
-	stop live-pp
+	[ -n "$IWARP_ONLY" ] || stop live-pp
 	stop live-rp
+	cores_off
 	cp /tmp/live-pp /tmp/live-rp "$LAB_OUT/checks/" 2>/dev/null
-	rdma statistic show link "$RDEV/1" >/tmp/cnt.after 2>&1
-	lab_note "RoCE counters after the attack: $(tr -s ' ' </tmp/cnt.after | grep -o '[a-z_]* [1-9][0-9]*' | tr '\n' ' ')"
+	if [ -z "$IWARP_ONLY" ]; then
+		rdma statistic show link "$RDEV/1" >/tmp/cnt.after 2>&1
+		lab_note "RoCE counters after the attack: $(tr -s ' ' </tmp/cnt.after | grep -o '[a-z_]* [1-9][0-9]*' | tr '\n' ' ')"
+	fi
 	lab_note "iWARP counters after the attack: $(rdma statistic show link "$IDEV/1" 2>&1 | tr -s ' ' | grep -o '[a-z_]* [1-9][0-9]*' | tr '\n' ' ')"
 else
 	lab_barrier live
-	spawn live-pp 3600 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n 100000000 -p "$PP_PORT" "$SRV"
+	[ -n "$IWARP_ONLY" ] ||
+		spawn live-pp 3600 ibv_rc_pingpong -d "$RDEV" -g "$gid" -c -s 1024 -n 100000000 -p "$PP_PORT" "$SRV"
 	spawn live-rp 3600 rping -c -V -C 100000000 -S 1024 -a "$SRV" -p "$RP_PORT"
 	# the live QP's frames on the wire before the injector reads them
 	sleep 2
 	if [ -x "$INJECT_BIN" ] && [ -x "$PEER_BIN" ]; then
-		lab_check "roce_inject: ICRC self-test against rdma_rxe's packets" "$INJECT_BIN" --selftest
 		start=$SECONDS
-		spawn inject 3600 "$INJECT_BIN" -i eth0 -t "$SRV" -T "$SRV6" -n "$PACKETS" -l 3 ${SEED:+-s "$SEED"}
+		if [ -z "$IWARP_ONLY" ]; then
+			lab_check "roce_inject: ICRC self-test against rdma_rxe's packets" "$INJECT_BIN" --selftest
+			start=$SECONDS
+			spawn inject 3600 "$INJECT_BIN" -i eth0 -t "$SRV" -T "$SRV6" -n "$PACKETS" -l 3 ${SEED:+-s "$SEED"}
+		fi
 		spawn iwpeer 3600 "$PEER_BIN" -a "$SRV" -p "$RP_PORT" -n "$CONNS" -j 4 -f ${SEED:+-s "$SEED"}
-		wait "${PIDS[inject]}" "${PIDS[iwpeer]}"
+		[ -n "$IWARP_ONLY" ] || wait "${PIDS[inject]}"
+		wait "${PIDS[iwpeer]}"
 		lab_note "attack took $((SECONDS - start)) s"
-		cp /tmp/inject /tmp/iwpeer "$LAB_OUT/checks/"
-		lab_check "roce_inject: $PACKETS frames sent to guest0 ($(grep -m1 '^seed' /tmp/inject))" \
-			sh -c 'cat /tmp/inject; grep -qx "rc 0" /tmp/inject'
+		cp /tmp/iwpeer "$LAB_OUT/checks/"
+		if [ -z "$IWARP_ONLY" ]; then
+			cp /tmp/inject "$LAB_OUT/checks/"
+			lab_check "roce_inject: $PACKETS frames sent to guest0 ($(grep -m1 '^seed' /tmp/inject))" \
+				sh -c 'cat /tmp/inject; grep -qx "rc 0" /tmp/inject'
+		fi
 		lab_check "iw_peer: $CONNS connections to guest0's iWARP listener, which then still accepts ($(grep -m1 '^seed' /tmp/iwpeer))" \
 			sh -c 'cat /tmp/iwpeer; grep -qx "rc 0" /tmp/iwpeer'
-		lab_note "roce_inject: $(grep -E '^(victim|sent|live)' /tmp/inject | tr '\n' ' ')"
+		[ -n "$IWARP_ONLY" ] || lab_note "roce_inject: $(grep -E '^(victim|sent|live)' /tmp/inject | tr '\n' ' ')"
 		lab_note "iw_peer: $(grep -E 'connections:' /tmp/iwpeer)"
 	else
 		lab_check "roce_inject and iw_peer built on the host" false
 	fi
 	lab_barrier attacked 3600
-	running live-pp && lab_note "the live RoCE pingpong client still ran after the attack" ||
-		lab_note "the live RoCE pingpong client ended during the attack: $(tail -n 3 /tmp/live-pp | tr '\n' ' ')"
+	if [ -z "$IWARP_ONLY" ]; then
+		running live-pp && lab_note "the live RoCE pingpong client still ran after the attack" ||
+			lab_note "the live RoCE pingpong client ended during the attack: $(tail -n 3 /tmp/live-pp | tr '\n' ' ')"
+	fi
 	running live-rp && lab_note "the live rping client still ran after the attack" ||
 		lab_note "the live rping client ended during the attack: $(tail -n 3 /tmp/live-rp | tr '\n' ' ')"
-	stop live-pp
+	[ -n "$IWARP_ONLY" ] || stop live-pp
 	stop live-rp
 	cp /tmp/live-pp /tmp/live-rp "$LAB_OUT/checks/" 2>/dev/null
-	lab_barrier live-stopped
+	# while guest0 reads the cores of its rping server's deaths
+	lab_barrier live-stopped 1200
 fi
 
 # --- forged responses at a requester with requests outstanding -------------
@@ -272,7 +385,7 @@ bad_rose() {
 	echo "rcv_bad_response $1 -> $now"
 	[ -n "$1" ] && [ -n "$now" ] && [ $((now - $1)) -eq "$BAD_FORGED" ]
 }
-if lab_built bad_response "$BAD_BIN"; then
+if [ -z "$IWARP_ONLY" ] && lab_built bad_response "$BAD_BIN"; then
 	if [ "$LAB_ID" = 0 ]; then
 		BAD_BEFORE=$(lab_counter rcv_bad_response)
 		spawn badresp 240 "$BAD_BIN" -d "$RDEV" -g "$gid" -p "$BAD_PORT"
@@ -294,7 +407,13 @@ lab_barrier bad-response-done
 
 # --- afterwards ---------------------------------------------------------------
 pair fresh 200
-if [ "$LAB_ID" = 0 ]; then
+if [ "$LAB_ID" = 0 ] && [ -n "$IWARP_ONLY" ]; then
+	lab_check "rdma link del $IDEV ($LAB_STACK) after the attack" timeout 60 rdma link del "$IDEV"
+	lab_check "rdma link del $RDEV ($LAB_STACK) after the attack" timeout 60 rdma link del "$RDEV"
+	if [ "$LAB_STACK" = sroce+siwarp ]; then
+		lab_check "softrdma unloads after the attack" timeout 60 modprobe -r softrdma
+	fi
+elif [ "$LAB_ID" = 0 ]; then
 	slab_settle
 	# (from the kernel's symbols: lab batch clears the kernel log
 	# between parts, the boot's lines with it)

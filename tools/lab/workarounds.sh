@@ -122,13 +122,14 @@ lab_rping_exit_race() {
 # whose output (all its runs) is OUTPUT and whose crashing thread's stack,
 # as hostile-peer's gdb_stack prints it ("SIGNAL in fn <- fn <- ..."), is
 # STACK came from its race of the shared CM id: OUTPUT shows the race
-# (an id given to a second thread that already had the first's QP) and
+# (an id given to a second thread: that thread's rdma_create_qp finds the
+# other's QP on it, or its rdma_accept finds the id accepted already) and
 # the thread died in librdmacm setting up a QP for or accepting on a CM
 # id (rdma_init_qp_attr's first read of the id: the freed id's memory).
 # Prints what it found; succeeds only for exactly that.
 lab_rping_shared_id() {
 	local shared
-	shared=$(grep -c '^rdma_create_qp: Invalid argument$' "$1")
+	shared=$(grep -Ec '^rdma_(create_qp|accept): Invalid argument$' "$1")
 	echo "CM ids rping gave a second server thread: $shared"
 	echo "stack: $2"
 	[ "$shared" -gt 0 ] || return 1

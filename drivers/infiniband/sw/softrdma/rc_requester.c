@@ -67,6 +67,18 @@ module_param(rc_min_ack_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(rc_min_ack_timeout_ms,
 		 "RoCE RC: local ACK timeout at least this long, in ms (default 0: the QP's own)");
 
+/*
+ * usecs_to_jiffies() takes an unsigned int: the longest local ACK
+ * timeouts (attribute 30 and 31, over an hour) are converted from
+ * milliseconds, which fit.
+ */
+static unsigned long softrdma_rc_us_to_jiffies(u64 us)
+{
+	if (us <= UINT_MAX)
+		return usecs_to_jiffies(us);
+	return msecs_to_jiffies(div_u64(us, USEC_PER_MSEC));
+}
+
 /**
  * softrdma_rc_arm_retry() - start the local ACK timer if it is not running
  * @qp: the QP; sq.lock held
@@ -88,7 +100,7 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 		return;
 	us = max_t(u64, us,
 		   (u64)READ_ONCE(rc_min_ack_timeout_ms) * USEC_PER_MSEC);
-	mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+	mod_timer(&rc->retry_timer, jiffies + softrdma_rc_us_to_jiffies(us));
 }
 
 /* Reads and atomics among the WQEs before @idx not yet answered */

@@ -441,6 +441,8 @@ void softrdma_rc_stop(struct softrdma_qp *qp)
 	/* a flush sending with the lock dropped: its PSN is of this life */
 	rc->req_life++;
 	__skb_queue_purge(&rc->req_txq);
+	/* nothing re-arms a stopped requester's timer; a start finds it off */
+	rc->retry_armed = false;
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_resp_settle(qp);
 	spin_lock_bh(&qp->rq.lock);

@@ -45,6 +45,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 	}
 	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
+	rc->retry_armed = false;
 	timer_delete(&rc->retry_timer);
 	softrdma_qp_fail(qp, cause);
 }
@@ -56,17 +57,28 @@ static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
 			     psn_diff(rc->sent_psn, rc->una_psn));
 }
 
-/* IBA 9.7.6.1.3: the transport timer restarts on every forward step */
-static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
+/**
+ * softrdma_rc_timer_restart() - forward progress: the ACK timer starts over
+ * @qp: the QP; sq.lock held
+ *
+ * IBA 9.7.6.1.3: the transport timer restarts on every forward step, and
+ * stops when nothing is outstanding.  Neither touches retry_timer: a
+ * pending one fires at the old deadline and waits out the new one, or
+ * finds nothing armed (softrdma_rc_retry_timer()).
+ */
+VISIBLE_IF_KUNIT void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
+	lockdep_assert_held(&qp->sq.lock);
+
 	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT)
 		return;
-	timer_delete(&rc->retry_timer);
+	rc->retry_armed = false;
 	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_timer_restart);
 
 static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 {
@@ -307,7 +319,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 			softrdma_rc_req_rewind(qp, psn);
 		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RNR_WAIT);
 		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
-		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+		softrdma_rc_retry_start(qp, jiffies + usecs_to_jiffies(us));
 		return;
 	case SOFTRDMA_RC_ACK_RNR_EXCEEDED:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_RETRY_EXCEEDED);
@@ -679,13 +691,36 @@ out_unlock:
 	softrdma_rc_req_flush(qp);
 }
 
+/*
+ * retry_timer fired: has the ACK timer or the RNR wait run out?  If it
+ * was restarted since the timer was set, the timer is set again for the
+ * rest of it; if it was stopped (nothing outstanding), nothing is due.
+ */
+static bool softrdma_rc_retry_expired(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!rc->retry_armed)
+		return false;
+	if (time_before(jiffies, rc->retry_deadline)) {
+		softrdma_rc_retry_start(qp, rc->retry_deadline);
+		return false;
+	}
+	rc->retry_armed = false;
+	return true;
+}
+
 /**
  * softrdma_rc_retry_timer() - local ACK timeout or end of an RNR wait
  * @t: rc.retry_timer
  *
  * IBA 9.7.6.1.3: retransmit from the oldest unacknowledged PSN, at most
  * retry_cnt times in a row; IBA 9.7.5.2.8: after an RNR NAK, resend the
- * NAKed request once its timer ran out.
+ * NAKed request once its timer ran out.  The timer may fire before the
+ * deadline, which progress moved on since it was set
+ * (softrdma_rc_timer_restart()): it is set again for the rest.
  */
 void softrdma_rc_retry_timer(struct timer_list *t)
 {
@@ -694,8 +729,12 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!softrdma_rc_req_active(rc->req_state))
-		goto out_unlock;
+	/* the requester stopped or failed, or the wait is not over */
+	if (!softrdma_rc_req_active(rc->req_state) ||
+	    !softrdma_rc_retry_expired(qp)) {
+		spin_unlock_bh(&qp->sq.lock);
+		return;
+	}
 	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT) {
 		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
@@ -723,7 +762,6 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	if (softrdma_rc_req_active(rc->req_state) &&
 	    psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
-out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_req_flush(qp);
 }

@@ -76,21 +76,6 @@ bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_may_move);
 
 /**
- * softrdma_rc_req_active() - does the requester hold a connection's state?
- * @state: its state
- *
- * Started in RTS and not stopped or failed, whether it sends now or
- * waits: responses are taken and the ACK timer runs.
- */
-bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
-{
-	return state == SOFTRDMA_RC_REQ_RUNNING ||
-	       state == SOFTRDMA_RC_REQ_PAUSED ||
-	       state == SOFTRDMA_RC_REQ_RNR_WAIT;
-}
-EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_active);
-
-/**
  * softrdma_rc_req_move() - move the requester to @next
  * @qp: the QP; sq.lock held
  * @next: the new state

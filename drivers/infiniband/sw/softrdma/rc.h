@@ -352,12 +352,25 @@ bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
 			      enum softrdma_rc_req_state to);
 void softrdma_rc_req_move(struct softrdma_qp *qp,
 			  enum softrdma_rc_req_state next);
-bool softrdma_rc_req_active(enum softrdma_rc_req_state state);
 const char *softrdma_rc_resp_state_name(enum softrdma_rc_resp_state state);
 bool softrdma_rc_resp_may_move(enum softrdma_rc_resp_state from,
 			       enum softrdma_rc_resp_state to);
 void softrdma_rc_resp_move(struct softrdma_qp *qp,
 			   enum softrdma_rc_resp_state next);
+
+/**
+ * softrdma_rc_req_active() - does the requester hold a connection's state?
+ * @state: its state
+ *
+ * Started in RTS and not stopped or failed, whether it sends now or
+ * waits: responses are taken and the ACK timer runs.
+ */
+static inline bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
+{
+	return state == SOFTRDMA_RC_REQ_RUNNING ||
+	       state == SOFTRDMA_RC_REQ_PAUSED ||
+	       state == SOFTRDMA_RC_REQ_RNR_WAIT;
+}
 
 /* Between the engines (rc_requester.c, rc_responder.c, rc_completer.c) */
 struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,

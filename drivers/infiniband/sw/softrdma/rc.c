@@ -76,21 +76,6 @@ bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_may_move);
 
 /**
- * softrdma_rc_req_active() - does the requester hold a connection's state?
- * @state: its state
- *
- * Started in RTS and not stopped or failed, whether it sends now or
- * waits: responses are taken and the ACK timer runs.
- */
-bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
-{
-	return state == SOFTRDMA_RC_REQ_RUNNING ||
-	       state == SOFTRDMA_RC_REQ_PAUSED ||
-	       state == SOFTRDMA_RC_REQ_RNR_WAIT;
-}
-EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_req_active);
-
-/**
  * softrdma_rc_req_move() - move the requester to @next
  * @qp: the QP; sq.lock held
  * @next: the new state
@@ -441,6 +426,8 @@ void softrdma_rc_stop(struct softrdma_qp *qp)
 	/* a flush sending with the lock dropped: its PSN is of this life */
 	rc->req_life++;
 	__skb_queue_purge(&rc->req_txq);
+	/* nothing re-arms a stopped requester's timer; a start finds it off */
+	rc->retry_armed = false;
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_resp_settle(qp);
 	spin_lock_bh(&qp->rq.lock);

@@ -311,8 +311,26 @@ struct softrdma_rc {
 	struct delayed_work req_work;
 	/* the responder's: budgeted read responses, drops, backlog */
 	struct delayed_work resp_work;
-	/* the local ACK timeout (IBA 9.7.6.1.3) and RNR back-off */
+	/*
+	 * The local ACK timer (IBA 9.7.6.1.3) or the RNR wait (9.7.5.2.8),
+	 * under qp->sq.lock: running while retry_armed, until
+	 * retry_deadline (jiffies).  retry_timer is kept pending at or
+	 * before the deadline; a deadline moved later only writes the
+	 * field, and the timer, when it fires early, is set again for the
+	 * rest (softrdma_rc_retry_timer()).  So the ACKs and responses
+	 * that restart the ACK timer cost no timer operation each.
+	 */
 	struct timer_list retry_timer;
+	bool retry_armed;
+	unsigned long retry_deadline;
+	/*
+	 * The local ACK timeout in jiffies, 0 for none, as last worked out
+	 * from the QP's timeout attribute and rc_min_ack_timeout_ms
+	 * (softrdma_rc_ack_timeout(); all zero is consistent)
+	 */
+	unsigned long ack_tmo;
+	u32 ack_tmo_min_ms;
+	u8 ack_tmo_attr;
 };
 
 bool softrdma_rc_reliable(const struct softrdma_qp *qp);
@@ -334,12 +352,25 @@ bool softrdma_rc_req_may_move(enum softrdma_rc_req_state from,
 			      enum softrdma_rc_req_state to);
 void softrdma_rc_req_move(struct softrdma_qp *qp,
 			  enum softrdma_rc_req_state next);
-bool softrdma_rc_req_active(enum softrdma_rc_req_state state);
 const char *softrdma_rc_resp_state_name(enum softrdma_rc_resp_state state);
 bool softrdma_rc_resp_may_move(enum softrdma_rc_resp_state from,
 			       enum softrdma_rc_resp_state to);
 void softrdma_rc_resp_move(struct softrdma_qp *qp,
 			   enum softrdma_rc_resp_state next);
+
+/**
+ * softrdma_rc_req_active() - does the requester hold a connection's state?
+ * @state: its state
+ *
+ * Started in RTS and not stopped or failed, whether it sends now or
+ * waits: responses are taken and the ACK timer runs.
+ */
+static inline bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
+{
+	return state == SOFTRDMA_RC_REQ_RUNNING ||
+	       state == SOFTRDMA_RC_REQ_PAUSED ||
+	       state == SOFTRDMA_RC_REQ_RNR_WAIT;
+}
 
 /* Between the engines (rc_requester.c, rc_responder.c, rc_completer.c) */
 struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
@@ -360,6 +391,7 @@ bool softrdma_rc_msg_fits(u32 opcode, u32 length, u32 mtu);
 struct softrdma_send_wqe *softrdma_rc_wqe_at(struct softrdma_qp *qp, u32 idx,
 					     struct softrdma_rc_wqe **st);
 void softrdma_rc_arm_retry(struct softrdma_qp *qp);
+void softrdma_rc_retry_start(struct softrdma_qp *qp, unsigned long deadline);
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn);
 
 struct softrdma_mr;
@@ -376,6 +408,7 @@ struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
 					u64 *va, u32 len);
 bool softrdma_rc_atomic_write_rule(u64 va, u32 len, u32 payload_len);
 bool softrdma_rc_flush_access(u8 plt, u8 sel, int *access);
+void softrdma_rc_timer_restart(struct softrdma_qp *qp);
 #endif
 
 void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);

@@ -45,6 +45,7 @@ static void softrdma_rc_comp_fail(struct softrdma_qp *qp,
 	}
 	softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_FAILED);
 	__skb_queue_purge(&rc->req_txq);
+	rc->retry_armed = false;
 	timer_delete(&rc->retry_timer);
 	softrdma_qp_fail(qp, cause);
 }
@@ -56,17 +57,28 @@ static bool softrdma_rc_psn_outstanding(struct softrdma_rc *rc, u32 psn)
 			     psn_diff(rc->sent_psn, rc->una_psn));
 }
 
-/* IBA 9.7.6.1.3: the transport timer restarts on every forward step */
-static void softrdma_rc_timer_restart(struct softrdma_qp *qp)
+/**
+ * softrdma_rc_timer_restart() - forward progress: the ACK timer starts over
+ * @qp: the QP; sq.lock held
+ *
+ * IBA 9.7.6.1.3: the transport timer restarts on every forward step, and
+ * stops when nothing is outstanding.  Neither touches retry_timer: a
+ * pending one fires at the old deadline and waits out the new one, or
+ * finds nothing armed (softrdma_rc_retry_timer()).
+ */
+VISIBLE_IF_KUNIT void softrdma_rc_timer_restart(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 
+	lockdep_assert_held(&qp->sq.lock);
+
 	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT)
 		return;
-	timer_delete(&rc->retry_timer);
+	rc->retry_armed = false;
 	if (psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_timer_restart);
 
 static void softrdma_rc_progress(struct softrdma_qp *qp, u32 una)
 {
@@ -307,7 +319,7 @@ static void softrdma_rc_comp_ack(struct softrdma_qp *qp, u32 psn,
 			softrdma_rc_req_rewind(qp, psn);
 		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RNR_WAIT);
 		us = softrdma_rnr_timer_us(syndrome & SOFTRDMA_AETH_VALUE);
-		mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+		softrdma_rc_retry_start(qp, jiffies + usecs_to_jiffies(us));
 		return;
 	case SOFTRDMA_RC_ACK_RNR_EXCEEDED:
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RNR_RETRY_EXCEEDED);
@@ -386,15 +398,17 @@ softrdma_rc_comp_expect(struct softrdma_qp *qp, u32 psn,
 }
 
 /*
- * The outstanding READ @psn is a response of, not complete yet; NULL if
- * @psn answers another request or a READ that is.
+ * The outstanding WQE whose PSNs include @psn, and its place among them
+ * (0: the oldest); NULL if no request consumed @psn.
  */
 static struct softrdma_send_wqe *
-softrdma_rc_comp_read_wqe(struct softrdma_qp *qp, u32 psn,
-			  struct softrdma_rc_wqe **st)
+softrdma_rc_comp_find(struct softrdma_qp *qp, u32 psn,
+		      struct softrdma_rc_wqe **st, u32 *idx)
 {
 	struct softrdma_send_wqe *wqe;
 	u32 i;
+
+	lockdep_assert_held(&qp->sq.lock);
 
 	for (i = 0; i < qp->sq.fetched; i++) {
 		wqe = softrdma_rc_wqe_at(qp, i, st);
@@ -402,41 +416,57 @@ softrdma_rc_comp_read_wqe(struct softrdma_qp *qp, u32 psn,
 			continue;
 		if (psn_before(psn, (*st)->first_psn))
 			break;
-		if (!psn_in_window(psn, (*st)->first_psn, (*st)->npsn))
-			continue;
-		if (wqe->opcode == IB_WR_RDMA_READ && !(*st)->done)
+		if (psn_in_window(psn, (*st)->first_psn, (*st)->npsn)) {
+			*idx = i;
 			return wqe;
-		break;
+		}
 	}
 	return NULL;
 }
 
+/* An RDMA READ not complete yet: its responses are still placed */
+static bool softrdma_rc_read_open(const struct softrdma_send_wqe *wqe,
+				  const struct softrdma_rc_wqe *st)
+{
+	return wqe && wqe->opcode == IB_WR_RDMA_READ && !st->done;
+}
+
 /*
- * IBA 9.7.5.1.3: one RDMA READ response packet.  In order, it moves
- * una_psn; past a gap, its data is placed all the same and noted
+ * IBA 9.7.5.1.3: one RDMA READ response packet, of the WQE @wqe (its
+ * state @st, its place @idx) whose PSNs include it, if any.  In order, it
+ * moves una_psn; past a gap, its data is placed all the same and noted
  * (softrdma_rc_rd_classify()), and the gap is asked for again.  Either
  * is forward progress and restarts the ACK timer; a duplicate or a stale
  * response is dropped and restarts nothing.
  */
-static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
+static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb,
+				  struct softrdma_send_wqe *wqe,
+				  struct softrdma_rc_wqe *st, u32 idx)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	enum softrdma_rc_rd_class class;
-	struct softrdma_send_wqe *wqe;
-	struct softrdma_rc_wqe *st;
-	u32 idx, offset, last;
+	u32 offset, last;
 	bool used = false;
+	bool oldest;
 	int err;
 
-	/* IBA 9.7.5.1.2: it acknowledges the requests before its READ */
-	softrdma_rc_retire(qp, psn_sub(pkt->psn, 1));
-	if (!softrdma_rc_req_active(rc->req_state))
-		return false;
-	wqe = softrdma_rc_comp_read_wqe(qp, pkt->psn, &st);
-	if (!wqe)
-		return false;
+	/*
+	 * IBA 9.7.5.1.2: it acknowledges the requests before its READ.  A
+	 * READ that is the oldest WQE, open and not failed, has none before
+	 * it: softrdma_rc_retire() would find it first and stop there.  That
+	 * is every response of a stream but the first, so it is not called.
+	 */
+	oldest = !idx && softrdma_rc_read_open(wqe, st) && !st->failed;
+	if (!oldest) {
+		softrdma_rc_retire(qp, psn_sub(pkt->psn, 1));
+		if (!softrdma_rc_req_active(rc->req_state))
+			return false;
+		wqe = softrdma_rc_comp_find(qp, pkt->psn, &st, &idx);
+		if (!softrdma_rc_read_open(wqe, st))
+			return false;
+	}
 	last = psn_add(st->first_psn, st->npsn - 1);
 	class = softrdma_rc_rd_classify(&rc->rd_ahead, pkt->psn, rc->una_psn,
 					psn_add(last, 1));
@@ -447,8 +477,7 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 		goto out_gap;
 
 	/* its place and length were checked (softrdma_rc_comp_fits()) */
-	idx = psn_diff(pkt->psn, st->first_psn);
-	offset = idx * qp->mtu;
+	offset = psn_diff(pkt->psn, st->first_psn) * qp->mtu;
 	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
 				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
 				softrdma_rc_place_skb, &place);
@@ -459,19 +488,24 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb)
 	}
 	used = true;
 	if (class == SOFTRDMA_RC_RD_NEXT) {
+		/* una_psn moves on: the ACK timer restarts there */
 		softrdma_rc_progress(qp, psn_add(pkt->psn, 1));
-		/* the READ is complete, its last responses perhaps first */
-		softrdma_rc_retire(qp, psn_sub(rc->una_psn, 1));
+		/*
+		 * The READ is complete, its last responses perhaps first.
+		 * Until una_psn passes its last PSN, the READ is still open
+		 * and, if it was the oldest, still is: nothing to retire.
+		 */
+		if (!oldest || psn_after(rc->una_psn, last))
+			softrdma_rc_retire(qp, psn_sub(rc->una_psn, 1));
 	} else {
 		softrdma_rc_rd_note(&rc->rd_ahead, pkt->psn, rc->una_psn);
+		if (softrdma_rc_rd_restarts_timer(class))
+			softrdma_rc_timer_restart(qp);
 	}
-	if (softrdma_rc_req_active(rc->req_state) &&
-	    softrdma_rc_rd_restarts_timer(class))
-		softrdma_rc_timer_restart(qp);
 out_gap:
 	/* responses past una_psn show a gap: ask for it */
-	if (softrdma_rc_req_active(rc->req_state) &&
-	    (class == SOFTRDMA_RC_RD_AHEAD || rc->rd_ahead.count))
+	if ((class == SOFTRDMA_RC_RD_AHEAD || rc->rd_ahead.count) &&
+	    softrdma_rc_req_active(rc->req_state))
 		softrdma_rc_comp_gap(qp);
 	return used;
 }
@@ -514,25 +548,6 @@ static bool softrdma_rc_wr_is_iba15(u32 opcode)
 	return opcode == SOFTRDMA_WR_ATOMIC_WRITE || opcode == SOFTRDMA_WR_FLUSH;
 }
 
-/* Is @psn that of an outstanding ATOMIC WRITE or FLUSH? */
-static bool softrdma_rc_comp_iba15_psn(struct softrdma_qp *qp, u32 psn)
-{
-	struct softrdma_send_wqe *wqe;
-	struct softrdma_rc_wqe *st;
-	u32 i;
-
-	for (i = 0; i < qp->sq.fetched; i++) {
-		wqe = softrdma_rc_wqe_at(qp, i, &st);
-		if (!st->npsn)
-			continue;
-		if (psn_before(psn, st->first_psn))
-			break;
-		if (psn_in_window(psn, st->first_psn, st->npsn))
-			return softrdma_rc_wr_is_iba15(wqe->opcode);
-	}
-	return false;
-}
-
 /*
  * IBA 1.5 9.4.8, 9.4.9: an ATOMIC WRITE or a FLUSH is answered, once
  * executed, by an RDMA READ Response Only with no payload; anything else
@@ -553,38 +568,37 @@ static bool softrdma_rc_comp_iba15(struct softrdma_qp *qp, struct sk_buff *skb)
 }
 
 /*
- * Does a READ response or atomic ACK at an outstanding @psn fit the
- * request whose PSNs include it (softrdma_rc_resp_fits())?  One for a
- * request already answered in full is a duplicate, left to the paths
- * that drop those; a PSN no request consumed (never sent) is stale.
+ * Does a READ response or atomic ACK fit @wqe, the request whose PSNs
+ * include its @psn (softrdma_rc_resp_fits())?  One for a request already
+ * answered in full is a duplicate, left to the paths that drop those; a
+ * PSN no request consumed (never sent, @wqe NULL) is stale.
  */
-VISIBLE_IF_KUNIT bool softrdma_rc_comp_fits(struct softrdma_qp *qp, u32 psn,
-					    u32 op_flags, u32 payload)
+static bool softrdma_rc_comp_wqe_fits(struct softrdma_qp *qp,
+				      const struct softrdma_send_wqe *wqe,
+				      const struct softrdma_rc_wqe *st,
+				      u32 psn, u32 op_flags, u32 payload)
+{
+	if (!wqe || st->done || st->failed)
+		return true;
+	return softrdma_rc_resp_fits(wqe->opcode, op_flags,
+				     psn_diff(psn, st->first_psn), st->npsn,
+				     payload, wqe->length, qp->mtu);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* softrdma_rc_comp_wqe_fits() for the request at an outstanding @psn */
+bool softrdma_rc_comp_fits(struct softrdma_qp *qp, u32 psn, u32 op_flags,
+			   u32 payload)
 {
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
-	u32 i;
+	u32 idx;
 
-	lockdep_assert_held(&qp->sq.lock);
-
-	for (i = 0; i < qp->sq.fetched; i++) {
-		wqe = softrdma_rc_wqe_at(qp, i, &st);
-		if (!st->npsn)
-			continue;
-		if (psn_before(psn, st->first_psn))
-			break;
-		if (!psn_in_window(psn, st->first_psn, st->npsn))
-			continue;
-		if (st->done || st->failed)
-			return true;
-		return softrdma_rc_resp_fits(wqe->opcode, op_flags,
-					     psn_diff(psn, st->first_psn),
-					     st->npsn, payload, wqe->length,
-					     qp->mtu);
-	}
-	return true;
+	wqe = softrdma_rc_comp_find(qp, psn, &st, &idx);
+	return softrdma_rc_comp_wqe_fits(qp, wqe, st, psn, op_flags, payload);
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_comp_fits);
+#endif
 
 /*
  * A READ response dropped as a duplicate or stale may be the answer to
@@ -619,7 +633,10 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	const struct softrdma_aeth *aeth = NULL;
-	bool used = true;
+	struct softrdma_send_wqe *wqe = NULL;
+	struct softrdma_rc_wqe *st = NULL;
+	bool used = true, flush;
+	u32 idx = 0;
 	int off;
 
 	spin_lock_bh(&qp->sq.lock);
@@ -648,18 +665,22 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	 * taken as an acknowledgment: the oldest WQE completes with a bad
 	 * response error and the QP fails (IB_WC_BAD_RESP_ERR).
 	 */
-	if ((op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC)) &&
-	    !softrdma_rc_comp_fits(qp, pkt->psn, op->flags, pkt->payload_len)) {
-		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BAD_RESPONSE);
-		softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
-		goto out_unlock;
+	if (op->flags & (SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC)) {
+		wqe = softrdma_rc_comp_find(qp, pkt->psn, &st, &idx);
+		if (!softrdma_rc_comp_wqe_fits(qp, wqe, st, pkt->psn, op->flags,
+					       pkt->payload_len)) {
+			softrdma_counter_inc(qp->sdev,
+					     SOFTRDMA_CNT_RCV_BAD_RESPONSE);
+			softrdma_rc_comp_fail(qp, IB_WC_BAD_RESP_ERR);
+			goto out_unlock;
+		}
 	}
 
-	if ((op->flags & SOFTRDMA_OPF_READ) &&
-	    softrdma_rc_comp_iba15_psn(qp, pkt->psn))
+	if ((op->flags & SOFTRDMA_OPF_READ) && wqe &&
+	    softrdma_rc_wr_is_iba15(wqe->opcode))
 		used = softrdma_rc_comp_iba15(qp, skb);
 	else if (op->flags & SOFTRDMA_OPF_READ)
-		used = softrdma_rc_comp_read(qp, skb);
+		used = softrdma_rc_comp_read(qp, skb, wqe, st, idx);
 	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
 		used = softrdma_rc_comp_atomic(qp, skb);
 	else if (aeth)
@@ -674,9 +695,37 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	/* the window may have opened */
 	softrdma_rc_req_run(qp);
 out_unlock:
+	/*
+	 * Nothing queued and no SQ Drained owed: the flush would find
+	 * nothing to do.  Whoever queues after the unlock flushes.
+	 */
+	flush = !skb_queue_empty(&rc->req_txq) ||
+		rc->sqd == SOFTRDMA_RC_SQD_OWED;
 	spin_unlock_bh(&qp->sq.lock);
 	kfree_skb(skb);
-	softrdma_rc_req_flush(qp);
+	if (flush)
+		softrdma_rc_req_flush(qp);
+}
+
+/*
+ * retry_timer fired: has the ACK timer or the RNR wait run out?  If it
+ * was restarted since the timer was set, the timer is set again for the
+ * rest of it; if it was stopped (nothing outstanding), nothing is due.
+ */
+static bool softrdma_rc_retry_expired(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	if (!rc->retry_armed)
+		return false;
+	if (time_before(jiffies, rc->retry_deadline)) {
+		softrdma_rc_retry_start(qp, rc->retry_deadline);
+		return false;
+	}
+	rc->retry_armed = false;
+	return true;
 }
 
 /**
@@ -685,7 +734,9 @@ out_unlock:
  *
  * IBA 9.7.6.1.3: retransmit from the oldest unacknowledged PSN, at most
  * retry_cnt times in a row; IBA 9.7.5.2.8: after an RNR NAK, resend the
- * NAKed request once its timer ran out.
+ * NAKed request once its timer ran out.  The timer may fire before the
+ * deadline, which progress moved on since it was set
+ * (softrdma_rc_timer_restart()): it is set again for the rest.
  */
 void softrdma_rc_retry_timer(struct timer_list *t)
 {
@@ -694,8 +745,12 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	struct softrdma_rc_wqe *st;
 
 	spin_lock_bh(&qp->sq.lock);
-	if (!softrdma_rc_req_active(rc->req_state))
-		goto out_unlock;
+	/* the requester stopped or failed, or the wait is not over */
+	if (!softrdma_rc_req_active(rc->req_state) ||
+	    !softrdma_rc_retry_expired(qp)) {
+		spin_unlock_bh(&qp->sq.lock);
+		return;
+	}
 	if (rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT) {
 		softrdma_rc_req_move(qp, SOFTRDMA_RC_REQ_RUNNING);
 	} else if (psn_diff(rc->sent_psn, rc->una_psn) > 0) {
@@ -723,7 +778,6 @@ void softrdma_rc_retry_timer(struct timer_list *t)
 	if (softrdma_rc_req_active(rc->req_state) &&
 	    psn_diff(rc->sent_psn, rc->una_psn) > 0)
 		softrdma_rc_arm_retry(qp);
-out_unlock:
 	spin_unlock_bh(&qp->sq.lock);
 	softrdma_rc_req_flush(qp);
 }

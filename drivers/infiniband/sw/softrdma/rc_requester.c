@@ -67,6 +67,66 @@ module_param(rc_min_ack_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(rc_min_ack_timeout_ms,
 		 "RoCE RC: local ACK timeout at least this long, in ms (default 0: the QP's own)");
 
+/*
+ * usecs_to_jiffies() takes an unsigned int: the longest local ACK
+ * timeouts (attribute 30 and 31, over an hour) are converted from
+ * milliseconds, which fit.
+ */
+static unsigned long softrdma_rc_us_to_jiffies(u64 us)
+{
+	if (us <= UINT_MAX)
+		return usecs_to_jiffies(us);
+	return msecs_to_jiffies(div_u64(us, USEC_PER_MSEC));
+}
+
+/*
+ * The local ACK timeout in jiffies, 0 for none (IBA 9.7.6.1.3: a timeout
+ * of 0 means the timer is off), at least rc_min_ack_timeout_ms.  Worked
+ * out again only when the QP's attribute or the floor changed.
+ */
+static unsigned long softrdma_rc_ack_timeout(struct softrdma_qp *qp)
+{
+	u32 min_ms = READ_ONCE(rc_min_ack_timeout_ms);
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+	u8 timeout = qp->attr.timeout;
+	u64 us;
+
+	if (likely(timeout == rc->ack_tmo_attr &&
+		   min_ms == rc->ack_tmo_min_ms))
+		return rc->ack_tmo;
+	us = softrdma_qp_timeout_us(timeout);
+	if (us)
+		us = max_t(u64, us, (u64)min_ms * USEC_PER_MSEC);
+	rc->ack_tmo_attr = timeout;
+	rc->ack_tmo_min_ms = min_ms;
+	rc->ack_tmo = softrdma_rc_us_to_jiffies(us);
+	return rc->ack_tmo;
+}
+
+/**
+ * softrdma_rc_retry_start() - run the ACK timer or an RNR wait until
+ * @deadline
+ * @qp: the QP; sq.lock held, its requester not stopped
+ * @deadline: in jiffies
+ *
+ * retry_timer is moved only when it would fire after @deadline, or is
+ * not pending: a deadline later than the timer's expiry is waited out
+ * by the timer itself (softrdma_rc_retry_timer() sets it again).
+ */
+void softrdma_rc_retry_start(struct softrdma_qp *qp, unsigned long deadline)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	rc->retry_armed = true;
+	rc->retry_deadline = deadline;
+	/* every mod_timer() of retry_timer is under sq.lock: expires holds */
+	if (!timer_pending(&rc->retry_timer) ||
+	    time_after(rc->retry_timer.expires, deadline))
+		mod_timer(&rc->retry_timer, deadline);
+}
+
 /**
  * softrdma_rc_arm_retry() - start the local ACK timer if it is not running
  * @qp: the QP; sq.lock held
@@ -76,19 +136,21 @@ MODULE_PARM_DESC(rc_min_ack_timeout_ms,
 void softrdma_rc_arm_retry(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-	u64 us = softrdma_qp_timeout_us(qp->attr.timeout);
+	unsigned long tmo;
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	/* stopped: nothing is armed; an RNR wait has the timer; UC: none */
-	if (!us || !softrdma_rc_reliable(qp) ||
+	/*
+	 * running: it goes on; an RNR wait has the timer; stopped: nothing
+	 * is armed; UC: none
+	 */
+	if (rc->retry_armed || rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT ||
 	    rc->req_state == SOFTRDMA_RC_REQ_STOPPED ||
-	    rc->req_state == SOFTRDMA_RC_REQ_RNR_WAIT ||
-	    timer_pending(&rc->retry_timer))
+	    !softrdma_rc_reliable(qp))
 		return;
-	us = max_t(u64, us,
-		   (u64)READ_ONCE(rc_min_ack_timeout_ms) * USEC_PER_MSEC);
-	mod_timer(&rc->retry_timer, jiffies + usecs_to_jiffies(us));
+	tmo = softrdma_rc_ack_timeout(qp);
+	if (tmo)
+		softrdma_rc_retry_start(qp, jiffies + tmo);
 }
 
 /* Reads and atomics among the WQEs before @idx not yet answered */

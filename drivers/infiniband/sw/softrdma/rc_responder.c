@@ -1325,7 +1325,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
-	bool comm_est = false;
+	bool comm_est = false, flush;
 	enum ib_qp_state state;
 
 	spin_lock_bh(&qp->rq.lock);
@@ -1362,6 +1362,12 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	}
 	softrdma_rc_resp_handle(qp, skb);
 out_unlock:
+	/*
+	 * A request that asked for no ACK (or one deferred to the end of
+	 * the batch) queued nothing: the flush would find nothing to send.
+	 * Whoever queues after the unlock flushes.
+	 */
+	flush = !skb_queue_empty(&rc->resp_txq);
 	spin_unlock_bh(&qp->rq.lock);
 	if (comm_est && qp->ibqp.event_handler) {
 		struct ib_event event = {
@@ -1372,7 +1378,8 @@ out_unlock:
 
 		qp->ibqp.event_handler(&event, qp->ibqp.qp_context);
 	}
-	softrdma_rc_resp_flush(qp);
+	if (flush)
+		softrdma_rc_resp_flush(qp);
 }
 
 /*

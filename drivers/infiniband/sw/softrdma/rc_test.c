@@ -1726,6 +1726,142 @@ static void softrdma_rc_completer_fits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fits, c->fits);
 }
 
+/*
+ * The local ACK timer (IBA 9.7.6.1.3) as retry_timer runs it: a send
+ * starts it only if it is not running; progress moves its deadline,
+ * without touching the kernel timer unless the deadline moves earlier
+ * than the timer's expiry; the timer firing before the deadline is set
+ * again for the rest and counts no timeout; once nothing is outstanding
+ * it stops, and the timer that fires then does nothing.  The timeouts
+ * are seconds long: nothing fires while a case runs.
+ */
+enum rc_timer_step {
+	RC_TIMER_SEND,		/* a packet sent: softrdma_rc_arm_retry() */
+	RC_TIMER_PROGRESS,	/* an ACK or response moved una_psn on */
+	RC_TIMER_DRAINED,	/* ... and acknowledged everything */
+	RC_TIMER_RNR,		/* progress during an RNR wait */
+};
+
+struct rc_timer_case {
+	const char *name;
+	u8 started;		/* timeout attribute when it was started */
+	enum rc_timer_step step;
+	u8 then;		/* the attribute at that step */
+	bool fires;		/* retry_timer then fires (early) */
+	/* found after */
+	bool armed;		/* the ACK timer (or RNR wait) runs */
+	bool pending;		/* retry_timer is pending */
+	bool moved;		/* ... at the new deadline, not the first one */
+};
+
+static const struct rc_timer_case rc_timer_cases[] = {
+	/* 20: 4.29 s, 22: 17.2 s */
+	{ "send_keeps_deadline", 20, RC_TIMER_SEND, 22, false,
+	  true, true, false },
+	{ "later_deadline_no_rearm", 20, RC_TIMER_PROGRESS, 22, false,
+	  true, true, false },
+	{ "same_timeout_no_rearm", 20, RC_TIMER_PROGRESS, 20, false,
+	  true, true, false },
+	{ "earlier_deadline_rearms", 22, RC_TIMER_PROGRESS, 20, false,
+	  true, true, true },
+	{ "early_expiry_waits_the_rest", 20, RC_TIMER_PROGRESS, 22, true,
+	  true, true, true },
+	{ "drained_stops_without_timer_op", 20, RC_TIMER_DRAINED, 20,
+	  false, false, true, false },
+	{ "drained_expiry_does_nothing", 20, RC_TIMER_DRAINED, 20, true,
+	  false, false, false },
+	{ "rnr_wait_keeps_deadline", 22, RC_TIMER_RNR, 20, false,
+	  true, true, false },
+};
+
+static void rc_timer_case_desc(const struct rc_timer_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rc_timer, rc_timer_cases, rc_timer_case_desc);
+
+static void softrdma_rc_ack_timer(struct kunit *test)
+{
+	const struct rc_timer_case *c = test->param_value;
+	unsigned long first, deadline;
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_rc *rc;
+	struct softrdma_qp *qp;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	rc = &rqp->rc;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	spin_lock_init(&qp->sq.lock);
+	skb_queue_head_init(&rc->req_txq);
+	timer_setup(&rc->retry_timer, softrdma_rc_retry_timer, 0);
+	rc->req_state = REQ(RUNNING);
+	rc->una_psn = 100;
+	rc->sent_psn = 103;
+	rc->retry_left = 7;
+
+	spin_lock_bh(&qp->sq.lock);
+	qp->attr.timeout = c->started;
+	softrdma_rc_arm_retry(qp);
+	first = rc->retry_timer.expires;
+	KUNIT_EXPECT_TRUE(test, rc->retry_armed);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&rc->retry_timer));
+	KUNIT_EXPECT_EQ(test, rc->retry_deadline, first);
+
+	qp->attr.timeout = c->then;
+	switch (c->step) {
+	case RC_TIMER_SEND:
+		rc->sent_psn = 104;
+		softrdma_rc_arm_retry(qp);
+		KUNIT_EXPECT_EQ(test, rc->retry_deadline, first);
+		break;
+	case RC_TIMER_DRAINED:
+		rc->una_psn = rc->sent_psn;
+		softrdma_rc_timer_restart(qp);
+		break;
+	case RC_TIMER_RNR:
+		rc->req_state = REQ(RNR_WAIT);
+		fallthrough;
+	case RC_TIMER_PROGRESS:
+		rc->una_psn = 101;
+		softrdma_rc_timer_restart(qp);
+		break;
+	}
+	deadline = rc->retry_deadline;
+	spin_unlock_bh(&qp->sq.lock);
+
+	if (c->fires) {
+		/* as the timer base does: detached, then the handler runs */
+		timer_delete(&rc->retry_timer);
+		softrdma_rc_retry_timer(&rc->retry_timer);
+		/* early: no timeout, no retry used, nothing else moved */
+		KUNIT_EXPECT_EQ(test, rc->retry_left, 7);
+		KUNIT_EXPECT_EQ(test, rc->req_state, REQ(RUNNING));
+		KUNIT_EXPECT_EQ(test, rc->cwnd, 0U);
+		KUNIT_EXPECT_EQ(test, rc->retry_deadline, deadline);
+	}
+
+	KUNIT_EXPECT_EQ(test, rc->retry_armed, c->armed);
+	KUNIT_EXPECT_EQ(test, timer_pending(&rc->retry_timer), c->pending);
+	if (c->pending && c->moved) {
+		KUNIT_EXPECT_EQ(test, rc->retry_timer.expires, deadline);
+		KUNIT_EXPECT_NE(test, rc->retry_timer.expires, first);
+	} else if (c->pending) {
+		KUNIT_EXPECT_EQ(test, rc->retry_timer.expires, first);
+	}
+	/* the timer never fires after the deadline it waits for */
+	if (c->armed && c->pending)
+		KUNIT_EXPECT_FALSE(test, time_after(rc->retry_timer.expires,
+						    rc->retry_deadline));
+
+	spin_lock_bh(&qp->sq.lock);
+	rc->req_state = REQ(STOPPED);
+	spin_unlock_bh(&qp->sq.lock);
+	timer_delete_sync(&rc->retry_timer);
+}
+
 static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_segmentation, rc_seg_gen_params),
 	KUNIT_CASE(softrdma_rc_segmentation_covers_message),
@@ -1754,6 +1890,7 @@ static struct kunit_case softrdma_rc_test_cases[] = {
 	KUNIT_CASE(softrdma_rc_move_helpers),
 	KUNIT_CASE(softrdma_rc_release_rwqe_once),
 	KUNIT_CASE_PARAM(softrdma_rc_sq_drained_event, sq_drained_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_ack_timer, rc_timer_gen_params),
 	{}
 };
 

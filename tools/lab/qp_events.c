@@ -28,7 +28,11 @@
  * sq_draining, and clears it once the SEND completed.  A UD QP moved to
  * SQD raises it too.  RTS -> RESET empties the send queue: SENDs
  * outstanding and not yet begun complete neither then nor in the QP's
- * next life, where exactly the one SEND posted is sent and received.
+ * next life, where exactly the one SEND posted is sent and received, and
+ * INIT -> RESET the receive queue: the SEND lands in a receive posted
+ * after it.  Both providers: a full RQ moved INIT -> RESET completes
+ * none of its receives and takes a new one back in INIT, which is all
+ * ERR then flushes.
  *
  * Events (-s / client), over the RDMA CM: a first connection carries one
  * SEND each way (data checked; the server answers once it has checked
@@ -625,6 +629,8 @@ static int reset_collect(struct ibv_cq *cq, int first_ms, int idle_ms,
 #define RST_MARK	64
 #define RST_MARK_ID	77
 #define RST_NRECV	4
+#define RST_NOLD	2	/* B's receives of the last life */
+#define RST_OLD_ID	40
 
 /*
  * RoCE, IBA 10.3.1: RESET empties the send queue.  A, in RTS towards B
@@ -641,7 +647,12 @@ static int reset_collect(struct ibv_cq *cq, int first_ms, int idle_ms,
  * completes exactly that WQE, and nothing of the last life comes on
  * either CQ.  A driver that kept the WQEs A had fetched would send or
  * complete them in the next life; one that kept those not begun would
- * send them ahead of the new SEND, into B's first receives.
+ * send them ahead of the new SEND, into B's first receives.  The receive
+ * queue too: B, given RST_NOLD receives in INIT in the last life, is
+ * moved INIT -> RESET (none of them completes) and back to INIT before
+ * its next life's receives are posted, so the SEND must land in the
+ * first of those, and nothing in the buffers of the old ones (a driver
+ * that kept them would put it there, librxe posting behind them).
  * (Stock rxe, 6.1 rxe_qp_reset(), zeroes its send ring's slots but keeps
  * the ring's indices: no model for this.)
  */
@@ -649,7 +660,8 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 			      int gidx)
 {
 	const size_t alen = RST_NMSG * RST_MSG + RST_MARK,
-		     blen = RST_NRECV * RST_MSG;
+		     blen = (RST_NRECV + RST_NOLD) * RST_MSG;
+	unsigned char *bold;	/* the last life's receive buffers */
 	struct ibv_send_wr wr[RST_NMSG], *bad_wr;
 	struct ibv_recv_wr rwr[RST_NRECV], *bad_rwr;
 	struct ibv_sge sge[RST_NMSG + 1], rsge[RST_NRECV];
@@ -681,6 +693,7 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	b = lv_create_rc_qp(pd, cqb, RST_NMSG + 2, 0, NULL);
 	if (!amr || !bmr || !a || !b)
 		lv_die("reset: mr/qp");
+	bold = bbuf + RST_NRECV * RST_MSG;
 
 	/* the last life: A in RTS, its ACK timer off; B stays in INIT */
 	loop_info(a, b, gidx, 0x1000, 0x2000, &ia, &ib);
@@ -735,6 +748,28 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 		 n, n ? (unsigned long long)wca[0].wr_id : 0ULL,
 		 n ? ibv_wc_status_str(wca[0].status) : "-");
 
+	/* B's last life: receives posted in INIT, then INIT -> RESET */
+	memset(rwr, 0, sizeof(rwr));
+	for (i = 0; i < RST_NOLD; i++) {
+		rsge[i] = (struct ibv_sge){ (uintptr_t)bold + i * RST_MSG,
+					    RST_MSG, bmr->lkey };
+		rwr[i].wr_id = RST_OLD_ID + i;
+		rwr[i].sg_list = &rsge[i];
+		rwr[i].num_sge = 1;
+		rwr[i].next = i + 1 < RST_NOLD ? &rwr[i + 1] : NULL;
+	}
+	if (ibv_post_recv(b, rwr, &bad_rwr))
+		lv_die("reset: post_recv in the last life");
+	err = modify_state(b, IBV_QPS_RESET, 0);
+	lv_check(!err && lv_qp_state(b) == IBV_QPS_RESET,
+		 "reset: B INIT -> RESET with %d receives posted: %s",
+		 RST_NOLD, strerror(err));
+	n = reset_collect(cqb, 500, 500, wcb, 8);
+	lv_check(!n, "reset: none of B's receives completes (%d did, the first wr_id %llu: %s)",
+		 n, n ? (unsigned long long)wcb[0].wr_id : 0ULL,
+		 n ? ibv_wc_status_str(wcb[0].status) : "-");
+	lv_qp_init(b, IBV_ACCESS_LOCAL_WRITE);
+
 	/* the next life, with B's receives posted first */
 	memset(rwr, 0, sizeof(rwr));
 	for (i = 0; i < RST_NRECV; i++) {
@@ -774,6 +809,11 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 		 nb, nb ? (unsigned long long)wcb[0].wr_id : 0ULL,
 		 nb ? wcb[0].byte_len : 0,
 		 nb ? ibv_wc_status_str(wcb[0].status) : "-");
+	for (k = 0; k < RST_NOLD * RST_MSG && !bold[k]; k++)
+		;
+	lv_check(k == RST_NOLD * RST_MSG,
+		 "reset: nothing landed in B's receives of the last life (a byte at offset %zu)",
+		 k);
 
 	ibv_destroy_qp(a);
 	ibv_destroy_qp(b);
@@ -783,6 +823,75 @@ static void reset_outstanding(struct ibv_context *ctx, struct ibv_pd *pd,
 	ibv_destroy_cq(cqb);
 	free(abuf);
 	free(bbuf);
+}
+
+#define RRQ_DEPTH	4	/* asked for: librxe grants 7, libsiw 4 */
+#define RRQ_OLD_ID	100
+#define RRQ_NEW_ID	200
+
+/*
+ * Both providers, IBA 10.3.1: RESET empties the receive queue.  A QP in
+ * INIT with its RQ full (every receive it was granted, the provider
+ * refusing one more) moves to RESET: none of them completes, then or
+ * later.  Back in INIT, a receive is taken at once: librxe and libsiw
+ * post where they left off, and the slots there must be free.  ERR then
+ * flushes exactly that one: nothing of the last life is left to flush.
+ */
+static void reset_receives(struct ibv_pd *pd)
+{
+	static char buf[64];
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = sizeof(buf) };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_qp_cap cap;
+	unsigned int posted;
+	struct ibv_wc wc;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	struct ibv_qp *qp;
+	int err, n;
+
+	cq = ibv_create_cq(pd->context, 2 * RRQ_DEPTH + 2, NULL, NULL, 0);
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	qp = cq && mr ? lv_create_rc_qp(pd, cq, RRQ_DEPTH, 0, &cap) : NULL;
+	if (!qp || cap.max_recv_wr > 2 * RRQ_DEPTH)
+		lv_die("reset-rq: cq/mr/qp");
+	sge.lkey = mr->lkey;
+	lv_qp_init(qp, IBV_ACCESS_LOCAL_WRITE);
+
+	for (posted = 0; posted < cap.max_recv_wr; posted++) {
+		wr.wr_id = RRQ_OLD_ID + posted;
+		if (ibv_post_recv(qp, &wr, &bad))
+			break;
+	}
+	wr.wr_id = RRQ_OLD_ID + posted;
+	lv_check(posted == cap.max_recv_wr && ibv_post_recv(qp, &wr, &bad),
+		 "reset-rq: in INIT the RQ takes its %u receives and no more (%u)",
+		 cap.max_recv_wr, posted);
+	err = modify_state(qp, IBV_QPS_RESET, 0);
+	lv_check(!err && lv_qp_state(qp) == IBV_QPS_RESET,
+		 "reset-rq: INIT -> RESET with the RQ full: %s", strerror(err));
+	n = reset_collect(cq, 500, 500, &wc, 1);
+	lv_check(!n, "reset-rq: none of them completes (%d did, the first wr_id %llu: %s)",
+		 n, n ? (unsigned long long)wc.wr_id : 0ULL,
+		 n ? ibv_wc_status_str(wc.status) : "-");
+
+	lv_qp_init(qp, IBV_ACCESS_LOCAL_WRITE);
+	wr.wr_id = RRQ_NEW_ID;
+	err = ibv_post_recv(qp, &wr, &bad);
+	lv_check(!err, "reset-rq: back in INIT the RQ takes a receive at once: %s",
+		 strerror(abs(err)));
+	err = modify_state(qp, IBV_QPS_ERR, 0);
+	n = reset_collect(cq, 2000, 500, &wc, 1);
+	lv_check(!err && n == 1 && wc.wr_id == RRQ_NEW_ID &&
+		 wc.status == IBV_WC_WR_FLUSH_ERR &&
+		 wc.opcode == IBV_WC_RECV,
+		 "reset-rq: ERR flushes that receive and nothing of the last life (%d completions, the first wr_id %llu: %s)",
+		 n, n ? (unsigned long long)wc.wr_id : 0ULL,
+		 n ? ibv_wc_status_str(wc.status) : "-");
+
+	ibv_destroy_qp(qp);
+	ibv_dereg_mr(mr);
+	ibv_destroy_cq(cq);
 }
 
 /*
@@ -959,6 +1068,7 @@ static void attrs(const char *dev, int gidx)
 		 "and nothing else%s", seen);
 	ibv_destroy_qp(sqp);
 	ibv_destroy_srq(srq);
+	reset_receives(pd);
 	if (!iwarp) {
 		loop_events(ctx, pd, cq, gidx);
 		sqd_outstanding(ctx, pd, gidx);

@@ -10,8 +10,10 @@
 # namespace to the other. A device moved ("rdma dev set DEV netns NS") out
 # of its netdev's namespace is removed, with a kernel log line saying why. Deleting the namespaces while a pingpong runs
 # in them, and while a process that moved to init_net holds a device file
-# of one of them, tears everything down: the devices go, softrdma
-# unloads, the kernel log stays clean (host-side check).
+# of one of them, tears everything down: the devices go before the RDMA
+# core would move them to init_net (so ib_mad logs no "Couldn't create
+# ib_mad QP1" for a device half gone), softrdma unloads, the kernel log
+# stays clean (host-side check).
 #
 # Runs with --stack none and --guests 1: the scenario loads softrdma.
 
@@ -224,6 +226,9 @@ lcli=$!
 # a process holding swa (a QP, waiting for its peer) and the namespace
 ip netns exec "$A" ibv_rc_pingpong -d swa -p 18600 >"$LAB_OUT/holder" 2>&1 &
 holder=$!
+# ib_mad's complaints before the namespaces' exits: only theirs count
+mad_complaints() { dmesg | grep "Couldn't create ib_mad"; }
+mad_before=$(mad_complaints | wc -l)
 lab_check "live pingpong QPs in both namespaces" lab_wait_for 10 bash -c \
 	"ip netns exec $A rdma resource show qp | grep -q 'link sra/1.*RC' &&
 	 ip netns exec $B rdma resource show qp | grep -q 'link srb/1.*RC'"
@@ -239,10 +244,18 @@ kill -KILL "$lcli" "$lsrv" "$holder" 2>/dev/null
 wait "$lcli" "$lsrv" "$holder" 2>/dev/null
 lab_check "both namespaces exited (vha and vhb gone)" lab_wait_for 30 bash -c \
 	'! ip link show vha 2>/dev/null && ! ip link show vhb 2>/dev/null'
-# the core moves an exiting namespace's devices to init_net; the veth's
-# unregistration must then remove them
+# an exiting namespace's devices go with it, before the RDMA core's own
+# exit would move them to init_net (softrdma's pernet pre_exit)
 lab_check "the namespaces' devices are gone, not moved to init_net" \
 	lab_wait_for 30 no_softrdma_dev
+# the core's exit ran before the veths went: had it found a device there
+# to move, ib_mad would have failed to create QP1 on it, which is going
+mad_quiet() {
+	mad_complaints | tail -n "+$((mad_before + 1))"
+	[ "$(mad_complaints | wc -l)" -eq "$mad_before" ]
+}
+lab_check "no \"Couldn't create ib_mad\" in the kernel log from the namespaces' exits" \
+	mad_quiet
 lab_check "the process holding swb's file outside $B is still there" kill -0 "$outside"
 kill -KILL "$outside" 2>/dev/null
 wait "$outside" 2>/dev/null

@@ -15,7 +15,10 @@
 #   ibv_query_qp's sq_draining set while an RNR-NAKed SEND is outstanding
 #   in SQD, clear once it completed; RTS -> RESET with SENDs outstanding
 #   and not begun completes none of them, now or in the next life, where
-#   only the SEND posted then is sent and received; iWARP: an address
+#   only the SEND posted then is sent and received, into a receive posted
+#   after the receiver's own INIT -> RESET; both: a full RQ moved
+#   INIT -> RESET completes none of its receives, takes a new one back in
+#   INIT, and ERR flushes that one alone; iWARP: an address
 #   vector, a Q_Key and a path migration state accepted and ignored, an
 #   alternate path refused, as by stock siw;
 # - guest0 serves, guest1 connects over the RDMA CM: an orderly

@@ -196,9 +196,9 @@ static void softrdma_dealloc_driver(struct ib_device *ibdev)
  * network now and is unregistered once the move has finished, and the log
  * says why.  "rdma link add" in the namespace is the way to a device there.
  *
- * A namespace that exits moves its devices to init_net as well; a device
- * whose netdev's namespace is the one exiting goes without a word, as its
- * netdev's unregistration takes it down anyway.
+ * A namespace that exits would move its devices to init_net as well, but
+ * softrdma_dev_net_pre_exit() has unregistered those on its netdevs by
+ * then; one left over (going already) goes without a word.
  */
 static int softrdma_enable_driver(struct ib_device *ibdev)
 {
@@ -335,11 +335,10 @@ static void softrdma_dev_free(struct softrdma_dev *sdev)
  * netdev's namespace, or the processes there can neither open it (uverbs)
  * nor bind an RDMA CM ID to it, while those of init_net could. The device
  * is not registered yet, so nobody sees its namespace change; when the
- * namespace exits, the core moves the device back to init_net, and
- * softrdma_enable_driver() or the netdev's NETDEV_UNREGISTER, whichever
- * comes first, removes it. In shared mode every
- * namespace sees the device anyway, and it stays in init_net as the core
- * intends.
+ * namespace exits, softrdma_dev_net_pre_exit() unregisters the device
+ * before the core's own exit would move it back to init_net. In shared
+ * mode every namespace sees the device anyway, and it stays in init_net
+ * as the core intends.
  */
 static void softrdma_dev_set_netns(struct softrdma_dev *sdev)
 {
@@ -600,4 +599,60 @@ int softrdma_netdev_notifier_register(void)
 void softrdma_netdev_notifier_unregister(void)
 {
 	unregister_netdevice_notifier(&softrdma_netdev_nb);
+}
+
+/* A device on a netdev of @net, with a reference; NULL once none is left. */
+static struct softrdma_dev *softrdma_dev_get_in_net(struct net *net)
+{
+	struct softrdma_dev *sdev = NULL;
+	struct net_device *ndev;
+	unsigned int i;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, ndev) {
+		for (i = 0; i < ARRAY_SIZE(softrdma_transports) && !sdev; i++)
+			sdev = softrdma_dev_get(ndev, softrdma_transports[i]);
+		if (sdev)
+			break;
+	}
+	rcu_read_unlock();
+	return sdev;
+}
+
+/*
+ * A network namespace that exits takes the devices on its netdevs with
+ * it, here, before the RDMA core's own exit (rdma_dev_exit_net()) runs:
+ * the pre_exit methods of all pernet operations run before any exit
+ * method (cleanup_net()), while the namespace's netdevs are still there.
+ * Left to the core, a device of the namespace (exclusive mode) would be
+ * moved to init_net and enabled there, clients and all, only to be
+ * removed by softrdma_enable_driver() under them: ib_mad, adding QP1 to a
+ * device already detached, logged "Couldn't create ib_mad QP1".  A
+ * device that is being unregistered already (its netdev's
+ * NETDEV_UNREGISTER, a move) is not found any more, or is waited for.
+ */
+static void __net_exit softrdma_dev_net_pre_exit(struct net *net)
+{
+	struct softrdma_dev *sdev;
+
+	while ((sdev = softrdma_dev_get_in_net(net)))
+		ib_unregister_device_and_put(&sdev->ibdev);
+}
+
+static struct pernet_operations softrdma_dev_net_ops = {
+	.pre_exit = softrdma_dev_net_pre_exit,
+};
+
+int softrdma_dev_netns_register(void)
+{
+	return register_pernet_subsys(&softrdma_dev_net_ops);
+}
+
+/*
+ * After softrdma_dev_remove_all() only: unregistering runs the pre_exit
+ * for every namespace, init_net included.
+ */
+void softrdma_dev_netns_unregister(void)
+{
+	unregister_pernet_subsys(&softrdma_dev_net_ops);
 }

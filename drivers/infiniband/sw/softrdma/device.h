@@ -65,6 +65,10 @@ void softrdma_dev_remove_all(void);
 int softrdma_netdev_notifier_register(void);
 void softrdma_netdev_notifier_unregister(void);
 
+/* devices go with their netdevs' namespace, before the core moves them */
+int softrdma_dev_netns_register(void);
+void softrdma_dev_netns_unregister(void);
+
 void softrdma_dev_fill_attr(const struct softrdma_dev *sdev,
 			    struct ib_device_attr *attr);
 

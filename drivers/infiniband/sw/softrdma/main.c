@@ -38,9 +38,15 @@ static int __init softrdma_init(void)
 	if (err)
 		goto out_transports;
 
+	err = softrdma_dev_netns_register();
+	if (err)
+		goto out_notifier;
+
 	softrdma_link_register();
 	return 0;
 
+out_notifier:
+	softrdma_netdev_notifier_unregister();
 out_transports:
 	softrdma_transports_exit();
 out_icrc:
@@ -54,6 +60,7 @@ static void __exit softrdma_exit(void)
 {
 	softrdma_link_unregister();
 	softrdma_dev_remove_all();
+	softrdma_dev_netns_unregister();
 	softrdma_netdev_notifier_unregister();
 	softrdma_transports_exit();
 	softrdma_icrc_exit();

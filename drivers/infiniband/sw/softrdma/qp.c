@@ -383,6 +383,28 @@ static void softrdma_qp_drop_sq(struct softrdma_qp *qp)
 	spin_unlock_bh(&qp->sq.lock);
 }
 
+/*
+ * RESET empties the receive queue too (IBA 10.3.1): the receive WQEs
+ * posted in the QP's last life are dropped without completions and
+ * unread, so that the first receive posted after the move is the first
+ * one the next life takes.  Both user ABIs keep posting where they were
+ * (librxe at the producer index in the ring, libsiw at a position of its
+ * own), so the ring is consumed up to what is posted rather than
+ * rewound.  A QP on an SRQ has no receive queue of its own: the SRQ's
+ * WQEs are the other QPs' too and stay.  The WQE a message in progress
+ * held went with the transport's reset.  The engines are stopped.
+ */
+static void softrdma_qp_drop_rq(struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_mutex);
+
+	if (!qp->rq.ring)
+		return;
+	spin_lock_bh(&qp->rq.lock);
+	softrdma_ring_drop_posted(qp->rq.ring);
+	spin_unlock_bh(&qp->rq.lock);
+}
+
 void softrdma_qp_set_state(struct softrdma_qp *qp, enum ib_qp_state state)
 {
 	lockdep_assert_held(&qp->state_mutex);
@@ -469,10 +491,10 @@ static void softrdma_qp_flush_or_enter_error(struct softrdma_qp *qp)
  * @actions: the SOFTRDMA_QP_ACT_* of the checked transition (qp_state.h)
  *
  * FLUSH flushes, or enters ERR, and nothing more; otherwise the QP moves
- * to @next, RESET drops the transport's queue state and the error causes
- * not yet acted on, RECV, SEND or RESUME (re)starts its engines and DRAIN
- * asks the engine's drain hook (RoCE RC and UC; iWARP drains in its own
- * modify path).
+ * to @next, RESET drops the transport's queue state, the posted send and
+ * receive WQEs and the error causes not yet acted on, RECV, SEND or
+ * RESUME (re)starts its engines and DRAIN asks the engine's drain hook
+ * (RoCE RC and UC; iWARP drains in its own modify path).
  */
 void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
 			       unsigned int actions)
@@ -494,6 +516,7 @@ void softrdma_qp_apply_actions(struct softrdma_qp *qp, enum ib_qp_state next,
 		xchg(&qp->err_causes, 0);
 		softrdma_qp_transport_reset(qp);
 		softrdma_qp_drop_sq(qp);
+		softrdma_qp_drop_rq(qp);
 	}
 	if (actions & (SOFTRDMA_QP_ACT_RECV | SOFTRDMA_QP_ACT_SEND |
 		       SOFTRDMA_QP_ACT_RESUME))

@@ -36,6 +36,11 @@ void softrdma_ring_advance_consumer(struct softrdma_ring *ring)
 	ring->ops->advance_consumer(ring);
 }
 
+u32 softrdma_ring_drop_posted(struct softrdma_ring *ring)
+{
+	return ring->ops->drop_posted(ring);
+}
+
 bool softrdma_ring_full(const struct softrdma_ring *ring)
 {
 	return ring->ops->full(ring);

@@ -48,6 +48,7 @@ struct softrdma_wqe_limits;
 struct softrdma_ring_ops {
 	bool (*posted)(const struct softrdma_ring *ring, u32 offset);
 	void (*advance_consumer)(struct softrdma_ring *ring);
+	u32 (*drop_posted)(struct softrdma_ring *ring);
 	bool (*full)(const struct softrdma_ring *ring);
 	void (*advance_producer)(struct softrdma_ring *ring);
 	int (*fetch_send_wqe)(const void *slot,
@@ -189,6 +190,23 @@ softrdma_ring_consumer_slot_at(const struct softrdma_ring *ring, u32 offset)
 }
 
 void softrdma_ring_advance_consumer(struct softrdma_ring *ring);
+
+/*
+ * softrdma_ring_drop_posted() - consume every posted entry, reading none
+ * @ring: the ring; the caller holds its consumer lock
+ *
+ * The entries posted from the consumer index on are handed back to the
+ * producer unread, as if each had been taken, so that the next entry
+ * the producer posts is the next one the consumer sees (rxe: the
+ * producer index, read once and masked, becomes the consumer index,
+ * released once; siw: the VALID slots from the consumer index on are
+ * cleared in order up to the first free one, at most one ring's worth,
+ * however user space keeps setting flags meanwhile).  The slots' contents
+ * are never read.
+ *
+ * Return: how many entries were dropped, at most softrdma_ring_num_slots().
+ */
+u32 softrdma_ring_drop_posted(struct softrdma_ring *ring);
 
 /*
  * Snapshot and validate a posted WQE into @wqe, in the ring's layout

@@ -69,6 +69,21 @@ static void softrdma_rxe_ring_consumed(struct softrdma_ring *ring)
 	softrdma_rxe_ring_advance_consumer(ring);
 }
 
+/*
+ * The producer index, read once and masked, becomes the consumer index,
+ * released once: at most index_mask entries go whatever the user wrote,
+ * and an entry posted after the read is the next one consumed.
+ */
+static u32 softrdma_rxe_ring_dropped(struct softrdma_ring *ring)
+{
+	u32 n = softrdma_ring_count(ring);
+
+	ring->cons = (ring->cons + n) & ring->index_mask;
+	/* the slots are the producer's again; none of them was read */
+	smp_store_release(&ring->hdr->consumer_index, ring->cons);
+	return n;
+}
+
 static bool softrdma_rxe_ring_is_full(const struct softrdma_ring *ring)
 {
 	return softrdma_rxe_ring_full(ring);
@@ -99,6 +114,7 @@ static int softrdma_kernel_fetch_recv_wqe(const void *slot,
 static const struct softrdma_ring_ops softrdma_rxe_ring_ops = {
 	.posted = softrdma_rxe_ring_posted,
 	.advance_consumer = softrdma_rxe_ring_consumed,
+	.drop_posted = softrdma_rxe_ring_dropped,
 	.full = softrdma_rxe_ring_is_full,
 	.advance_producer = softrdma_rxe_ring_produced,
 	.fetch_send_wqe = softrdma_rxe_fetch_send_wqe,
@@ -110,6 +126,7 @@ static const struct softrdma_ring_ops softrdma_rxe_ring_ops = {
 static const struct softrdma_ring_ops softrdma_kernel_ring_ops = {
 	.posted = softrdma_rxe_ring_posted,
 	.advance_consumer = softrdma_rxe_ring_consumed,
+	.drop_posted = softrdma_rxe_ring_dropped,
 	.full = softrdma_rxe_ring_is_full,
 	.advance_producer = softrdma_rxe_ring_produced,
 	.fetch_send_wqe = softrdma_kernel_fetch_send_wqe,

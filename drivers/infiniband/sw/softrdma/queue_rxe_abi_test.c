@@ -248,6 +248,54 @@ static void softrdma_queue_rxe_abi_hostile_producer(struct kunit *test)
 	softrdma_ring_destroy(ring);
 }
 
+/*
+ * RESET drops what is posted, unread: whatever producer_index says, the
+ * consumer index becomes its masked value, published from the private
+ * copy, at most the capacity goes, the slots keep what was in them, and
+ * the next entry the user posts is the next one the kernel sees.
+ */
+static void softrdma_queue_rxe_abi_drop_posted(struct kunit *test)
+{
+	const struct hostile_case *c = test->param_value;
+	struct softrdma_ring *ring = make_ring(test, 7);
+	u32 i, n, at;
+
+	for (i = 0; i <= ring->index_mask; i++)
+		*(u32 *)softrdma_ring_slot(ring, i) = 100 + i;
+	/* the user posts (release, as librxe does) c->consumed entries */
+	smp_store_release(&ring->hdr->producer_index, c->consumed);
+	for (i = 0; i < c->consumed; i++)
+		softrdma_ring_advance_consumer(ring);
+
+	/* then publishes a hostile index the same way */
+	smp_store_release(&ring->hdr->producer_index, c->user_prod);
+	n = softrdma_ring_drop_posted(ring);
+	KUNIT_EXPECT_EQ(test, n, c->count);
+	KUNIT_EXPECT_LE(test, n, softrdma_ring_capacity(ring));
+	at = (c->consumed + c->count) & ring->index_mask;
+	KUNIT_EXPECT_EQ(test, ring->hdr->consumer_index, at);
+	KUNIT_EXPECT_TRUE(test, softrdma_ring_empty(ring));
+	for (i = 0; i <= ring->index_mask; i++)
+		KUNIT_EXPECT_EQ(test, *(u32 *)softrdma_ring_slot(ring, i),
+				100 + i);
+
+	/* the user scribbles the consumer index: moot; then posts one */
+	WRITE_ONCE(ring->hdr->consumer_index, 0xdeadbeef);
+	*(u32 *)softrdma_ring_slot(ring, c->user_prod) = 7777;
+	/* librxe's release: the slot before the index */
+	smp_store_release(&ring->hdr->producer_index, c->user_prod + 1);
+	KUNIT_EXPECT_EQ(test, softrdma_ring_count(ring), 1U);
+	KUNIT_EXPECT_EQ(test, *(u32 *)softrdma_ring_consumer_slot(ring), 7777U);
+	KUNIT_EXPECT_EQ(test, softrdma_ring_drop_posted(ring), 1U);
+	KUNIT_EXPECT_EQ(test, ring->hdr->consumer_index,
+			(at + 1) & ring->index_mask);
+	/* nothing posted: nothing dropped, the index stays */
+	KUNIT_EXPECT_EQ(test, softrdma_ring_drop_posted(ring), 0U);
+	KUNIT_EXPECT_EQ(test, ring->hdr->consumer_index,
+			(at + 1) & ring->index_mask);
+	softrdma_ring_destroy(ring);
+}
+
 struct hostile_cons_case {
 	const char *name;
 	u32 produced;		/* CQEs the kernel wrote first */
@@ -1224,6 +1272,8 @@ static struct kunit_case softrdma_queue_rxe_abi_cases[] = {
 			 hostile_prod_gen_params),
 	KUNIT_CASE_PARAM(softrdma_queue_rxe_abi_hostile_consumer,
 			 hostile_cons_gen_params),
+	KUNIT_CASE_PARAM(softrdma_queue_rxe_abi_drop_posted,
+			 hostile_prod_gen_params),
 	KUNIT_CASE(softrdma_queue_rxe_abi_private_index),
 	KUNIT_CASE(softrdma_queue_rxe_abi_fifo_wrap),
 	KUNIT_CASE(softrdma_queue_rxe_abi_zero_capacity),

@@ -76,6 +76,25 @@ static void softrdma_siw_ring_consumed(struct softrdma_ring *ring)
 	softrdma_siw_ring_advance_consumer(ring);
 }
 
+/*
+ * The VALID slots from the consumer position on, up to the first free
+ * one and at most one ring's worth: a user that keeps setting VALID
+ * behind us cannot keep us here.  libsiw posts in order from a private
+ * position of its own, so the next slot it fills is the next one
+ * consumed.
+ */
+static u32 softrdma_siw_ring_dropped(struct softrdma_ring *ring)
+{
+	u32 n;
+
+	for (n = 0; n <= ring->index_mask; n++) {
+		if (!softrdma_siw_ring_posted(ring, 0))
+			break;
+		softrdma_siw_ring_advance_consumer(ring);
+	}
+	return n;
+}
+
 static bool softrdma_siw_ring_is_full(const struct softrdma_ring *ring)
 {
 	return softrdma_siw_ring_full(ring);
@@ -104,6 +123,7 @@ static int softrdma_siw_ring_fetch_recv(const void *slot,
 static const struct softrdma_ring_ops softrdma_siw_ring_ops = {
 	.posted = softrdma_siw_ring_is_posted,
 	.advance_consumer = softrdma_siw_ring_consumed,
+	.drop_posted = softrdma_siw_ring_dropped,
 	.full = softrdma_siw_ring_is_full,
 	.advance_producer = softrdma_siw_ring_produced,
 	.fetch_send_wqe = softrdma_siw_ring_fetch_send,

@@ -219,6 +219,90 @@ static void softrdma_queue_siw_abi_rq_protocol(struct kunit *test)
 	softrdma_ring_destroy(ring);
 }
 
+/* 4 slots; the kernel consumed @consumed, then the flags user space left */
+struct rq_drop_case {
+	const char *name;
+	u32 consumed;
+	u16 flags[4];		/* by offset from the kernel's position */
+	u32 dropped;
+};
+
+#define RV	SIW_WQE_VALID
+
+static const struct rq_drop_case rq_drop_cases[] = {
+	{ "none", 0, { 0, 0, 0, 0 }, 0 },
+	{ "two", 0, { RV, RV, 0, 0 }, 2 },
+	{ "two_across_the_wrap", 3, { RV, RV, 0, 0 }, 2 },
+	/* a ring libsiw filled empties whole, and no further */
+	{ "full", 0, { RV, RV, RV, RV }, 4 },
+	{ "full_after_3", 3, { RV, RV, RV, RV }, 4 },
+	/* a hole stops it: what lies beyond it was never posted in order */
+	{ "hole", 1, { RV, 0, RV, RV }, 1 },
+	{ "flags_without_valid", 0, { 0xfffe, RV, 0, 0 }, 0 },
+	{ "valid_among_other_flags", 0, { 0xffff, 0, 0, 0 }, 1 },
+};
+
+static void rq_drop_case_desc(const struct rq_drop_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rq_drop, rq_drop_cases, rq_drop_case_desc);
+
+/*
+ * RESET drops the posted RQEs unread: the VALID ones from the kernel's
+ * position on, up to the first slot that is not, at most the ring; each
+ * is given back (flags 0) and keeps its content, and the slot libsiw
+ * posts to next is the next one the kernel takes.
+ */
+static void softrdma_queue_siw_abi_rq_drop_posted(struct kunit *test)
+{
+	const struct rq_drop_case *c = test->param_value;
+	struct softrdma_ring *ring = make_ring(test, SOFTRDMA_SIW_RQ, 4);
+	struct softrdma_recv_wqe wqe;
+	struct siw_rqe *rqe;
+	u32 i;
+
+	for (i = 0; i < c->consumed; i++) {
+		rqe = softrdma_ring_slot(ring, i);
+		/* libsiw's seq_cst store: the slot before the flags */
+		smp_store_release(&rqe->flags, RV);
+		softrdma_ring_advance_consumer(ring);
+	}
+	for (i = 0; i < 4; i++) {
+		rqe = softrdma_ring_slot(ring, c->consumed + i);
+		rqe->id = 10 + i;
+		/* as libsiw (or anyone with the mapping) would */
+		smp_store_release(&rqe->flags, c->flags[i]);
+	}
+
+	KUNIT_EXPECT_EQ(test, softrdma_ring_drop_posted(ring), c->dropped);
+	for (i = 0; i < 4; i++) {
+		rqe = softrdma_ring_slot(ring, c->consumed + i);
+		KUNIT_EXPECT_EQ(test, rqe->flags,
+				i < c->dropped ? 0 : c->flags[i]);
+		KUNIT_EXPECT_EQ(test, rqe->id, 10ULL + i);
+	}
+	if (c->dropped < 4)
+		KUNIT_EXPECT_FALSE(test, softrdma_ring_posted(ring, 0));
+
+	/*
+	 * libsiw, at consumed + dropped, finds that slot free (no VALID)
+	 * and posts the next life's first RQE there
+	 */
+	rqe = softrdma_ring_slot(ring, c->consumed + c->dropped);
+	KUNIT_ASSERT_FALSE(test, rqe->flags & RV);
+	rqe->id = 99;
+	rqe->num_sge = 0;
+	/* libsiw's seq_cst store: the slot before the flags */
+	smp_store_release(&rqe->flags, RV);
+	KUNIT_ASSERT_TRUE(test, softrdma_ring_posted(ring, 0));
+	rqe = softrdma_ring_consumer_slot(ring);
+	KUNIT_ASSERT_EQ(test, softrdma_siw_fetch_recv_wqe(rqe, &wqe), 0);
+	KUNIT_EXPECT_EQ(test, wqe.wr_id, 99ULL);
+	softrdma_ring_destroy(ring);
+}
+
 static void softrdma_queue_siw_abi_cq_protocol(struct kunit *test)
 {
 	struct softrdma_ring *ring = make_ring(test, SOFTRDMA_SIW_CQ, 4);
@@ -692,6 +776,8 @@ static struct kunit_case softrdma_queue_siw_abi_cases[] = {
 	KUNIT_CASE(softrdma_queue_siw_abi_sq_valid_protocol),
 	KUNIT_CASE(softrdma_queue_siw_abi_sq_user_clears),
 	KUNIT_CASE(softrdma_queue_siw_abi_rq_protocol),
+	KUNIT_CASE_PARAM(softrdma_queue_siw_abi_rq_drop_posted,
+			 rq_drop_gen_params),
 	KUNIT_CASE(softrdma_queue_siw_abi_cq_protocol),
 	KUNIT_CASE_PARAM(softrdma_queue_siw_abi_sqe_validation,
 			 sqe_gen_params),

@@ -296,9 +296,11 @@ fi
 # server that lost its accept race (workarounds.sh, _lab_peer_race) is
 # noted and the attempt runs again on a new port.
 rping_part() {
-	local srv=$1 size=$2 count=$3
-	LAB_PAIR_SERVER=$srv lab_pair "rping-guest$srv-serves-${count}x$size" \
-		$((60 + count / 2)) lab_rping_checked "$count" "$size"
+	local srv=$1 size=$2 count=$3 name
+	name=rping-guest$srv-serves-${count}x$size
+	[ "$RPING_ROUNDS" = 1 ] || name=$name-round$round
+	LAB_PAIR_SERVER=$srv lab_pair "$name" $((60 + count / 2)) \
+		lab_rping_checked "$count" "$size"
 }
 
 if want rping; then

@@ -756,8 +756,8 @@ lab_timeout() {
 		lab_task_stacks "$pid"
 		echo "lab: the QPs and connections then:"
 		lab_rdma_state
-		# a lab_pair client: guest0 looks at its end before this kill
-		# closes the connection (_lab_peer_race)
+		# a lab_pair client: the server's guest looks at its end
+		# before this kill closes the connection (_lab_peer_race)
 		if [ -n "${LAB_PAIR_ASK:-}" ]; then
 			_lab_ask_peer_race "$LAB_PAIR_ASK" >/dev/null
 			echo "lab: the server's guest finds: $(cat "$LAB_PAIR_ASK.peer" 2>/dev/null)"
@@ -793,17 +793,52 @@ _lab_kill_tree() {
 	kill "$1" 2>/dev/null
 }
 
-# _lab_pair_verdict FILE TIMEOUT: print the client's verdict on an attempt
-# ("done" or "retry"), waiting for it TIMEOUT + 60 s at most.  Meanwhile
-# guest0 answers the client's question FILE.ask (see _lab_peer_race).
+# _lab_tree_stacks PID: PID and every process below it, with
+# lab_task_stacks for those that are not the lab's shells or sleeps
+_lab_tree_stacks() {
+	local c exe
+	exe=$(readlink "/proc/$1/exe")
+	echo "lab: process $1 ($(tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline"))"
+	case ${exe##*/} in
+	bash | sleep) ;;
+	*) lab_task_stacks "$1" ;;
+	esac
+	for c in $(pgrep -P "$1"); do
+		_lab_tree_stacks "$c"
+	done
+}
+
+# _lab_pair_server_end PORT SRV: the server's end of a pair on PORT whose
+# client failed or stalled, as it stands: its sockets on PORT (an iWARP
+# stream's unread bytes in Recv-Q, unacknowledged ones in Send-Q) and the
+# kernel stacks of the server's processes (SRV and below)
+_lab_pair_server_end() {
+	echo "lab: the server's sockets on port $1:"
+	timeout 5 ss -tanoi "( sport = :$1 or dport = :$1 )" 2>&1
+	echo "lab: the server's processes:"
+	[ -z "$2" ] || _lab_tree_stacks "$2"
+}
+
+# _lab_pair_verdict FILE TIMEOUT [SRV]: print the client's verdict on an
+# attempt ("done" or "retry"), waiting for it TIMEOUT + 60 s at most.
+# Meanwhile the server's guest answers the client's question FILE.ask (see
+# _lab_peer_race) and adds its end to $CUR.srv.asked.state
+# (_lab_pair_server_end, SRV being the server's pid, and lab_rdma_state).
 _lab_pair_verdict() {
 	local f=$1 end=$((SECONDS + $2 + 60))
 	while [ ! -s "$f" ] && [ $SECONDS -lt "$end" ]; do
-		if [ "$LAB_ID" = 0 ] && [ -e "$f.ask" ] && [ ! -e "$f.peer" ]; then
-			# the client stalled: this end as it stands then
-			lab_rdma_state >"$LAB_OUT/checks/$CUR.srv.asked.state" 2>&1
+		if lab_pair_serves && [ -e "$f.ask" ] && [ ! -e "$f.peer" ]; then
+			# the client stalled or failed: this end as it
+			# stands, before the answer lets the client end
+			# its side (the client waits 30 s for it)
 			_lab_peer_race "${f##*/}" >"$f.peer.tmp"
+			_lab_pair_server_end "${f##*/}" "${3:-}" \
+				>>"$LAB_OUT/checks/$CUR.srv.asked.state" 2>&1
 			mv "$f.peer.tmp" "$f.peer"
+			{
+				echo "lab: the server's QPs and connections:"
+				lab_rdma_state
+			} >>"$LAB_OUT/checks/$CUR.srv.asked.state" 2>&1
 		fi
 		lab_nap 0.05
 	done
@@ -829,11 +864,12 @@ lab_pingpong() {
 # lab_rping_checked COUNT SIZE, under lab_pair (which appends -p PORT, and
 # the server's address on the client): rping -V, where the client reads
 # back and compares every ping and prints it (-v; live in
-# $LAB_OUT/$CUR.live); all COUNT must have run.
+# $LAB_OUT/$CUR.live); all COUNT must have run.  A failed client prints
+# all it said but its pings.
 lab_rping_checked() {
 	local count=$1 size=$2 p=$4 out rc
 	shift 4
-	if [ "$LAB_ID" = 0 ]; then
+	if lab_pair_serves; then
 		out=$(lab_run rping -s -a "$LAB_ADDR" -p "$p" -V -C "$count" -S "$size" 2>&1)
 		rc=$?
 		echo "$out"
@@ -844,9 +880,15 @@ lab_rping_checked() {
 		lab_run rping -c -v -V -C "$count" -S "$size" -p "$p" -a "$1" 2>&1 |
 			tee "$LAB_OUT/$CUR.live")
 	rc=$?
-	echo "$out" | tail -n 5
 	lab_rping_exit_race "$rc" <<<"$out" && rc=0
-	[ $rc -eq 0 ] || return $rc
+	if [ $rc -ne 0 ]; then
+		# all but the pings (a stall's report from lab_timeout
+		# among it), which a rerun's .live replaces
+		echo "rping failed after $(grep -c '^ping data: ' <<<"$out") pings:"
+		grep -v '^ping data: ' <<<"$out"
+		return $rc
+	fi
+	echo "$out" | tail -n 5
 	lab_rping_pings "$count" <<<"$out"
 }
 
@@ -885,9 +927,13 @@ lab_rping_ok() {
 	lab_rping_pings "$2" <"$1"
 }
 
+# lab_pair_serves: this guest is the server of the lab_pair running
+lab_pair_serves() { [ "$LAB_ID" = "${LAB_PAIR_SERVER:-0}" ]; }
+
 # lab_pair NAME TIMEOUT CMD...: CMD runs on guest0 as the server with
 # "-p PORT" appended and on guest1 as the client with "-p PORT ADDR" (ADDR
-# is guest0's); TIMEOUT is set as TMO for the scenario's own timeout
+# is guest0's); with LAB_PAIR_SERVER=1, guest1 serves and guest0 is the
+# client.  TIMEOUT is set as TMO for the scenario's own timeout
 # wrapper (a shell function CMD calls; the server's is 30 s longer, so a
 # stall is reported by the client, lab_timeout, while the server still
 # holds its end), and both must succeed: checks
@@ -905,18 +951,23 @@ lab_rping_ok() {
 LAB_PAIR_TRIES=3
 lab_pair() {
 	local name=$1 tmo=$2 try srv rc log verdict retry race
-	local TMO=$tmo peer
+	local TMO=$tmo peer role=other
 	shift 2
 	CUR=$name
-	peer=$(lab_peer_addr 0)
+	peer=$(lab_peer_addr "${LAB_PAIR_SERVER:-0}")
+	if lab_pair_serves; then
+		role=server
+	elif [ "$LAB_ID" = $((${LAB_PAIR_SERVER:-0} == 0 ? 1 : 0)) ]; then
+		role=client
+	fi
 	mkdir -p /lab/pairs
 	for ((try = 1; try <= LAB_PAIR_TRIES; try++)); do
 		port=$((port + 1))
 		verdict=/lab/pairs/$port
 		retry=
 		rc=0
-		case $LAB_ID in
-		0)
+		case $role in
+		server)
 			# the client's watchdog goes first: a stalled
 			# pair's QPs are shown before the server's end
 			# changes them
@@ -924,7 +975,7 @@ lab_pair() {
 			srv=$!
 			lab_wait_for 30 lab_listening "$port"
 			lab_barrier "$name"
-			verdict=$(_lab_pair_verdict "$verdict" "$tmo")
+			verdict=$(_lab_pair_verdict "$verdict" "$tmo" "$srv")
 			if [ "$verdict" = retry ]; then
 				retry=1
 				_lab_kill_tree "$srv"
@@ -949,7 +1000,7 @@ lab_pair() {
 					lab_rdma_state >"$LAB_OUT/checks/$name.srv.state" 2>&1
 			fi
 			;;
-		1)
+		client)
 			lab_barrier "$name"
 			log=$(_lab_logname "$name client")
 			LAB_PAIR_ASK=$verdict _lab_run_logged "$log" "" "$@" -p "$port" "$peer"

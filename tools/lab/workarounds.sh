@@ -41,9 +41,9 @@ _lab_siw_unread() {
 		}' | sort
 }
 
-# _lab_peer_race PORT (guest0, the server, after its client failed): print
-# the known race of a stock driver here that explains the failure, or
-# "none".
+# _lab_peer_race PORT (on the server's guest, after its client failed):
+# print the known race of a stock driver here that explains the failure,
+# or "none".
 #
 # Stock siw of 6.1 (siw_accept) sends its MPA reply before it hands the
 # socket's receive upcall to the QP, and its connection manager's upcall
@@ -75,9 +75,9 @@ _lab_peer_race() {
 	echo none
 }
 
-# _lab_ask_peer_race VERDICT: ask guest0 (see _lab_peer_race), unless
-# asked already; print its answer and succeed if a known race explains the
-# failure.
+# _lab_ask_peer_race VERDICT: ask the server's guest (see _lab_peer_race),
+# unless asked already; print its answer and succeed if a known race
+# explains the failure.
 _lab_ask_peer_race() {
 	local answer
 	[ -e "$1.ask" ] || : >"$1.ask"

@@ -654,6 +654,34 @@ static struct softrdma_roce_tx *softrdma_roce_tx_cb(struct sk_buff *skb)
 	return (struct softrdma_roce_tx *)skb->cb;
 }
 
+/*
+ * An skb with a head of @size bytes, carved from the per-CPU page
+ * fragment cache as a received packet's (__netdev_alloc_skb()) rather
+ * than kmalloc()ed: no rounding up to the next power of two, and the
+ * memory is zeroed when the cache takes a new page (init_on_alloc), not
+ * at every packet as a kmalloc()ed head is, and not at all when the
+ * cache reuses a page all of whose packets have been freed.  A head
+ * larger than a page (a jumbo packet built linear) is kmalloc()ed, as
+ * the kernel's own allocators do.
+ */
+static struct sk_buff *softrdma_roce_skb_head(unsigned int size)
+{
+	unsigned int fragsz = SKB_DATA_ALIGN(size) +
+			      SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	if (fragsz > PAGE_SIZE)
+		return alloc_skb(size, GFP_ATOMIC);
+	data = netdev_alloc_frag(fragsz);
+	if (!data)
+		return NULL;
+	skb = build_skb(data, fragsz);
+	if (!skb)
+		skb_free_frag(data);
+	return skb;
+}
+
 /**
  * softrdma_roce_alloc_skb() - an skb for one outgoing RoCEv2 packet
  * @sdev: the sending device
@@ -693,8 +721,8 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 	headroom = max_t(unsigned int, headroom, MAX_HEADER) +
 		   softrdma_roce_ip_hdr_len(tx) + sizeof(struct udphdr);
 
-	skb = alloc_skb(headroom + ib_hdr_len + payload_len + ROCE_ICRC_SIZE,
-			GFP_ATOMIC);
+	skb = softrdma_roce_skb_head(headroom + ib_hdr_len + payload_len +
+				     ROCE_ICRC_SIZE);
 	if (!skb) {
 		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_NOMEM);
 		return NULL;

@@ -474,6 +474,26 @@ struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
 }
 
 /**
+ * softrdma_rc_tx_sg() - may the QP's next packet carry payload in page frags
+ * @qp: the QP
+ *
+ * Context: any.
+ * Return: softrdma_roce_tx_sg() for the QP's path as it is now; false
+ * without a path (the packet is not sent anyway).
+ */
+bool softrdma_rc_tx_sg(struct softrdma_qp *qp)
+{
+	const struct softrdma_roce_path *path;
+	bool sg;
+
+	rcu_read_lock();
+	path = rcu_dereference(to_roce_qp(qp)->path);
+	sg = path && softrdma_roce_tx_sg(qp->sdev, &path->tx);
+	rcu_read_unlock();
+	return sg;
+}
+
+/**
  * softrdma_rc_xmit() - send a packet from softrdma_rc_alloc_skb()
  * @qp: the QP
  * @skb: consumed

@@ -376,6 +376,7 @@ static inline bool softrdma_rc_req_active(enum softrdma_rc_req_state state)
 struct sk_buff *softrdma_rc_alloc_skb(struct softrdma_qp *qp,
 				      unsigned int hdr_len,
 				      unsigned int payload_len);
+bool softrdma_rc_tx_sg(struct softrdma_qp *qp);
 int softrdma_rc_xmit(struct softrdma_qp *qp, struct sk_buff *skb);
 unsigned int softrdma_rc_burst_take(struct softrdma_qp *qp,
 				    struct sk_buff_head *q,

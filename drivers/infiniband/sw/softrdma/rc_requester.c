@@ -192,9 +192,10 @@ static int softrdma_rc_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
  * copied for inline data and small or unaligned pieces, else attached as
  * the MR's pinned pages.  UC copies all: its WQE completes once the
  * packet is handed to the host, which may still hold it in a queue, and
- * the consumer may then write the buffer again.  Returns the skb or an
- * ERR_PTR: -EMSGSIZE (a length error), -EACCES (a protection error),
- * -ENOMEM.
+ * the consumer may then write the buffer again.  So does a packet whose
+ * devices would copy the pages anyway (softrdma_rc_tx_sg()): once, into
+ * a head sized for it.  Returns the skb or an ERR_PTR: -EMSGSIZE (a
+ * length error), -EACCES (a protection error), -ENOMEM.
  */
 static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 					   const struct softrdma_send_wqe *wqe,
@@ -206,7 +207,7 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 	int err = 0;
 
 	if (!(wqe->send_flags & IB_SEND_INLINE) && len > SOFTRDMA_RC_COPY_MAX &&
-	    !pad && softrdma_rc_reliable(qp)) {
+	    !pad && softrdma_rc_reliable(qp) && softrdma_rc_tx_sg(qp)) {
 		g.skb = softrdma_rc_alloc_skb(qp, hdr_len, 0);
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);

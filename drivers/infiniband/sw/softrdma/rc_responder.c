@@ -376,8 +376,10 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_read_mr);
 
 /*
  * One read response packet: @len bytes of @mr from @va, attached from the
- * pinned pages, or copied when small.  ERR_PTR(-ENOMEM) when out of
- * memory (try again later), another error when the MR cannot give them.
+ * pinned pages, or copied when small, unaligned or for devices that would
+ * copy the pages anyway (softrdma_rc_tx_sg()).  ERR_PTR(-ENOMEM) when out
+ * of memory (try again later), another error when the MR cannot give
+ * them.
  */
 static struct sk_buff *softrdma_rc_read_skb(struct softrdma_qp *qp,
 					    struct softrdma_mr *mr, u8 opcode,
@@ -387,7 +389,7 @@ static struct sk_buff *softrdma_rc_read_skb(struct softrdma_qp *qp,
 	struct sk_buff *skb = NULL;
 	int err;
 
-	if (len > SOFTRDMA_RC_COPY_MAX && !pad) {
+	if (len > SOFTRDMA_RC_COPY_MAX && !pad && softrdma_rc_tx_sg(qp)) {
 		skb = softrdma_rc_resp_skb(qp, opcode, psn, 0);
 		if (!skb)
 			return ERR_PTR(-ENOMEM);

@@ -655,6 +655,72 @@ static struct softrdma_roce_tx *softrdma_roce_tx_cb(struct sk_buff *skb)
 }
 
 /**
+ * softrdma_roce_tx_sg() - may a packet carry its payload in page frags
+ * @sdev: the sending device
+ * @tx: where the packet goes
+ *
+ * A device without scatter-gather (NETIF_F_SG) has every skb with page
+ * frags copied into a new linear buffer before it sends it
+ * (validate_xmit_skb(); skb_segment_list() for each packet of a burst).
+ * A packet for such a device is better built linear from the start: its
+ * payload copied once, into a head sized for it, with the ICRC in the
+ * tailroom.  The packet leaves through the GID's netdev (@tx->ifindex: an
+ * upper device such as a VLAN, macvlan or ipvlan) and then the device's
+ * own netdev below it: both must take frags.  A device deeper in a stack
+ * of uppers or below a bond, or features changed after the packet was
+ * built, cost no more than the host's copy: any device sends either
+ * shape.  A packet routed back to this host (loopback) takes either.
+ *
+ * Context: any.
+ * Return: true if page frags reach the devices as they are.
+ */
+bool softrdma_roce_tx_sg(const struct softrdma_dev *sdev,
+			 const struct softrdma_roce_tx *tx)
+{
+	const struct net_device *ndev = sdev->ndev, *upper;
+	bool sg;
+
+	if (!(READ_ONCE(ndev->features) & NETIF_F_SG))
+		return false;
+	if (!tx->ifindex || tx->ifindex == ndev->ifindex)
+		return true;
+	rcu_read_lock();
+	upper = dev_get_by_index_rcu(dev_net(ndev), tx->ifindex);
+	sg = upper && (READ_ONCE(upper->features) & NETIF_F_SG);
+	rcu_read_unlock();
+	return sg;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_tx_sg);
+
+/*
+ * An skb with a head of @size bytes, carved from the per-CPU page
+ * fragment cache as a received packet's (__netdev_alloc_skb()) rather
+ * than kmalloc()ed: no rounding up to the next power of two, and the
+ * memory is zeroed when the cache takes a new page (init_on_alloc), not
+ * at every packet as a kmalloc()ed head is, and not at all when the
+ * cache reuses a page all of whose packets have been freed.  A head
+ * larger than a page (a jumbo packet built linear) is kmalloc()ed, as
+ * the kernel's own allocators do.
+ */
+static struct sk_buff *softrdma_roce_skb_head(unsigned int size)
+{
+	unsigned int fragsz = SKB_DATA_ALIGN(size) +
+			      SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	if (fragsz > PAGE_SIZE)
+		return alloc_skb(size, GFP_ATOMIC);
+	data = netdev_alloc_frag(fragsz);
+	if (!data)
+		return NULL;
+	skb = build_skb(data, fragsz);
+	if (!skb)
+		skb_free_frag(data);
+	return skb;
+}
+
+/**
  * softrdma_roce_alloc_skb() - an skb for one outgoing RoCEv2 packet
  * @sdev: the sending device
  * @tx: where it goes; the skb keeps a copy, which softrdma_roce_xmit()
@@ -662,7 +728,8 @@ static struct softrdma_roce_tx *softrdma_roce_tx_cb(struct sk_buff *skb)
  * @ib_hdr_len: bytes of BTH and extension headers
  * @payload_len: bytes of payload and pad the caller will copy into the
  *	linear area; 0 if it attaches the payload as page frags instead (at
- *	most MAX_SKB_FRAGS - 1 of them: the ICRC may need one more)
+ *	most MAX_SKB_FRAGS - 1 of them: the ICRC may need one more), which
+ *	only pays when softrdma_roce_tx_sg() says so
  *
  * Headroom for the link, IP and UDP headers and tailroom for the ICRC are
  * reserved.  On return skb->data points at @ib_hdr_len zeroed bytes for
@@ -693,8 +760,8 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 	headroom = max_t(unsigned int, headroom, MAX_HEADER) +
 		   softrdma_roce_ip_hdr_len(tx) + sizeof(struct udphdr);
 
-	skb = alloc_skb(headroom + ib_hdr_len + payload_len + ROCE_ICRC_SIZE,
-			GFP_ATOMIC);
+	skb = softrdma_roce_skb_head(headroom + ib_hdr_len + payload_len +
+				     ROCE_ICRC_SIZE);
 	if (!skb) {
 		softrdma_counter_inc(sdev, SOFTRDMA_CNT_XMIT_NOMEM);
 		return NULL;
@@ -709,7 +776,7 @@ struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
  * Append room for the ICRC: in the linear tail, or as one more page frag
  * when the payload is in frags.  Returns where the ICRC goes.
  */
-static void *softrdma_roce_icrc_append(struct sk_buff *skb)
+VISIBLE_IF_KUNIT void *softrdma_roce_icrc_append(struct sk_buff *skb)
 {
 	struct page *page;
 	void *p;
@@ -733,6 +800,7 @@ static void *softrdma_roce_icrc_append(struct sk_buff *skb)
 			SKB_DATA_ALIGN(ROCE_ICRC_SIZE));
 	return p;
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_icrc_append);
 
 static void softrdma_roce_push_udp(struct sk_buff *skb, u16 src_port)
 {

@@ -83,6 +83,8 @@ void softrdma_roce_path_free(struct softrdma_roce_path *path);
 bool softrdma_roce_path_rcv_ok(const struct softrdma_roce_path *path,
 			       const struct sk_buff *skb);
 
+bool softrdma_roce_tx_sg(const struct softrdma_dev *sdev,
+			 const struct softrdma_roce_tx *tx);
 struct sk_buff *softrdma_roce_alloc_skb(struct softrdma_dev *sdev,
 					const struct softrdma_roce_tx *tx,
 					unsigned int ib_hdr_len,
@@ -108,6 +110,7 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb);
 
 int softrdma_roce_rcv_parse(struct sk_buff *skb, enum softrdma_counter *drop);
 void softrdma_roce_rcv_skb(struct softrdma_dev *sdev, struct sk_buff *skb);
+void *softrdma_roce_icrc_append(struct sk_buff *skb);
 int softrdma_roce_push_hdrs(struct net *net, struct sk_buff *skb,
 			    const struct softrdma_roce_tx *tx,
 			    struct dst_entry *dst, unsigned int segs);

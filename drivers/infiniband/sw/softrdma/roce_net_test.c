@@ -2,8 +2,9 @@
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
  * connected QP's address check (roce_rx.c), the UDP source port hash, the
- * transmit header push, transmit bursts as GSO segments them, and av.c's
- * address vectors.
+ * transmit header push, transmit bursts as GSO segments them, the shapes
+ * of a transmitted packet (payload copied or in page frags) and which
+ * one a device gets, and av.c's address vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -770,6 +771,7 @@ struct burst_case {
 	unsigned int len[4];	/* IB bytes (BTH to pad) of each packet */
 	bool frags;		/* payload in a page frag, as from an MR */
 	bool ipv6;
+	bool no_sg;		/* segmented for a device without NETIF_F_SG */
 };
 
 static const struct burst_case burst_cases[] = {
@@ -794,6 +796,18 @@ static const struct burst_case burst_cases[] = {
 	  true, true },
 	/* path MTU 4096: READ response MIDDLE, then LAST (AETH) */
 	{ "ipv6_mtu_4096", 2, { 12 + 4096, 12 + 4 + 1236 }, false, true },
+	/*
+	 * A device without scatter-gather: packets built linear leave as
+	 * they are, packets with frags are copied into one buffer each
+	 */
+	{ "linear_no_sg", 3, { 12 + 1024, 12 + 1024, 12 + 100 }, false, false,
+	  true },
+	{ "ipv6_linear_no_sg", 3, { 12 + 1024, 12 + 1024, 12 + 4 + 512 },
+	  false, true, true },
+	{ "payload_in_frags_no_sg", 3, { 12 + 1024, 12 + 1024, 12 + 1024 },
+	  true, false, true },
+	{ "ipv6_mtu_4096_no_sg", 2, { 12 + 4096, 12 + 4 + 1236 }, false, true,
+	  true },
 };
 
 static void burst_case_desc(const struct burst_case *c, char *desc)
@@ -848,23 +862,66 @@ static void burst_fill(u8 *p, unsigned int len, unsigned int i)
 	put_unaligned_be32(0x100 + i, p + 8);
 }
 
-/* a packet as softrdma_roce_alloc_skb() and the requester leave it */
-static struct sk_buff *burst_pkt(struct kunit *test,
+/*
+ * A test device's netdev: an Ethernet device, registered when a test
+ * needs its ifindex to be found; @sg: with NETIF_F_SG
+ */
+static netdev_tx_t test_ndev_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops test_ndev_ops = {
+	.ndo_start_xmit = test_ndev_xmit,
+};
+
+static struct net_device *test_ndev(struct kunit *test, bool reg, bool sg)
+{
+	struct net_device *ndev;
+	int err;
+
+	ndev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	ndev->netdev_ops = &test_ndev_ops;
+	err = reg ? register_netdev(ndev) : 0;
+	if (err)
+		free_netdev(ndev);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	if (sg)
+		ndev->features |= NETIF_F_SG;
+	else
+		ndev->features &= ~NETIF_F_SG;
+	return ndev;
+}
+
+static void test_ndev_free(struct net_device *ndev)
+{
+	if (ndev->reg_state == NETREG_REGISTERED)
+		unregister_netdev(ndev);
+	free_netdev(ndev);
+}
+
+/*
+ * a packet from softrdma_roce_alloc_skb() on @sdev as the requester
+ * leaves it: @ib's BTH and payload, the payload in a page frag or copied
+ */
+static struct sk_buff *burst_pkt(struct kunit *test, struct softrdma_dev *sdev,
 				 const struct softrdma_roce_tx *tx,
 				 const u8 *ib, unsigned int len, bool frags)
 {
 	struct sk_buff *skb;
 	struct page *page;
 
-	skb = alloc_skb(burst_headroom(tx) + len + ROCE_ICRC_SIZE, GFP_KERNEL);
+	skb = softrdma_roce_alloc_skb(sdev, tx, BURST_BTH,
+				      frags ? 0 : len - BURST_BTH);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, burst_headroom(tx));
-	memcpy(skb->cb, tx, sizeof(*tx));
+	KUNIT_EXPECT_GE(test, skb_headroom(skb), burst_headroom(tx));
+	memcpy(skb->data, ib, BURST_BTH);
 	if (!frags) {
-		skb_put_data(skb, ib, len);
+		skb_put_data(skb, ib + BURST_BTH, len - BURST_BTH);
 		return skb;
 	}
-	skb_put_data(skb, ib, BURST_BTH);
 	page = alloc_page(GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	memcpy(page_address(page) + 100, ib + BURST_BTH, len - BURST_BTH);
@@ -900,6 +957,8 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 	const struct burst_case *c = test->param_value;
 	struct sk_buff *head, *segs, *seg, *next, *one;
 	enum softrdma_counter drop = SOFTRDMA_CNT_XMIT_ERR;
+	struct roce_net_test *t = test->priv;
+	struct softrdma_dev *sdev = t->sdev;
 	struct softrdma_roce_tx tx;
 	struct sk_buff_head burst;
 	unsigned int i = 0, len;
@@ -907,13 +966,14 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 	u16 id0 = 0;
 	void *icrc;
 
+	sdev->ndev = test_ndev(test, false, !c->no_sg);
 	burst_tx(&tx, c->ipv6);
 	__skb_queue_head_init(&burst);
 	for (i = 0; i < c->n; i++) {
 		ib[i] = kunit_kmalloc(test, c->len[i], GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, ib[i]);
 		burst_fill(ib[i], c->len[i], i);
-		one = burst_pkt(test, &tx, ib[i], c->len[i], c->frags);
+		one = burst_pkt(test, sdev, &tx, ib[i], c->len[i], c->frags);
 		if (i)
 			KUNIT_EXPECT_TRUE(test,
 					  softrdma_roce_burst_may_add(&burst, one));
@@ -941,7 +1001,7 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 		ip_hdr(head)->tot_len = htons(head->len);
 		ip_send_check(ip_hdr(head));
 	}
-	segs = skb_gso_segment(head, NETIF_F_SG);
+	segs = skb_gso_segment(head, sdev->ndev->features & NETIF_F_SG);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
 	consume_skb(head);
 
@@ -960,6 +1020,10 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 						    wire, len), 0);
 		/* nothing is left for a device to fill in */
 		KUNIT_EXPECT_NE(test, (int)seg->ip_summed, CHECKSUM_PARTIAL);
+		/* nor to copy: a device without scatter-gather gets one buffer */
+		if (c->no_sg || !c->frags)
+			KUNIT_EXPECT_FALSE_MSG(test, skb_is_nonlinear(seg),
+					       "segment %u not linear", i);
 		kfree_skb(seg);
 		KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check_buf(wire, len),
 				      "segment %u: bad ICRC", i);
@@ -969,7 +1033,7 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 					      i);
 
 		/* the same packet from the one-packet path, given that ID */
-		one = burst_pkt(test, &tx, ib[i], c->len[i], false);
+		one = burst_pkt(test, sdev, &tx, ib[i], c->len[i], false);
 		icrc = skb_put(one, ROCE_ICRC_SIZE);
 		KUNIT_ASSERT_EQ(test, softrdma_roce_push_hdrs(&init_net, one,
 							      &tx, NULL, 1), 0);
@@ -988,6 +1052,8 @@ static void softrdma_roce_net_burst_segments(struct kunit *test)
 		i++;
 	}
 	KUNIT_EXPECT_EQ(test, i, c->n);
+	test_ndev_free(sdev->ndev);
+	sdev->ndev = NULL;
 }
 
 /* Which packets may follow a burst's head, and which may not */
@@ -1111,6 +1177,165 @@ static void softrdma_roce_net_burst_headroom(struct kunit *test)
 	}
 }
 
+/*
+ * Payload in page frags, or copied: frags only where every device on the
+ * way takes them as they are, the device's netdev and, for a GID of an
+ * upper device, that one too
+ */
+enum tx_sg_upper {
+	TX_SG_NONE,		/* the GID is the device's netdev's */
+	TX_SG_OWN,		/* ifindex given: the device's netdev */
+	TX_SG_UPPER,		/* another netdev */
+	TX_SG_GONE,		/* an ifindex no netdev has (any longer) */
+};
+
+struct tx_sg_case {
+	const char *name;
+	bool sg;		/* the device's netdev */
+	enum tx_sg_upper upper;
+	bool upper_sg;
+	bool frags;
+};
+
+static const struct tx_sg_case tx_sg_cases[] = {
+	{ "sg", true, TX_SG_NONE, false, true },
+	{ "no_sg", false, TX_SG_NONE, false, false },
+	{ "own_ifindex_sg", true, TX_SG_OWN, false, true },
+	{ "own_ifindex_no_sg", false, TX_SG_OWN, false, false },
+	{ "upper_sg", true, TX_SG_UPPER, true, true },
+	{ "upper_no_sg", true, TX_SG_UPPER, false, false },
+	{ "upper_sg_lower_no_sg", false, TX_SG_UPPER, true, false },
+	{ "upper_gone", true, TX_SG_GONE, false, false },
+};
+
+static void tx_sg_case_desc(const struct tx_sg_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tx_sg, tx_sg_cases, tx_sg_case_desc);
+
+static void softrdma_roce_net_tx_sg(struct kunit *test)
+{
+	const struct tx_sg_case *c = test->param_value;
+	struct roce_net_test *t = test->priv;
+	struct net_device *upper = NULL;
+	struct softrdma_roce_tx tx;
+
+	t->sdev->ndev = test_ndev(test, true, c->sg);
+	burst_tx(&tx, false);
+	switch (c->upper) {
+	case TX_SG_NONE:
+		break;
+	case TX_SG_OWN:
+		tx.ifindex = t->sdev->ndev->ifindex;
+		break;
+	case TX_SG_UPPER:
+		upper = test_ndev(test, true, c->upper_sg);
+		tx.ifindex = upper->ifindex;
+		break;
+	case TX_SG_GONE:
+		upper = test_ndev(test, true, true);
+		tx.ifindex = upper->ifindex;
+		test_ndev_free(upper);
+		upper = NULL;
+		break;
+	}
+	KUNIT_EXPECT_EQ(test, softrdma_roce_tx_sg(t->sdev, &tx), c->frags);
+	if (upper)
+		test_ndev_free(upper);
+	test_ndev_free(t->sdev->ndev);
+	t->sdev->ndev = NULL;
+}
+
+/*
+ * The two shapes of a packet from softrdma_roce_alloc_skb(): linear, its
+ * head sized for headers, payload and ICRC, which goes in the tailroom;
+ * payload in page frags, the ICRC in one more.  Heads up to a page come
+ * from the page fragment cache, larger ones are kmalloc()ed.
+ */
+struct shape_case {
+	const char *name;
+	unsigned int hdr_len;
+	unsigned int payload;	/* bytes */
+	bool frags;		/* attached as a page frag, not copied */
+	bool ipv6;
+	bool head_frag;		/* the head is a page fragment */
+};
+
+static const struct shape_case shape_cases[] = {
+	{ "ack", 12 + 4, 0, false, false, true },
+	{ "linear_1024", 12, 1024, false, false, true },
+	{ "ipv6_linear_1024", 12 + 16, 1024, false, true, true },
+	{ "frags_1024", 12, 1024, true, false, true },
+	{ "ipv6_frags_4096", 12 + 4, 4096, true, true, true },
+	{ "linear_4096", 12, 4096, false, false, false },
+};
+
+static void shape_case_desc(const struct shape_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(shape, shape_cases, shape_case_desc);
+
+static void softrdma_roce_net_alloc_skb_shape(struct kunit *test)
+{
+	const struct shape_case *c = test->param_value;
+	struct roce_net_test *t = test->priv;
+	struct softrdma_dev *sdev = t->sdev;
+	struct softrdma_roce_tx tx;
+	unsigned int nr_frags;
+	struct sk_buff *skb;
+	unsigned char *head;
+	struct page *page;
+	skb_frag_t *frag;
+	u8 *icrc;
+
+	sdev->ndev = test_ndev(test, false, c->frags);
+	burst_tx(&tx, c->ipv6);
+	skb = softrdma_roce_alloc_skb(sdev, &tx, c->hdr_len,
+				      c->frags ? 0 : c->payload);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, (bool)skb->head_frag, c->head_frag);
+	KUNIT_EXPECT_EQ(test, skb->len, c->hdr_len);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(skb->data, 0, c->hdr_len));
+	KUNIT_EXPECT_EQ(test, memcmp(skb->cb, &tx, sizeof(tx)), 0);
+	KUNIT_EXPECT_GE(test, skb_headroom(skb), burst_headroom(&tx));
+	KUNIT_EXPECT_GE(test, skb_tailroom(skb),
+			(c->frags ? 0 : c->payload) + ROCE_ICRC_SIZE);
+
+	if (c->frags) {
+		page = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		skb_add_rx_frag(skb, 0, page, 0, c->payload, PAGE_SIZE);
+	} else {
+		memset(skb_put(skb, c->payload), 0x5a, c->payload);
+	}
+	head = skb->head;
+	nr_frags = skb_shinfo(skb)->nr_frags;
+
+	icrc = softrdma_roce_icrc_append(skb);
+	KUNIT_ASSERT_NOT_NULL(test, icrc);
+	KUNIT_EXPECT_EQ(test, skb->len,
+			c->hdr_len + c->payload + ROCE_ICRC_SIZE);
+	/* the head stays where it is: nothing reallocated, nothing copied */
+	KUNIT_EXPECT_PTR_EQ(test, skb->head, head);
+	if (c->frags) {
+		KUNIT_ASSERT_EQ(test, skb_shinfo(skb)->nr_frags, nr_frags + 1);
+		frag = &skb_shinfo(skb)->frags[nr_frags];
+		KUNIT_EXPECT_EQ(test, skb_frag_size(frag), ROCE_ICRC_SIZE);
+		KUNIT_EXPECT_PTR_EQ(test, icrc, (u8 *)skb_frag_address(frag));
+	} else {
+		KUNIT_EXPECT_FALSE(test, skb_is_nonlinear(skb));
+		KUNIT_EXPECT_PTR_EQ(test, icrc,
+				    skb_tail_pointer(skb) - ROCE_ICRC_SIZE);
+	}
+	kfree_skb(skb);
+	test_ndev_free(sdev->ndev);
+	sdev->ndev = NULL;
+}
+
 static void make_gid4(union ib_gid *gid, __be32 addr)
 {
 	ipv6_addr_set_v4mapped(addr, (struct in6_addr *)gid->raw);
@@ -1231,6 +1456,8 @@ static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_net_burst_segments, burst_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_net_burst_may_add, burst_add_gen_params),
 	KUNIT_CASE(softrdma_roce_net_burst_headroom),
+	KUNIT_CASE_PARAM(softrdma_roce_net_tx_sg, tx_sg_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_net_alloc_skb_shape, shape_gen_params),
 	KUNIT_CASE(softrdma_roce_net_av_from_attr),
 	KUNIT_CASE_PARAM(softrdma_roce_net_path_mtu, path_mtu_gen_params),
 	KUNIT_CASE(softrdma_roce_net_path_mtu_packet_fits),

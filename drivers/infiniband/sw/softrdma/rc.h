@@ -384,6 +384,7 @@ unsigned int softrdma_rc_burst_take(struct softrdma_qp *qp,
 int softrdma_rc_xmit_burst(struct softrdma_qp *qp, struct sk_buff_head *burst);
 void softrdma_rc_req_run(struct softrdma_qp *qp);
 void softrdma_rc_req_flush(struct softrdma_qp *qp);
+bool softrdma_rc_req_flush_due(struct softrdma_qp *qp);
 void softrdma_rc_req_rewind(struct softrdma_qp *qp, u32 psn);
 int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n);
 void softrdma_rc_req_work(struct work_struct *work);

@@ -695,12 +695,7 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	/* the window may have opened */
 	softrdma_rc_req_run(qp);
 out_unlock:
-	/*
-	 * Nothing queued and no SQ Drained owed: the flush would find
-	 * nothing to do.  Whoever queues after the unlock flushes.
-	 */
-	flush = !skb_queue_empty(&rc->req_txq) ||
-		rc->sqd == SOFTRDMA_RC_SQD_OWED;
+	flush = softrdma_rc_req_flush_due(qp);
 	spin_unlock_bh(&qp->sq.lock);
 	kfree_skb(skb);
 	if (flush)

@@ -657,6 +657,24 @@ static void softrdma_uc_req_sent(struct softrdma_qp *qp, u32 psn)
 #define SOFTRDMA_UC_FLUSH_BUDGET	64
 
 /**
+ * softrdma_rc_req_flush_due() - would softrdma_rc_req_flush() find work?
+ * @qp: the QP; sq.lock held
+ *
+ * Packets queued to send, or an SQ Drained event owed.  A caller that
+ * finds neither before it drops sq.lock may leave the flush out: whoever
+ * queues after the unlock flushes.
+ */
+bool softrdma_rc_req_flush_due(struct softrdma_qp *qp)
+{
+	struct softrdma_rc *rc = softrdma_qp_rc(qp);
+
+	lockdep_assert_held(&qp->sq.lock);
+
+	return !skb_queue_empty(&rc->req_txq) ||
+	       rc->sqd == SOFTRDMA_RC_SQD_OWED;
+}
+
+/**
  * softrdma_rc_req_flush() - send the queued request packets
  * @qp: the QP; sq.lock not held
  *

@@ -66,4 +66,8 @@ bool softrdma_ud_qkey_ok(u32 qpn, u32 qp_qkey, u32 pkt_qkey);
 int softrdma_ud_send_opcode(u32 wr_opcode, u32 length, u32 mtu, u8 *opcode);
 int softrdma_ud_grh(const struct sk_buff *skb, u8 *grh);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+bool softrdma_ud_recv_ready(const struct softrdma_qp *qp);
+#endif
+
 #endif /* SOFTRDMA_UD_H */

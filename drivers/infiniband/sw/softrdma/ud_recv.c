@@ -8,6 +8,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <kunit/visibility.h>
 
 #include "counters.h"
 #include "device.h"
@@ -92,6 +93,27 @@ static void softrdma_ud_wc(struct ib_wc *wc, const struct sk_buff *skb,
 }
 
 /**
+ * softrdma_ud_recv_ready() - may a receive WQE take a message now?
+ * @qp: a UD or GSI QP; rq.lock held
+ *
+ * IBA 10.3.1: RTR and the states after it receive; ERR does not, nor do
+ * RESET and INIT.  The state is read under rq.lock, which every write of
+ * it holds (softrdma_qp_set_state()), and in the same critical section as
+ * the take of the WQE: the move to RESET (which then drops the posted
+ * receives under the same lock) or to ERR (which then flushes them)
+ * comes either wholly before this check, and the packet is dropped, or
+ * wholly after the WQE was taken and completed, in the life it was
+ * posted in.
+ */
+VISIBLE_IF_KUNIT bool softrdma_ud_recv_ready(const struct softrdma_qp *qp)
+{
+	lockdep_assert_held(&qp->rq.lock);
+
+	return qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_ud_recv_ready);
+
+/**
  * softrdma_ud_rcv() - a packet for a UD or GSI QP
  * @qp: the QP, referenced by the caller
  * @skb: as roce_pkt.h describes; consumed
@@ -102,45 +124,46 @@ void softrdma_ud_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 {
 	const struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_ud_scatter sc = { .skb = skb };
-	enum ib_qp_state state = READ_ONCE(qp->state);
 	const struct softrdma_deth *deth;
+	enum softrdma_counter why;
 	struct softrdma_recv_wqe wqe;
 	u8 grh[SOFTRDMA_UD_GRH_LEN];
 	struct ib_wc wc = {};
 	u32 mtu, len;
-	int err;
+	int err = 0;
 
 	/* IBA 9.8.3: a UD QP takes UD SEND Only, with or without ImmDt */
 	if (pkt->opcode != IB_OPCODE_UD_SEND_ONLY &&
 	    pkt->opcode != IB_OPCODE_UD_SEND_ONLY_WITH_IMMEDIATE)
 		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_BAD_OPCODE);
-	/* IBA 10.3.1: RTR and later receive; ERR does not */
-	if (state < IB_QPS_RTR || state == IB_QPS_ERR)
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_QP_NOT_READY);
 	deth = (const void *)(skb->data +
 			      softrdma_roce_ext_offset(pkt->opcode,
 						       SOFTRDMA_EXT_DETH));
-	if (!softrdma_ud_qkey_ok(softrdma_qpn(qp), READ_ONCE(qp->attr.qkey),
-				 softrdma_deth_qkey(deth)))
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_BAD_QKEY);
-	/* IBA 9.8.3: one packet of at most the path MTU, else malformed */
-	mtu = ib_mtu_enum_to_int(softrdma_roce_path_mtu(READ_ONCE(qp->sdev->ndev->mtu)));
-	if (pkt->payload_len > mtu)
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_UD_TOO_LONG);
-	if (softrdma_ud_grh(skb, grh))
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_TRUNCATED);
 	sc.grh = grh;
 	sc.payload = pkt->hdr_len;
 	len = SOFTRDMA_UD_GRH_LEN + pkt->payload_len;
 
+	/* the state, then the WQE it allows, in one critical section */
 	spin_lock(&qp->rq.lock);
+	why = SOFTRDMA_CNT_RCV_QP_NOT_READY;
+	if (!softrdma_ud_recv_ready(qp))
+		goto out_drop_unlock;
+	why = SOFTRDMA_CNT_RCV_BAD_QKEY;
+	if (!softrdma_ud_qkey_ok(softrdma_qpn(qp), READ_ONCE(qp->attr.qkey),
+				 softrdma_deth_qkey(deth)))
+		goto out_drop_unlock;
+	/* IBA 9.8.3: one packet of at most the path MTU, else malformed */
+	why = SOFTRDMA_CNT_RCV_UD_TOO_LONG;
+	mtu = ib_mtu_enum_to_int(softrdma_roce_path_mtu(READ_ONCE(qp->sdev->ndev->mtu)));
+	if (pkt->payload_len > mtu)
+		goto out_drop_unlock;
+	why = SOFTRDMA_CNT_RCV_TRUNCATED;
+	if (softrdma_ud_grh(skb, grh))
+		goto out_drop_unlock;
+	why = SOFTRDMA_CNT_RCV_NO_RECV_WQE;
 	err = softrdma_rq_take(qp, &wqe);
-	if (err) {
-		spin_unlock(&qp->rq.lock);
-		if (err == -EINVAL)	/* a WQE user space made up */
-			softrdma_qp_error(qp);
-		return softrdma_ud_drop(qp, skb, SOFTRDMA_CNT_RCV_NO_RECV_WQE);
-	}
+	if (err)
+		goto out_drop_unlock;
 
 	wc.wr_id = wqe.wr_id;
 	if (len > wqe.length) {
@@ -167,4 +190,11 @@ void softrdma_ud_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 				  softrdma_bth_se((const void *)skb->data));
 	spin_unlock(&qp->rq.lock);
 	consume_skb(skb);
+	return;
+
+out_drop_unlock:
+	spin_unlock(&qp->rq.lock);
+	if (err == -EINVAL)	/* a WQE user space made up */
+		softrdma_qp_error(qp);
+	softrdma_ud_drop(qp, skb, why);
 }

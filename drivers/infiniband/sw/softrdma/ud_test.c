@@ -291,6 +291,52 @@ static void softrdma_ud_drain_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rqp->ud.sq_drained_owed, c->owed);
 }
 
+struct ud_recv_ready_case {
+	const char *name;
+	enum ib_qp_state state;
+	bool want;
+};
+
+/* IBA 10.3.1: which states let a UD packet take a receive WQE */
+static const struct ud_recv_ready_case ud_recv_ready_cases[] = {
+	{ "reset", IB_QPS_RESET, false },
+	{ "init", IB_QPS_INIT, false },
+	{ "rtr", IB_QPS_RTR, true },
+	{ "rts", IB_QPS_RTS, true },
+	{ "sqd", IB_QPS_SQD, true },
+	{ "sqe", IB_QPS_SQE, true },
+	{ "err", IB_QPS_ERR, false },
+};
+
+static void ud_recv_ready_desc(const struct ud_recv_ready_case *c,
+			       char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ud_recv_ready, ud_recv_ready_cases, ud_recv_ready_desc);
+
+/*
+ * The receive path's state check, read under rq.lock as every write of
+ * the state holds it (lockdep checks the lock is taken).
+ */
+static void softrdma_ud_recv_state(struct kunit *test)
+{
+	const struct ud_recv_ready_case *c = test->param_value;
+	struct softrdma_qp *qp;
+	bool ready;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	spin_lock_init(&qp->rq.lock);
+	qp->state = c->state;
+
+	spin_lock_bh(&qp->rq.lock);
+	ready = softrdma_ud_recv_ready(qp);
+	spin_unlock_bh(&qp->rq.lock);
+	KUNIT_EXPECT_EQ(test, ready, c->want);
+}
+
 static struct kunit_case softrdma_ud_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_ud_send_qkey_rule, ud_send_qkey_gen_params),
 	KUNIT_CASE_PARAM(softrdma_ud_qkey_accept, ud_qkey_ok_gen_params),
@@ -300,6 +346,7 @@ static struct kunit_case softrdma_ud_cases[] = {
 	KUNIT_CASE(softrdma_ud_grh_bad_version),
 	KUNIT_CASE(softrdma_ud_qp_type),
 	KUNIT_CASE_PARAM(softrdma_ud_drain_event, ud_drain_gen_params),
+	KUNIT_CASE_PARAM(softrdma_ud_recv_state, ud_recv_ready_gen_params),
 	{}
 };
 

@@ -22,11 +22,12 @@
  *   IB_EVENT_QP_ACCESS_ERR), a SEND longer than the receive WQE
  *   (IB_EVENT_QP_REQ_ERR, the receive completes with a length error), a
  *   SEND into a receive WQE whose L_Key names nothing (the responder's
- *   local failure: IB_EVENT_QP_FATAL), a SEND from a buffer whose L_Key
- *   names nothing (the requester's local error: on RoCE its completion
- *   reports it and no event is raised, as stock rxe; on iWARP
- *   IB_EVENT_QP_FATAL as well, as stock siw); the requester of a remote
- *   error raises nothing;
+ *   local protection error, which the receive's completion reports: no
+ *   event on either transport), a SEND from a buffer whose L_Key names
+ *   nothing (the requester's local error: on RoCE its completion reports
+ *   it and no event is raised, as stock rxe; on iWARP IB_EVENT_QP_FATAL
+ *   as well, as stock siw); the requester of a remote error raises
+ *   nothing;
  * - RoCE only, two QPs connected by hand (no CM): the first SEND into a
  *   QP still in RTR raises IB_EVENT_COMM_EST once; RTS -> SQD with
  *   IB_QP_EN_SQD_ASYNC_NOTIFY raises IB_EVENT_SQ_DRAINED.
@@ -501,9 +502,9 @@ static const struct kev_fault_case kev_faults[] = {
 	{ "a SEND longer than the receive WQE", KEV_SEND_TOO_LONG, true,
 	  { IB_EVENT_QP_REQ_ERR, IB_EVENT_QP_REQ_ERR },
 	  { IB_WC_REM_INV_REQ_ERR, -1 }, IB_WC_LOC_LEN_ERR },
+	/* the receive's completion reports it (IBA 11.6.2, 11.6.3.1) */
 	{ "a SEND into a receive WQE whose L_Key names nothing",
-	  KEV_RECV_BAD_LKEY, true,
-	  { IB_EVENT_QP_FATAL, IB_EVENT_QP_FATAL },
+	  KEV_RECV_BAD_LKEY, true, { -1, -1 },
 	  { IB_WC_REM_OP_ERR, -1 }, IB_WC_LOC_PROT_ERR },
 	/* RoCE: the completion reports it (as rxe); iWARP: also an event (siw) */
 	{ "a SEND from a buffer whose L_Key names nothing", KEV_SEND_BAD_LKEY,

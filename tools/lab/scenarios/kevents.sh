@@ -16,8 +16,9 @@
 #   IB_EVENT_QP_LAST_WQE_REACHED once, and nothing else;
 # - a WRITE with an R_Key that names nothing raises QP_ACCESS_ERR on the
 #   responder, a SEND longer than the receive WQE QP_REQ_ERR, a SEND into
-#   a receive WQE whose L_Key names nothing QP_FATAL; the requester raises
-#   nothing; a SEND from a buffer whose L_Key names nothing raises
+#   a receive WQE whose L_Key names nothing no event (the receive's
+#   completion reports it); the requester raises nothing; a SEND from a
+#   buffer whose L_Key names nothing raises
 #   nothing on RoCE (its completion reports it) and QP_FATAL on iWARP;
 #   the completions' statuses are checked;
 # - RoCE: a QP in RTR raises IB_EVENT_COMM_EST on its first packet, once;

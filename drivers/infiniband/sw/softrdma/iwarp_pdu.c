@@ -88,7 +88,12 @@ const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
  * layout is unknown.  Where the RFCs have no specific code (a ULPDU too
  * short for its headers, a Read Request with payload, a single-segment
  * message without L) the RDMAP "unspecified" remote operation error is
- * used.
+ * used.  A Send whose receive WQE fails on our side (the WQE malformed,
+ * or its buffer refused: a local key that names no MR of the QP's PD, or
+ * one too small or without local write) is nothing the peer did wrong:
+ * a DDP Local Catastrophic error (RFC 5041 7.2, IANA's RDDP registry
+ * 0x1/0x0/0x00), with the offending segment's DDP header, as stock siw
+ * sends it.
  */
 static const struct softrdma_iwarp_err_info
 softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {
@@ -128,6 +133,8 @@ softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {
 		       IWARP_DDP_U_ECODE_MSN_RANGE, true, false),
 	SOFTRDMA_IWERR(U_TOO_LONG, DDP, IWARP_DDP_ETYPE_UNTAGGED,
 		       IWARP_DDP_U_ECODE_TOO_LONG, true, false),
+	SOFTRDMA_IWERR(U_LOCAL, DDP, IWARP_DDP_ETYPE_CATASTROPHIC, 0x00,
+		       true, false),
 	SOFTRDMA_IWERR(RREQ_INV_STAG, RDMAP, IWARP_RDMAP_ETYPE_PROTECTION,
 		       IWARP_RDMAP_ECODE_INV_STAG, true, true),
 	SOFTRDMA_IWERR(RREQ_BOUNDS, RDMAP, IWARP_RDMAP_ETYPE_PROTECTION,
@@ -165,7 +172,11 @@ softrdma_iwarp_err_info(enum softrdma_iwarp_err err)
  * raises them: a protection error (a tagged buffer's STag, bounds or
  * stream, a Read Request's source) is an access violation; any other
  * inbound RDMAP or DDP error is an invalid request; an MPA (LLP) error or
- * a catastrophic one is a local failure.
+ * a catastrophic one is a local failure.  A failure of our own receive
+ * WQE is none of these: an affiliated error reports what no completion
+ * can (IBA 11.6.3.1, which the iWARP verbs follow), and here the WQE
+ * completes in error (IBA 11.6.2), so the QP only enters ERR.  Stock siw
+ * raises an access error besides.
  *
  * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
  */
@@ -173,6 +184,8 @@ enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err)
 {
 	const struct softrdma_iwarp_err_info *info = softrdma_iwarp_err_info(err);
 
+	if (err == SOFTRDMA_IWERR_U_LOCAL)
+		return SOFTRDMA_QP_ERR_WC;
 	if (!info || info->layer == IWARP_TERM_LAYER_LLP)
 		return SOFTRDMA_QP_ERR_LOCAL;
 	if (info->layer == IWARP_TERM_LAYER_RDMAP) {

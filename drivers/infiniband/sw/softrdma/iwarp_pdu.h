@@ -71,6 +71,7 @@ enum softrdma_iwarp_err {
 	SOFTRDMA_IWERR_U_MSN_NOBUF,	/* untagged: no receive posted */
 	SOFTRDMA_IWERR_U_MSN_RANGE,	/* untagged: MSN out of range */
 	SOFTRDMA_IWERR_U_TOO_LONG,	/* untagged: longer than the buffer */
+	SOFTRDMA_IWERR_U_LOCAL,		/* untagged: our receive WQE failed */
 	SOFTRDMA_IWERR_RREQ_INV_STAG,	/* Read Request source STag */
 	SOFTRDMA_IWERR_RREQ_BOUNDS,
 	SOFTRDMA_IWERR_RREQ_ACCESS,

@@ -644,6 +644,7 @@ static const struct err_row err_rows[] = {
 	{ SOFTRDMA_IWERR_U_MSN_NOBUF, 1, 2, 0x02, true, false },
 	{ SOFTRDMA_IWERR_U_MSN_RANGE, 1, 2, 0x03, true, false },
 	{ SOFTRDMA_IWERR_U_TOO_LONG, 1, 2, 0x05, true, false },
+	{ SOFTRDMA_IWERR_U_LOCAL, 1, 0, 0x00, true, false },
 	{ SOFTRDMA_IWERR_RREQ_INV_STAG, 0, 1, 0x00, true, true },
 	{ SOFTRDMA_IWERR_RREQ_BOUNDS, 0, 1, 0x01, true, true },
 	{ SOFTRDMA_IWERR_RREQ_ACCESS, 0, 1, 0x02, true, true },
@@ -709,6 +710,8 @@ static const struct {
 	{ SOFTRDMA_IWERR_U_MSN_NOBUF, SOFTRDMA_QP_ERR_REQ },
 	{ SOFTRDMA_IWERR_U_MSN_RANGE, SOFTRDMA_QP_ERR_REQ },
 	{ SOFTRDMA_IWERR_U_TOO_LONG, SOFTRDMA_QP_ERR_REQ },
+	/* our own receive WQE: its completion reports it, no event */
+	{ SOFTRDMA_IWERR_U_LOCAL, SOFTRDMA_QP_ERR_WC },
 	{ SOFTRDMA_IWERR_RREQ_INV_STAG, SOFTRDMA_QP_ERR_ACCESS },
 	{ SOFTRDMA_IWERR_RREQ_BOUNDS, SOFTRDMA_QP_ERR_ACCESS },
 	{ SOFTRDMA_IWERR_RREQ_ACCESS, SOFTRDMA_QP_ERR_ACCESS },
@@ -735,6 +738,25 @@ static void softrdma_iwarp_pdu_err_cause(struct kunit *test)
 				    softrdma_iwarp_err_cause(cause_rows[i].err),
 				    cause_rows[i].cause, "err %d",
 				    cause_rows[i].err);
+}
+
+/*
+ * A Send into a receive WQE that fails on our side (its local key
+ * refused, or the WQE malformed) completes that WQE in error: the QP
+ * enters ERR without an affiliated event, QP_FATAL least of all.
+ */
+static void softrdma_iwarp_pdu_rqe_local_no_event(struct kunit *test)
+{
+	enum ib_event_type event = IB_EVENT_QP_FATAL;
+	enum softrdma_qp_err_cause local, cata;
+
+	local = softrdma_iwarp_err_cause(SOFTRDMA_IWERR_U_LOCAL);
+	cata = softrdma_iwarp_err_cause(SOFTRDMA_IWERR_CATASTROPHIC);
+	KUNIT_EXPECT_FALSE(test, softrdma_qp_err_event(local, &event));
+	/* a failure no completion reports still raises QP_FATAL */
+	event = IB_EVENT_QP_REQ_ERR;
+	KUNIT_EXPECT_TRUE(test, softrdma_qp_err_event(cata, &event));
+	KUNIT_EXPECT_EQ(test, event, IB_EVENT_QP_FATAL);
 }
 
 /* --- TERMINATE build and parse ------------------------------------------ */
@@ -778,6 +800,8 @@ static const struct term_case term_cases[] = {
 	  false, false, false, 0, { 0x12, 0x06, 0x00, 0x00 } },
 	{ "catastrophic", SOFTRDMA_IWERR_CATASTROPHIC, &bad_send, 24,
 	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
+	{ "rqe_local_copies_untagged", SOFTRDMA_IWERR_U_LOCAL, &bad_send, 24,
+	  true, true, false, 20, { 0x10, 0x00, 0xc0, 0x00 } },
 	{ "ird_overflow", SOFTRDMA_IWERR_IRD, &bad_rreq, 48,
 	  true, true, true, 48, { 0x02, 0x07, 0xe0, 0x00 } },
 };
@@ -969,6 +993,7 @@ static struct kunit_case softrdma_iwarp_pdu_cases[] = {
 	KUNIT_CASE(softrdma_iwarp_pdu_build_parse_round_trip),
 	KUNIT_CASE(softrdma_iwarp_pdu_err_table),
 	KUNIT_CASE(softrdma_iwarp_pdu_err_cause),
+	KUNIT_CASE(softrdma_iwarp_pdu_rqe_local_no_event),
 	KUNIT_CASE_PARAM(softrdma_iwarp_pdu_terminate_round_trip,
 			 term_gen_params),
 	KUNIT_CASE(softrdma_iwarp_pdu_terminate_invalid),

@@ -355,6 +355,7 @@ static enum softrdma_counter softrdma_iw_err_counter(enum softrdma_iwarp_err err
 		return SOFTRDMA_CNT_IW_RCV_PROT_ERR;
 	case SOFTRDMA_IWERR_IRD:
 		return SOFTRDMA_CNT_IW_RCV_IRD_EXCEEDED;
+	case SOFTRDMA_IWERR_U_LOCAL:
 	case SOFTRDMA_IWERR_CATASTROPHIC:
 		return SOFTRDMA_CNT_IW_RCV_LOCAL_ERR;
 	default:
@@ -516,8 +517,9 @@ static enum softrdma_iwarp_err softrdma_iw_rx_send(struct softrdma_qp *qp,
 		rx->have_rqe = true;
 		rx->rcv_len = 0;
 		if (err) {
+			/* malformed: it completes in error, the QP fails */
 			*status = IB_WC_LOC_QP_OP_ERR;
-			return SOFTRDMA_IWERR_CATASTROPHIC;
+			return SOFTRDMA_IWERR_U_LOCAL;
 		}
 	} else if (pdu->mo != rx->rcv_len) {
 		return SOFTRDMA_IWERR_MO;
@@ -656,11 +658,16 @@ static void softrdma_iw_rx_data(struct softrdma_qp *qp,
 					rx->rcv_len + ev->mo, ev->len,
 					IB_ACCESS_LOCAL_WRITE,
 					softrdma_iw_scatter_one, &sc);
+		/*
+		 * A local key of the WQE refused (no MR of the PD, too
+		 * small, no local write): a local protection error of the
+		 * WQE, which its completion reports.
+		 */
 		if (err == -EMSGSIZE)
 			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_U_TOO_LONG,
 					    IB_WC_LOC_LEN_ERR);
 		else if (err)
-			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_CATASTROPHIC,
+			softrdma_iw_rx_fail(qp, SOFTRDMA_IWERR_U_LOCAL,
 					    IB_WC_LOC_PROT_ERR);
 		break;
 	default:

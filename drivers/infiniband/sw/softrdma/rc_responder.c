@@ -233,19 +233,26 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 				   usecs_to_jiffies(us));
 }
 
-/* IBA 11.6.3.1: the responder's affiliated error for the NAK it sent */
-static enum softrdma_qp_err_cause
+/*
+ * IBA 11.6.3.1: the responder's affiliated error for the NAK it sent.
+ * A Remote Operational Error NAK answers a failure of the responder's
+ * own receive WQE, which completes in error and so reports it (IBA
+ * 11.6.2): an affiliated error reports only what no completion can, and
+ * none is raised; the QP only enters ERR.
+ */
+VISIBLE_IF_KUNIT enum softrdma_qp_err_cause
 softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code)
 {
 	switch (code) {
 	case SOFTRDMA_NAK_REM_ACCESS_ERR:
 		return SOFTRDMA_QP_ERR_ACCESS;
 	case SOFTRDMA_NAK_REM_OP_ERR:
-		return SOFTRDMA_QP_ERR_LOCAL;
+		return SOFTRDMA_QP_ERR_WC;
 	default:
 		return SOFTRDMA_QP_ERR_REQ;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_nak_cause);
 
 /*
  * UC (IBA 9.8): a request packet is dropped, and with it the message it
@@ -646,9 +653,10 @@ static int softrdma_rc_scatter_one(struct softrdma_mr *mr, u64 addr, u32 len,
 }
 
 /*
- * A local error of the responder's own (its receive WQE, IBA 9.9.3.1.3):
- * RC NAKs it as a Remote Operational Error; on both, the responder takes
- * no further packet and the QP goes to ERR.
+ * A local error of the responder's own (its receive WQE, IBA 9.9.3.1.3),
+ * the WQE completed in error already: RC NAKs it as a Remote Operational
+ * Error; on both, the responder takes no further packet and the QP goes
+ * to ERR, without an affiliated error (the completion reports it).
  */
 static void softrdma_rc_resp_local_fail(struct softrdma_qp *qp, u32 psn)
 {
@@ -657,7 +665,7 @@ static void softrdma_rc_resp_local_fail(struct softrdma_qp *qp, u32 psn)
 		return;
 	}
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
-	softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_LOCAL);
+	softrdma_qp_fail(qp, SOFTRDMA_QP_ERR_WC);
 }
 
 static void softrdma_rc_complete_rwqe(struct softrdma_qp *qp,

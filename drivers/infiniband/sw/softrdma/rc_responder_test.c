@@ -4,7 +4,8 @@
  * READ resolved again for its responses (a continued, duplicate or
  * rebuilt read) passes every check its arrival passed, on MRs published
  * in a device's key table as registration publishes them; the rules of
- * IBA 1.5 ATOMIC WRITE and FLUSH.
+ * IBA 1.5 ATOMIC WRITE and FLUSH; the affiliated error of each NAK that
+ * ends the QP.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -241,6 +242,48 @@ static void softrdma_rc_responder_flush_rights(struct kunit *test)
 			c->verdict == FL_GRANTED ? 0 : -EACCES);
 }
 
+struct nak_event_case {
+	const char *name;
+	enum softrdma_aeth_nak_code code;
+	bool raise;
+	enum ib_event_type event;
+};
+
+/*
+ * IBA 11.6.3.1: the affiliated error a responder's QP raises with the NAK
+ * that ends it.  A Remote Operational Error answers a failure of its own
+ * receive WQE (malformed, or its local key refused), which completes in
+ * error and so reports it (IBA 11.6.2): no event, QP_FATAL least of all.
+ */
+static const struct nak_event_case nak_event_cases[] = {
+	{ "invalid_request", SOFTRDMA_NAK_INVALID_REQ, true,
+	  IB_EVENT_QP_REQ_ERR },
+	{ "remote_access", SOFTRDMA_NAK_REM_ACCESS_ERR, true,
+	  IB_EVENT_QP_ACCESS_ERR },
+	{ "remote_operational", SOFTRDMA_NAK_REM_OP_ERR, false, 0 },
+};
+
+static void nak_event_case_desc(const struct nak_event_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(nak_event, nak_event_cases, nak_event_case_desc);
+
+static void softrdma_rc_responder_nak_event(struct kunit *test)
+{
+	const struct nak_event_case *c = test->param_value;
+	enum ib_event_type event = IB_EVENT_DEVICE_FATAL;
+	bool raise;
+
+	raise = softrdma_qp_err_event(softrdma_rc_nak_cause(c->code), &event);
+	KUNIT_EXPECT_EQ(test, raise, c->raise);
+	if (c->raise)
+		KUNIT_EXPECT_EQ(test, event, c->event);
+	else
+		KUNIT_EXPECT_EQ(test, event, IB_EVENT_DEVICE_FATAL);
+}
+
 static struct kunit_case softrdma_rc_responder_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_rc_responder_atomic_write_rule,
 			 atomic_write_gen_params),
@@ -248,6 +291,7 @@ static struct kunit_case softrdma_rc_responder_cases[] = {
 			 flush_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_responder_read_rkey_recheck,
 			 read_mr_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_responder_nak_event, nak_event_gen_params),
 	{}
 };
 

@@ -43,7 +43,13 @@
  * client asked for, ORD 2 and IRD 3, crossed on the server, and the
  * port's active MTU).  On a second one the client
  * WRITEs with a wrong rkey: the server's QP raises
- * IBV_EVENT_QP_ACCESS_ERR; the client's raises no QP_FATAL.
+ * IBV_EVENT_QP_ACCESS_ERR; the client's raises no QP_FATAL.  On a third
+ * the client SENDs into the server's one receive, posted with a wrong
+ * lkey: that receive completes with IBV_WC_LOC_PROT_ERR, which reports
+ * the error, so the server's QP enters ERR without any QP event (IBA
+ * 11.6.2, 11.6.3.1); RoCE: the client's SEND completes with
+ * IBV_WC_REM_OP_ERR (the responder's NAK, IBA 9.9.3.1.3); iWARP: the
+ * server's TERMINATE ends the stream; neither client raises a QP event.
  *
  * Prints "ok - ..." / "not ok - ..." lines; exit status 0 iff all held.
  */
@@ -1204,6 +1210,69 @@ static int wait_disconnected(struct rdma_cm_id *id, int ms)
 	return type == RDMA_CM_EVENT_DISCONNECTED;
 }
 
+/*
+ * A SEND into a receive posted with a wrong lkey (an MR's, changed): the
+ * receiver's own WQE fails, and its completion says so.
+ */
+static void wrong_lkey_recv(int server, const char *addr, const char *port)
+{
+	struct rdma_cm_id *id;
+	struct ibv_wc wc;
+	struct ibv_mr *mr;
+	char seen[256];
+	int n, iwarp;
+
+	id = cm_setup(addr, port, server);
+	iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+	mr = rdma_reg_msgs(id, &msg, sizeof(msg));
+	if (!mr)
+		lv_die("register");
+	if (server) {
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)&msg,
+			.length = sizeof(msg),
+			.lkey = mr->lkey ^ 0x5a5a00,
+		};
+		struct ibv_recv_wr wr = {
+			.wr_id = 0x3333, .sg_list = &sge, .num_sge = 1,
+		}, *bad;
+
+		if (ibv_post_recv(id->qp, &wr, &bad) || rdma_accept(id, NULL))
+			lv_die("post_recv/accept");
+		n = rdma_get_recv_comp(id, &wc);
+		lv_check(n == 1 && wc.wr_id == 0x3333 &&
+			 wc.status == IBV_WC_LOC_PROT_ERR,
+			 "server: a SEND into a receive with a wrong lkey completes it with IBV_WC_LOC_PROT_ERR (got %s)",
+			 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
+		lv_check(!qp_events_within(id->verbs, 2000, seen, sizeof(seen)),
+			 "server: the receive's own error raises no QP event (its completion reports it; events:%s)",
+			 seen);
+		lv_check(lv_qp_state(id->qp) == IBV_QPS_ERR,
+			 "server: the QP is in ERR after the receive's error");
+	} else {
+		if (rdma_connect(id, NULL))
+			lv_die("rdma_connect");
+		snprintf(msg.text, sizeof(msg.text), "qp_events: wrong lkey");
+		if (rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0))
+			lv_die("rdma_post_send");
+		n = rdma_get_send_comp(id, &wc);
+		/* iWARP: the SEND may have completed before the TERMINATE */
+		if (!iwarp)
+			lv_check(n == 1 && wc.status == IBV_WC_REM_OP_ERR,
+				 "client: the SEND completes with IBV_WC_REM_OP_ERR (got %s)",
+				 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
+		else
+			lv_check(wait_disconnected(id, 5000),
+				 "client: the server's TERMINATE ends the connection (SEND: %s)",
+				 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
+		lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
+			 "client: no QP event after the server's receive error (events:%s)",
+			 seen);
+	}
+	rdma_dereg_mr(mr);
+	rdma_destroy_ep(id);
+}
+
 /* the RDMA Read depths the client asks for: different, to tell them apart */
 #define CLIENT_ORD	2
 #define CLIENT_IRD	3
@@ -1319,6 +1388,8 @@ static void events(int server, const char *addr, const char *port)
 	rdma_dereg_mr(mr);
 	ibv_dereg_mr(tmr);
 	rdma_destroy_ep(id);
+
+	wrong_lkey_recv(server, addr, port);
 }
 
 int main(int argc, char **argv)

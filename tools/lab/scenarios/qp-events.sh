@@ -26,7 +26,10 @@
 #   ERR); iWARP: once connected, each side's ibv_query_qp reports the
 #   connection (RTS, caps as granted, port, rights, the RDMA Read depths
 #   the client asked for, crossed on the server, the port's MTU); a WRITE with a wrong rkey raises IBV_EVENT_QP_ACCESS_ERR on the
-#   server's QP and nothing on the client's.
+#   server's QP and nothing on the client's; a SEND into a receive posted
+#   with a wrong lkey completes that receive with IBV_WC_LOC_PROT_ERR and
+#   raises no QP event on either side (RoCE: the SEND completes with
+#   IBV_WC_REM_OP_ERR; iWARP: the server's TERMINATE ends the stream).
 # Every "ok - " line of the program is a lab check.
 
 BIN=${QP_EVENTS_BIN:-/var/tmp/softrdma-lab/qp_events}

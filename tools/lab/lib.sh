@@ -648,11 +648,12 @@ lab_bench_value() {
 # the measured part.  With LAB_BENCH_MARK set, each guest calls that
 # function with "begin" just before its perftest starts and with "end"
 # just after it ends (bench-kinsn's snapshots).  Returns perftest's exit
-# status.
+# status.  LAB_BENCH_QPS=N (bandwidth tests) runs N QPs (perftest -q N).
 lab_bench_run() {
 	local connect=$1 test=$2 size=$3 iters=$4 gid srv rc
 	local args=(-d "$LAB_IBDEV" -F -s "$size" -n "$iters" -p 19999)
 	shift 4
+	[ -z "${LAB_BENCH_QPS:-}" ] || args+=(-q "$LAB_BENCH_QPS")
 	if [ "$connect" = cm ]; then
 		args+=(-R)
 	else

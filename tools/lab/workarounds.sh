@@ -28,8 +28,9 @@
 #     threads and the first to none.  One of the two then finds the id
 #     with the other's QP (rdma_create_qp: Invalid argument), or both
 #     use it and one calls rdma_accept on it after the other has
-#     destroyed it.  Fixed upstream by rdma-core pull request 1568
-#     (rdma-core 57).  lab_rping_shared_id.
+#     destroyed it, or one disconnects it after the other has destroyed
+#     its QP.  Fixed upstream by rdma-core pull request 1568 (rdma-core
+#     57).  lab_rping_shared_id.
 
 # _lab_siw_unread PORT: "LOCAL PEER RECV-Q" of each TCP connection on local
 # port PORT whose receive queue holds bytes (more than one: a FIN counts
@@ -124,8 +125,11 @@ lab_rping_exit_race() {
 # STACK came from its race of the shared CM id: OUTPUT shows the race
 # (an id given to a second thread: that thread's rdma_create_qp finds the
 # other's QP on it, or its rdma_accept finds the id accepted already) and
-# the thread died in librdmacm setting up a QP for or accepting on a CM
-# id (rdma_init_qp_attr's first read of the id: the freed id's memory).
+# the thread died in librdmacm either setting up a QP for or accepting on
+# a CM id (rdma_init_qp_attr's first read of the id: the freed id's
+# memory), or moving the id's QP to ERR in rdma_disconnect after the
+# other thread destroyed that QP (ibv_modify_qp calls through the freed
+# QP's context: the fault is at a heap address, "??").
 # Prints what it found; succeeds only for exactly that.
 lab_rping_shared_id() {
 	local shared
@@ -134,6 +138,7 @@ lab_rping_shared_id() {
 	echo "stack: $2"
 	[ "$shared" -gt 0 ] || return 1
 	[[ $2 =~ ^SIGSEGV\ in\ rdma_init_qp_attr\ \<-\ (librdmacm[^ ]*\ \<-\ )*(rdma_accept|rdma_create_qp_ex|rdma_create_qp)\ \<- ]] ||
+		[[ $2 =~ ^SIGSEGV\ in\ [^\ ]+\ \<-\ ibv_modify_qp\ \<-\ (librdmacm[^ ]*\ \<-\ )*rdma_disconnect\ \<- ]] ||
 		return 1
 	lab_note "${CUR:+$CUR: }rping -P's own race on guest$LAB_ID: a CM id given to two server threads, used after one destroyed it"
 }

@@ -7,6 +7,7 @@
 #   lab run --stack rxe    bench-kinsn gid send  20000
 #   lab run --stack sroce  bench-kinsn gid write_bw 500 65536
 #   lab run --stack none   bench-kinsn tcp tcp 500 65536
+#   lab run --stack sroce  bench-kinsn gid write_bw 500 65536 mtu=9000 qps=4
 # write, read, send: a 2-byte perftest latency test of ITERS round trips.
 # write_bw, read_bw, send_bw: a perftest bandwidth test of ITERS messages
 # of SIZE bytes.  tcp: iperf3 -n ITERS * SIZE bytes, guest1 to guest0
@@ -20,11 +21,23 @@
 # the output of run N as perftest-N.out, and around each run the kinsn
 # plugin's snapshots N-begin and N-end of the guest's counts (the
 # request file $LAB_OUT/kinsn-snap, see tools/bench/kinsn/kinsn.c).
+# Options after SIZE: mtu=MTU sets eth0's MTU in both guests before the
+# runs; qps=N runs the bandwidth tests on N QPs at once (perftest -q N,
+# each QP moving ITERS messages), tcp on N iperf3 streams moving
+# N * ITERS * SIZE bytes in all.
 
 CONNECT=${1:-cm}
 TEST=${2:-write}
 ITERS_LIST=${3:-20000}
 SIZE=${4:-65536}
+MTU= QPS=1
+for opt in "${@:5}"; do
+	case $opt in
+	mtu=*) MTU=${opt#mtu=} ;;
+	qps=*) QPS=${opt#qps=} ;;
+	*) lab_fail "bench-kinsn: unknown option $opt" ;;
+	esac
+done
 
 # kinsn_mark begin|end: the plugin's snapshot ITERS-begin or ITERS-end of
 # this guest's counts, taken while the guest sleeps (the plugin looks
@@ -54,15 +67,28 @@ bench_kinsn_tcp() {
 	else
 		lab_barrier listen
 		_lab_bench_mark begin
-		iperf3 -c "$(lab_peer_addr 0)" -p 5201 -l "$SIZE" \
-			-n $((ITERS * SIZE)) >"$LAB_OUT/perftest.out" 2>&1
+		iperf3 -c "$(lab_peer_addr 0)" -p 5201 -l "$SIZE" -P "$QPS" \
+			-n $((ITERS * SIZE * QPS)) >"$LAB_OUT/perftest.out" 2>&1
 		rc=$?
 	fi
 	_lab_bench_mark end
 	return "$rc"
 }
 
+# bench_kinsn_port_active: port 1 of the RDMA device is ACTIVE again
+bench_kinsn_port_active() {
+	ibv_devinfo -d "$LAB_IBDEV" 2>/dev/null | grep -q 'state:[[:space:]]*PORT_ACTIVE'
+}
+
 ulimit -l unlimited
+if [ -n "$MTU" ]; then
+	ip link set eth0 mtu "$MTU" || lab_fail "bench-kinsn: eth0 mtu $MTU"
+	# the RDMA device follows the link's MTU before either guest starts
+	[ -z "${LAB_IBDEV:-}" ] || lab_wait_for 30 bench_kinsn_port_active ||
+		lab_fail "bench-kinsn: $LAB_IBDEV not active at MTU $MTU"
+	lab_barrier mtu
+fi
+[ "$QPS" -eq 1 ] || export LAB_BENCH_QPS=$QPS
 case $ITERS_LIST in
 *,*) export LAB_BENCH_MARK=kinsn_mark ;;
 esac

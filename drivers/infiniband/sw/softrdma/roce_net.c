@@ -696,11 +696,13 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_tx_sg);
  * An skb with a head of @size bytes, carved from the per-CPU page
  * fragment cache as a received packet's (__netdev_alloc_skb()) rather
  * than kmalloc()ed: no rounding up to the next power of two, and the
- * memory is zeroed when the cache takes a new page (init_on_alloc), not
- * at every packet as a kmalloc()ed head is, and not at all when the
- * cache reuses a page all of whose packets have been freed.  A head
- * larger than a page (a jumbo packet built linear) is kmalloc()ed, as
- * the kernel's own allocators do.
+ * memory is zeroed when the cache takes new pages (init_on_alloc), not
+ * at every packet as a kmalloc()ed head is (a jumbo packet built linear
+ * would have its 8 KiB slab object cleared per packet), and not at all
+ * when the cache reuses pages all of whose packets have been freed.  The
+ * cache serves up to PAGE_FRAG_CACHE_MAX_SIZE when it holds a compound
+ * page; when it cannot (memory short of such pages), or for a larger
+ * head, the head is kmalloc()ed.
  */
 static struct sk_buff *softrdma_roce_skb_head(unsigned int size)
 {
@@ -709,11 +711,11 @@ static struct sk_buff *softrdma_roce_skb_head(unsigned int size)
 	struct sk_buff *skb;
 	void *data;
 
-	if (fragsz > PAGE_SIZE)
+	if (fragsz > PAGE_FRAG_CACHE_MAX_SIZE)
 		return alloc_skb(size, GFP_ATOMIC);
 	data = netdev_alloc_frag(fragsz);
 	if (!data)
-		return NULL;
+		return fragsz > PAGE_SIZE ? alloc_skb(size, GFP_ATOMIC) : NULL;
 	skb = build_skb(data, fragsz);
 	if (!skb)
 		skb_free_frag(data);

@@ -1251,8 +1251,9 @@ static void softrdma_roce_net_tx_sg(struct kunit *test)
 /*
  * The two shapes of a packet from softrdma_roce_alloc_skb(): linear, its
  * head sized for headers, payload and ICRC, which goes in the tailroom;
- * payload in page frags, the ICRC in one more.  Heads up to a page come
- * from the page fragment cache, larger ones are kmalloc()ed.
+ * payload in page frags, the ICRC in one more.  Heads come from the page
+ * fragment cache, a jumbo packet's linear head (larger than a page)
+ * included.
  */
 struct shape_case {
 	const char *name;
@@ -1269,7 +1270,8 @@ static const struct shape_case shape_cases[] = {
 	{ "ipv6_linear_1024", 12 + 16, 1024, false, true, true },
 	{ "frags_1024", 12, 1024, true, false, true },
 	{ "ipv6_frags_4096", 12 + 4, 4096, true, true, true },
-	{ "linear_4096", 12, 4096, false, false, false },
+	{ "linear_4096", 12, 4096, false, false, true },
+	{ "ipv6_linear_4096", 12 + 16, 4096, false, true, true },
 };
 
 static void shape_case_desc(const struct shape_case *c, char *desc)

@@ -224,7 +224,7 @@ if [ "$LAB_STACK" = siwarp ]; then
 	# that may go by reference: perftest's bandwidth streams (mostly
 	# unsignalled WQEs), rping's Read Responses and the reuse part's
 	# unsignalled WRITEs (from the clients, guest1); rping's server
-	# sends signalled WRITEs, whose payload is copied (iwarp_tx.c,
+	# sends signalled WRITEs, whose payload TCP copies (iwarp_tx.c,
 	# softrdma_iw_zcopy)
 	if [ "$(counter iw_xmit_bytes)" -gt 1048576 ] &&
 		{ want bw || want full ||

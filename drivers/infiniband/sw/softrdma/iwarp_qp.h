@@ -100,8 +100,10 @@ enum softrdma_iw_fpdu_end {
 
 /*
  * One FPDU being handed to TCP, in three pieces: @lin (MPA length,
- * DDP/RDMAP header and any copied payload), the zero-copy payload pages
- * held by @frags, and the trailer (pad and CRC).
+ * DDP/RDMAP header and any copied payload), the payload pages held by
+ * @frags, and the trailer (pad and CRC).  TCP takes @frags by reference
+ * (a loan until the peer's ACK), or with @frags_copy copies them into
+ * its own buffers as it takes them: the only copy of that payload.
  */
 struct softrdma_iw_fpdu {
 	u8 *lin;		/* SOFTRDMA_IW_LIN_SIZE(max_ulpdu) bytes */
@@ -115,6 +117,7 @@ struct softrdma_iw_fpdu {
 	enum softrdma_iw_fpdu_end end;
 	u32 slot;		/* END_WQE: the SQ slot */
 	bool wqe_pages;		/* @frags are a WQE's: a loan to TCP */
+	bool frags_copy;	/* TCP copies @frags: no loan */
 };
 
 /*

@@ -7,11 +7,13 @@
  * asked for, the rest of the message being sent, a Read Response for the
  * oldest inbound READ (IRQ), the next SQ WQE (Send, Send with Solicited
  * Event, Send with Invalidate, RDMA Write, RDMA Read Request).  Messages
- * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes; payload of
- * more than SOFTRDMA_IW_COPY_MAX bytes of a Read Response or of an
- * unsignalled WQE goes to TCP as references to the pinned pages
- * (softrdma_tcp_send_page_locked()), not copied; a signalled WQE's is copied
- * (softrdma_iw_zcopy()).
+ * are cut into FPDUs of at most params.max_ulpdu ULPDU bytes.  Payload of
+ * more than SOFTRDMA_IW_COPY_MAX bytes goes to TCP from the pinned pages:
+ * a Read Response's and an unsignalled WQE's as references to them
+ * (softrdma_tcp_send_page_locked()), not copied; a signalled WQE's
+ * copied by TCP into its own buffers as it takes them, the one copy of
+ * those bytes (softrdma_iw_zcopy()).  Smaller payload is copied next to
+ * the header.
  *
  * It runs in the poster's context on the doorbell (user QPs); in the
  * receive softirq that queued a Read Request, for one FPDU of its
@@ -35,6 +37,7 @@
  * drops those bytes as old, so the stream it receives is what was
  * posted.  Stock siw completes at the hand-over.
  */
+#include <linux/bvec.h>
 #include <linux/net.h>
 #include <linux/skbuff.h>
 #include <linux/socket.h>
@@ -212,6 +215,7 @@ void softrdma_iw_fpdu_release(struct softrdma_iw_fpdu *f)
 		consume_skb(f->frags);	/* drops the page references */
 	f->frags = NULL;
 	f->wqe_pages = false;
+	f->frags_copy = false;
 	f->lin_len = 0;
 	f->trailer_len = 0;
 	f->total = 0;
@@ -272,9 +276,9 @@ static void softrdma_iw_fpdu_seal(struct softrdma_iwarp_qp *iw,
  * completion; a signalled WQE is often the last before the consumer
  * waits for it (rping WRITEs, then SENDs once the WRITE completed), and
  * a peer with nothing to send may delay its ACK by tens of
- * milliseconds.  So a signalled WQE's payload is copied and completes
- * at the hand-over when nothing lent precedes it; small payloads are
- * copied either way.
+ * milliseconds.  So a signalled WQE's payload is copied by TCP as it
+ * takes it (softrdma_iw_tx_push()) and completes at the hand-over when
+ * nothing lent precedes it; small payloads are copied either way.
  */
 bool softrdma_iw_zcopy(bool signalled, u32 len)
 {
@@ -318,7 +322,8 @@ static int softrdma_iw_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
 
 /*
  * Bytes [@off, @off + @len) of @wqe's payload into @f after its header:
- * references to the pages when large, else a copy.
+ * references to the pages when large (lent to TCP, or for TCP to copy:
+ * softrdma_iw_zcopy()), else a copy.
  * Return: 0, -EMSGSIZE (a length error), -EACCES (a protection error).
  */
 static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
@@ -339,7 +344,7 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 		f->lin_len += len;
 		return 0;
 	}
-	if (softrdma_iw_zcopy(softrdma_wqe_signalled(qp, wqe), len)) {
+	if (len > SOFTRDMA_IW_COPY_MAX) {
 		g.skb = alloc_skb(0, GFP_ATOMIC);
 		if (g.skb) {
 			err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge,
@@ -347,7 +352,9 @@ static int softrdma_iw_gather_wqe(struct softrdma_qp *qp,
 						softrdma_iw_gather_one, &g);
 			if (!err) {
 				f->frags = g.skb;
-				f->wqe_pages = true;
+				f->wqe_pages = softrdma_iw_zcopy(softrdma_wqe_signalled(qp, wqe),
+								 len);
+				f->frags_copy = !f->wqe_pages;
 				return 0;
 			}
 			consume_skb(g.skb);
@@ -733,6 +740,73 @@ static bool softrdma_iw_tx_has_work(struct softrdma_qp *qp)
 	       softrdma_sq_more_posted(qp);
 }
 
+/**
+ * softrdma_iw_frags_bvec() - page fragments from a position on, as bio_vecs
+ * @frags: an skb of page fragments only (an FPDU's payload)
+ * @pos: the first byte wanted, from the first fragment's
+ * @bv: out: up to @max bio_vecs
+ * @max: room in @bv
+ * @len: out: the bytes @bv holds
+ *
+ * Return: the bio_vecs filled; 0 when @pos is at or past the end.
+ */
+unsigned int softrdma_iw_frags_bvec(const struct sk_buff *frags, u32 pos,
+				    struct bio_vec *bv, unsigned int max,
+				    size_t *len)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(frags);
+	unsigned int i, nr = 0;
+	u32 size;
+
+	*len = 0;
+	for (i = 0; i < shinfo->nr_frags && nr < max; i++) {
+		size = skb_frag_size(&shinfo->frags[i]);
+		if (pos >= size) {
+			pos -= size;
+			continue;
+		}
+		bv[nr].bv_page = skb_frag_page(&shinfo->frags[i]);
+		bv[nr].bv_offset = skb_frag_off(&shinfo->frags[i]) + pos;
+		bv[nr].bv_len = size - pos;
+		*len += size - pos;
+		pos = 0;
+		nr++;
+	}
+	return nr;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_frags_bvec);
+
+/* bio_vecs per call when TCP copies page fragments: a 64 KiB FPDU in two */
+#define SOFTRDMA_IW_COPY_BVECS	16
+
+/*
+ * @f's page fragments from @pos on, to TCP: lent, one call per fragment,
+ * or for TCP to copy (frags_copy), as one iterator over them without
+ * MSG_SPLICE_PAGES, so that TCP copies them once into its own buffers.
+ */
+static int softrdma_iw_push_frags(struct sock *sk,
+				  const struct softrdma_iw_fpdu *f, u32 pos,
+				  int flags)
+{
+	struct bio_vec bv[SOFTRDMA_IW_COPY_BVECS];
+	struct msghdr msg = { .msg_flags = flags };
+	unsigned int nr;
+	size_t len;
+
+	if (!f->frags_copy) {
+		if (!softrdma_iw_frags_bvec(f->frags, pos, bv, 1, &len))
+			return -EFAULT;
+		return softrdma_tcp_send_page_locked(sk, bv[0].bv_page,
+						     bv[0].bv_offset, len,
+						     flags);
+	}
+	nr = softrdma_iw_frags_bvec(f->frags, pos, bv, ARRAY_SIZE(bv), &len);
+	if (!nr)
+		return -EFAULT;
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, nr, len);
+	return tcp_sendmsg_locked(sk, &msg, len);
+}
+
 /*
  * Hand the rest of @f to TCP.  The caller holds the socket: owns it
  * (lock_sock(), softrdma_iw_tx_run()) or has it spin-locked and not
@@ -768,23 +842,8 @@ static int softrdma_iw_tx_push(struct sock *sk, struct softrdma_iw_fpdu *f)
 				      iov.iov_len);
 			n = tcp_sendmsg_locked(sk, &msg, iov.iov_len);
 		} else if (f->sent < f->lin_len + frag_len) {
-			u32 pos = f->sent - f->lin_len;
-			const skb_frag_t *frag;
-			int i;
-
-			for (i = 0; i < skb_shinfo(f->frags)->nr_frags; i++) {
-				frag = &skb_shinfo(f->frags)->frags[i];
-				if (pos < skb_frag_size(frag))
-					break;
-				pos -= skb_frag_size(frag);
-			}
-			if (i == skb_shinfo(f->frags)->nr_frags)
-				return -EFAULT;
-			n = softrdma_tcp_send_page_locked(sk,
-							  skb_frag_page(frag),
-							  skb_frag_off(frag) + pos,
-							  skb_frag_size(frag) - pos,
-							  base | MSG_MORE);
+			n = softrdma_iw_push_frags(sk, f, f->sent - f->lin_len,
+						   base | MSG_MORE);
 		} else {
 			u32 done = f->sent - f->lin_len - frag_len;
 
@@ -884,7 +943,7 @@ static void softrdma_iw_tx_sent(struct softrdma_qp *qp, struct socket *sock)
 
 	softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_XMIT_FPDUS);
 	softrdma_counter_add(qp->sdev, SOFTRDMA_CNT_IW_XMIT_BYTES, f->total);
-	if (f->frags)
+	if (f->frags && !f->frags_copy)
 		softrdma_counter_inc(qp->sdev,
 				     SOFTRDMA_CNT_IW_XMIT_ZCOPY_FPDUS);
 	if (f->wqe_pages) {

@@ -10,6 +10,8 @@
 
 #include "iwarp_pdu.h"
 
+struct bio_vec;
+struct sk_buff;
 struct softrdma_iw_fpdu;
 struct softrdma_iw_rdq;
 struct softrdma_iw_wqe_st;
@@ -42,5 +44,8 @@ u32 softrdma_iw_seg_len(u32 msg_len, u32 off, u32 max_payload, bool *last);
 u32 softrdma_iw_max_payload(u32 max_ulpdu, u32 hdr_len);
 bool softrdma_iw_zcopy(bool signalled, u32 len);
 bool softrdma_iw_wqe_acked(const struct softrdma_iw_wqe_st *st, u32 snd_una);
+unsigned int softrdma_iw_frags_bvec(const struct sk_buff *frags, u32 pos,
+				    struct bio_vec *bv, unsigned int max,
+				    size_t *len);
 
 #endif /* SOFTRDMA_IWARP_TX_H */

@@ -4,8 +4,9 @@
  * how a message is cut into DDP segments at the negotiated ULPDU size
  * (RFC 5041 5.2, RFC 5044 7.1), the accounting of the read queues
  * (ORD and IRD, RFC 5040 5.3), which payload goes to TCP by page
- * reference, and the engine's state machine: its names, its table of
- * legal moves and the helper that makes them.
+ * reference, the page fragments TCP is handed, and the engine's state
+ * machine: its names, its table of legal moves and the helper that makes
+ * them.
  */
 #include <kunit/test.h>
 
@@ -174,7 +175,10 @@ static const struct iw_zcopy_case iw_zcopy_cases[] = {
 	{ "unsignalled_at_copy_max", false, SOFTRDMA_IW_COPY_MAX, false },
 	{ "unsignalled_over_copy_max", false, SOFTRDMA_IW_COPY_MAX + 1, true },
 	{ "unsignalled_full_fpdu", false, 1430, true },
-	/* a signalled WQE is copied: its completion is not held for an ACK */
+	/*
+	 * a signalled WQE's payload is copied (by TCP, from the pages, when
+	 * large): its completion is not held for an ACK
+	 */
 	{ "signalled_small", true, 64, false },
 	{ "signalled_over_copy_max", true, SOFTRDMA_IW_COPY_MAX + 1, false },
 	{ "signalled_full_fpdu", true, 1430, false },
@@ -237,6 +241,89 @@ static void softrdma_iwarp_tx_acked(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, softrdma_iw_wqe_acked(&st, c->snd_una),
 			c->acked);
+}
+
+/*
+ * An FPDU's payload pages from any byte on, as TCP gets them: lent one
+ * fragment a call, or copied from up to a batch of them a call.
+ */
+static void softrdma_iwarp_tx_frags_bvec(struct kunit *test)
+{
+	static const struct { u32 off, len; } shape[] = {
+		{ 100, PAGE_SIZE - 100 }, { 0, PAGE_SIZE }, { 0, 500 },
+	};
+	const u32 total = 2 * PAGE_SIZE - 100 + 500;
+	struct page *page[ARRAY_SIZE(shape)];
+	struct bio_vec bv[4];
+	struct sk_buff *skb;
+	unsigned int i, nr;
+	size_t len;
+
+	skb = alloc_skb(0, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	for (i = 0; i < ARRAY_SIZE(shape); i++) {
+		page[i] = alloc_page(GFP_KERNEL);
+		if (!page[i])
+			break;
+		/* the skb owns the page: kfree_skb() frees it */
+		skb_fill_page_desc(skb, i, page[i], shape[i].off,
+				   shape[i].len);
+		skb->len += shape[i].len;
+		skb->data_len += shape[i].len;
+	}
+	if (i < ARRAY_SIZE(shape)) {
+		kfree_skb(skb);
+		KUNIT_FAIL(test, "no page");
+		return;
+	}
+
+	/* all of it */
+	nr = softrdma_iw_frags_bvec(skb, 0, bv, ARRAY_SIZE(bv), &len);
+	KUNIT_EXPECT_EQ(test, nr, 3U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)total);
+	KUNIT_EXPECT_PTR_EQ(test, bv[0].bv_page, page[0]);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 100U);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_len, (u32)(PAGE_SIZE - 100));
+	KUNIT_EXPECT_PTR_EQ(test, bv[2].bv_page, page[2]);
+	KUNIT_EXPECT_EQ(test, bv[2].bv_len, 500U);
+
+	/* one fragment a call: the rest of the one @pos is in */
+	nr = softrdma_iw_frags_bvec(skb, 0, bv, 1, &len);
+	KUNIT_EXPECT_EQ(test, nr, 1U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)(PAGE_SIZE - 100));
+
+	/* a batch smaller than the fragments left */
+	nr = softrdma_iw_frags_bvec(skb, 0, bv, 2, &len);
+	KUNIT_EXPECT_EQ(test, nr, 2U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)(2 * PAGE_SIZE - 100));
+
+	/* exactly at a fragment's start */
+	nr = softrdma_iw_frags_bvec(skb, PAGE_SIZE - 100, bv, ARRAY_SIZE(bv),
+				    &len);
+	KUNIT_EXPECT_EQ(test, nr, 2U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)(PAGE_SIZE + 500));
+	KUNIT_EXPECT_PTR_EQ(test, bv[0].bv_page, page[1]);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 0U);
+
+	/* inside one: the page offset moves with it */
+	nr = softrdma_iw_frags_bvec(skb, PAGE_SIZE - 96, bv, ARRAY_SIZE(bv),
+				    &len);
+	KUNIT_EXPECT_EQ(test, nr, 2U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)(PAGE_SIZE - 4 + 500));
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 4U);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_len, (u32)(PAGE_SIZE - 4));
+
+	/* the last byte, then nothing */
+	nr = softrdma_iw_frags_bvec(skb, total - 1, bv, ARRAY_SIZE(bv), &len);
+	KUNIT_EXPECT_EQ(test, nr, 1U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)1);
+	KUNIT_EXPECT_PTR_EQ(test, bv[0].bv_page, page[2]);
+	KUNIT_EXPECT_EQ(test, bv[0].bv_offset, 499U);
+	nr = softrdma_iw_frags_bvec(skb, total, bv, ARRAY_SIZE(bv), &len);
+	KUNIT_EXPECT_EQ(test, nr, 0U);
+	KUNIT_EXPECT_EQ(test, len, (size_t)0);
+
+	kfree_skb(skb);
 }
 
 #define TXS(x)	SOFTRDMA_IW_TX_##x
@@ -354,6 +441,7 @@ static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_acked, iw_acked_gen_params),
+	KUNIT_CASE(softrdma_iwarp_tx_frags_bvec),
 	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_limits),

@@ -27,7 +27,7 @@
 /*
  * The crypto API's "crc32" (crc32-pclmul where the CPU has PCLMULQDQ),
  * allocated once at module load and read-only until unload; NULL when
- * the kernel has none, and crc32_le() does the work.  A shash transform
+ * the kernel has none but the generic one, and crc32_le() does the work.  A shash transform
  * holds no per-call state (that lives in the descriptor on the caller's
  * stack), so every CPU and context may use it at once.
  */

@@ -183,7 +183,13 @@ static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 	struct softrdma_bth *mbth;
 	struct udphdr *mudph;
 
-	memcpy(dst, iph, ip_len);
+	/* the usual sizes are copied inline */
+	if (ip_len == sizeof(struct iphdr))
+		memcpy(dst, iph, sizeof(struct iphdr));
+	else if (ip_len == sizeof(struct ipv6hdr))
+		memcpy(dst, iph, sizeof(struct ipv6hdr));
+	else
+		memcpy(dst, iph, ip_len);
 	if ((iph[0] >> 4) == 4) {
 		struct iphdr *ip4 = (struct iphdr *)dst;
 
@@ -414,16 +420,20 @@ static void softrdma_icrc_sum_add(struct softrdma_icrc_sum *sum,
 		sum->crc = crc32_le(sum->crc, p, len);
 }
 
-/* Return: the register; false in @ok if a crypto call failed */
-static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum, bool *ok)
+/*
+ * The last @len bytes at @p go in with the finish.  Return: the register;
+ * false in @ok if a crypto call failed.
+ */
+static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum,
+				 const void *p, unsigned int len, bool *ok)
 {
 	__le32 digest;
 
 	*ok = true;
 	if (!sum->tfm)
-		return sum->crc;
+		return crc32_le(sum->crc, p, len);
 	/* crc32 and crc32-pclmul do not fail but on a bad state size */
-	sum->err |= crypto_shash_final((struct shash_desc *)sum->desc,
+	sum->err |= crypto_shash_finup((struct shash_desc *)sum->desc, p, len,
 				       (u8 *)&digest);
 	*ok = !sum->err;
 	return le32_to_cpu(digest);
@@ -446,10 +456,11 @@ static void softrdma_icrc_sum_add(struct softrdma_icrc_sum *sum,
 	sum->crc = crc32_le(sum->crc, p, len);
 }
 
-static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum, bool *ok)
+static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum,
+				 const void *p, unsigned int len, bool *ok)
 {
 	*ok = true;
-	return sum->crc;
+	return crc32_le(sum->crc, p, len);
 }
 #endif
 
@@ -511,51 +522,41 @@ static u32 softrdma_icrc_skb_plain(const struct sk_buff *skb, int ib_off,
 static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 				   unsigned int ib_len)
 {
-	u8 block[SOFTRDMA_ICRC_BLOCK] __aligned(SOFTRDMA_ICRC_ALIGN)
-		__uninitialized;
+	/* room behind the block for the 16 bytes the head is copied as */
+	u8 block[SOFTRDMA_ICRC_BLOCK + SOFTRDMA_ICRC_ALIGN]
+		__aligned(SOFTRDMA_ICRC_ALIGN) __uninitialized;
 	unsigned int pos = ib_off + sizeof(struct softrdma_bth), pre = 0;
 	unsigned int frag = 0, frag_off = skb_headlen(skb), n = 0;
 	unsigned int ip_len = skb_network_header_len(skb);
-	unsigned int end = ib_off + ib_len;
-	const unsigned int first = pos;
+	unsigned int end = ib_off + ib_len, s = 0;
 	const struct softrdma_bth *bth;
-	unsigned int hdrs, room, len, s;
 	struct softrdma_bth bth_buf;
 	struct softrdma_icrc_sum sum;
-	const u8 *p = NULL;
-	bool direct, folds, ok;
+	unsigned int hdrs, len;
+	const u8 *p = block;
+	bool folds, ok;
 	u32 crc;
 
 	softrdma_icrc_sum_begin(&sum);
-	folds = softrdma_icrc_sum_folds(&sum);
+	/* a frag list or a highmem page is walked by skb_seq_read() */
+	folds = softrdma_icrc_sum_folds(&sum) && !skb_has_frag_list(skb) &&
+		!IS_ENABLED(CONFIG_HIGHMEM);
 	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
 	hdrs = SOFTRDMA_ICRC_LRH_BYTES + ip_len + sizeof(struct udphdr) +
 	       sizeof(*bth);
-	room = SOFTRDMA_ICRC_BLOCK - hdrs;
 
 	/*
-	 * The payload's first pieces join the block while they fit whole,
-	 * and then the unaligned head of the next one.  A frag list or a
-	 * highmem page is walked by skb_seq_read() instead.
+	 * The block takes the head of a payload's first piece up to its
+	 * first aligned byte, or all of a payload that fits.  A first piece
+	 * that is neither (some payload in the linear part, the rest in
+	 * pages) goes in as it is.
 	 */
-	direct = !skb_has_frag_list(skb) && !IS_ENABLED(CONFIG_HIGHMEM);
-	while (direct && folds &&
-	       (n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off, &p))) {
-		unsigned int head;
-
-		if (pre + n <= room) {
-			pre += n;
-			pos += n;
-			continue;
-		}
-		head = -(unsigned long)p & (SOFTRDMA_ICRC_ALIGN - 1);
-		if (pre + head <= room) {
-			pre += head;
-			pos += head;
-			p += head;
-			n -= head;
-		}
-		break;
+	if (folds) {
+		n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off, &p);
+		if (n > SOFTRDMA_ICRC_BLOCK - hdrs)
+			pre = -(unsigned long)p & (SOFTRDMA_ICRC_ALIGN - 1);
+		else if (pos + n == end)
+			pre = n;
 	}
 
 	/*
@@ -564,7 +565,6 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 	 * multiple of 16 bytes long; without, it starts at the ones.
 	 */
 	len = hdrs + pre;
-	s = 0;
 	if (folds) {
 		s = max(round_up(len, SOFTRDMA_ICRC_ALIGN),
 			SOFTRDMA_ICRC_FOLD_MIN) - len;
@@ -574,39 +574,24 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 	       SOFTRDMA_ICRC_LRH_BYTES / 2);
 	softrdma_icrc_mask(block + s + SOFTRDMA_ICRC_LRH_BYTES,
 			   skb_network_header(skb), ip_len, udp_hdr(skb), bth);
-	if (pre) {
-		unsigned int cfrag = 0, cfrag_off = skb_headlen(skb);
-		unsigned int cpos = first, m;
-		const u8 *c;
-
-		while ((m = softrdma_icrc_piece(skb, cpos, first + pre, &cfrag,
-						&cfrag_off, &c))) {
-			memcpy(block + s + hdrs + cpos - first, c, m);
-			cpos += m;
-		}
+	if (pre == n) {
+		/* the whole payload, or none */
+		memcpy(block + s + hdrs, p, pre);
+		n = 0;
+	} else if (pre || n > SOFTRDMA_ICRC_BLOCK - hdrs) {
+		/* a piece longer than the room, so no shorter than 16 */
+		memcpy(block + s + hdrs, p, SOFTRDMA_ICRC_ALIGN);
+		pos += pre;
+		p += pre;
+		n -= pre;
 	}
 
-	if (folds)
-		softrdma_icrc_sum_add(&sum, block, s + len);
-	else
-		softrdma_icrc_sum_add(&sum, block + SOFTRDMA_ICRC_LRH_BYTES / 2,
-				      len - SOFTRDMA_ICRC_LRH_BYTES / 2);
-
-	if (direct) {
-		/* the rest of the piece the block took the head of, then on */
-		if (!n)
-			n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off,
-						&p);
-		while (n) {
-			softrdma_icrc_sum_add(&sum, p, n);
-			pos += n;
-			n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off,
-						&p);
-		}
-	} else {
+	if (!folds) {
 		struct skb_seq_state st;
 		unsigned int done = 0;
 
+		softrdma_icrc_sum_add(&sum, block + SOFTRDMA_ICRC_LRH_BYTES / 2,
+				      len - SOFTRDMA_ICRC_LRH_BYTES / 2);
 		/* the walk only reads: the skb is not changed */
 		skb_prepare_seq_read((struct sk_buff *)skb, pos, end, &st);
 		while (done < end - pos &&
@@ -618,9 +603,18 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 		}
 		/* unmaps the last page when the walk stopped inside it */
 		skb_abort_seq_read(&st);
+		crc = softrdma_icrc_sum_end(&sum, block, 0, &ok);
+	} else {
+		softrdma_icrc_sum_add(&sum, block, s + len);
+		/* the rest of the first piece, then the others */
+		while (n && pos + n < end) {
+			softrdma_icrc_sum_add(&sum, p, n);
+			pos += n;
+			n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off,
+						&p);
+		}
+		crc = softrdma_icrc_sum_end(&sum, p, n, &ok);
 	}
-
-	crc = softrdma_icrc_sum_end(&sum, &ok);
 	if (unlikely(!ok))
 		return softrdma_icrc_skb_plain(skb, ib_off, ib_len);
 	return crc;

@@ -7,7 +7,9 @@
 #  - two vCPUs, so lockdep and the tests see real concurrency;
 #  - 2 GiB (KASAN takes 1/8 of RAM for its shadow);
 #  - a kernel oops or panic ends the run at once (QEMU runs with -no-reboot)
-#    instead of stalling until kunit.py's timeout.
+#    instead of stalling until kunit.py's timeout;
+#  - the CPU is QEMU's "max", as the lab's guests', so that crc32-pclmul
+#    computes the ICRC in the tests as it does there.
 from ..qemu_config import QemuArchParams
 
 QEMU_ARCH = QemuArchParams(linux_arch='x86_64',
@@ -18,5 +20,6 @@ CONFIG_SERIAL_8250_CONSOLE=y''',
 			   kernel_path='arch/x86/boot/bzImage',
 			   kernel_command_line='console=ttyS0 oops=panic panic=-1',
 			   extra_qemu_params=['-accel', 'tcg', '-smp', '2',
+					      '-cpu', 'max',
 					      '-m', '2048',
 					      '-bios', 'qboot.rom'])

@@ -27,24 +27,38 @@
 /*
  * The crypto API's "crc32" (crc32-pclmul where the CPU has PCLMULQDQ),
  * allocated once at module load and read-only until unload; NULL when
- * the kernel has none, and crc32_le() does the work.  A shash transform
+ * the kernel has none but the generic one, and crc32_le() does the work.  A shash transform
  * holds no per-call state (that lives in the descriptor on the caller's
  * stack), so every CPU and context may use it at once.
  */
 static struct crypto_shash *softrdma_icrc_tfm;
 
+/* the state a packet's descriptor has room for: crc32 keeps a u32 */
+#define SOFTRDMA_ICRC_DESC_CTX	8
+
 /**
  * softrdma_icrc_init() - pick the CRC-32 implementation, once
  *
- * Return: 0; without a crypto "crc32" the ICRC is computed by crc32_le().
+ * Return: 0; without a crypto "crc32" other than the generic one the ICRC
+ * is computed by crc32_le().
  */
 int softrdma_icrc_init(void)
 {
 	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
 
 	/* the fallback is correct, only slower: no error to report */
-	if (!IS_ERR(tfm))
-		softrdma_icrc_tfm = tfm;
+	if (IS_ERR(tfm))
+		return 0;
+	/*
+	 * The generic one is crc32_le() behind the crypto API; and a
+	 * packet's descriptor has room for the register and no more.
+	 */
+	if (!strcmp(crypto_shash_driver_name(tfm), "crc32-generic") ||
+	    crypto_shash_descsize(tfm) > SOFTRDMA_ICRC_DESC_CTX) {
+		crypto_free_shash(tfm);
+		return 0;
+	}
+	softrdma_icrc_tfm = tfm;
 	return 0;
 }
 
@@ -91,6 +105,20 @@ static u32 softrdma_icrc_crc32(u32 crc, const void *p, size_t len)
 {
 	return softrdma_icrc_shash_crc32(softrdma_icrc_tfm, crc, p, len);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * softrdma_icrc_swap_tfm() - put another transform in, for the tests
+ * @tfm: the new one, NULL for crc32_le() alone
+ *
+ * Return: the one before, to be put back.
+ */
+struct crypto_shash *softrdma_icrc_swap_tfm(struct crypto_shash *tfm)
+{
+	return xchg(&softrdma_icrc_tfm, tfm);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_icrc_swap_tfm);
+#endif
 #else
 int softrdma_icrc_init(void)
 {
@@ -144,31 +172,32 @@ static unsigned int softrdma_icrc_ip_len(const u8 *iph, unsigned int avail)
 }
 
 /*
- * The CRC register after the masked part: LRH stand-in, IP header, UDP
- * header and BTH (A17.8.2).  @ip_len was validated by the caller.
+ * Write the masked IP header, UDP header and BTH (A17.8.2) to @dst; @ip_len
+ * was validated by the caller.  Return: the bytes written.
  */
-static u32 softrdma_icrc_hdrs(const u8 *iph, unsigned int ip_len,
-			      const struct udphdr *udph,
-			      const struct softrdma_bth *bth)
+static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
+				       unsigned int ip_len,
+				       const struct udphdr *udph,
+				       const struct softrdma_bth *bth)
 {
-	u8 buf[SOFTRDMA_ICRC_LRH_BYTES + SOFTRDMA_ICRC_IP_MAX +
-	       sizeof(struct udphdr) + sizeof(struct softrdma_bth)];
 	struct softrdma_bth *mbth;
 	struct udphdr *mudph;
-	u8 *mip;
 
-	memset(buf, 0xff, SOFTRDMA_ICRC_LRH_BYTES);
-
-	mip = buf + SOFTRDMA_ICRC_LRH_BYTES;
-	memcpy(mip, iph, ip_len);
+	/* the usual sizes are copied inline */
+	if (ip_len == sizeof(struct iphdr))
+		memcpy(dst, iph, sizeof(struct iphdr));
+	else if (ip_len == sizeof(struct ipv6hdr))
+		memcpy(dst, iph, sizeof(struct ipv6hdr));
+	else
+		memcpy(dst, iph, ip_len);
 	if ((iph[0] >> 4) == 4) {
-		struct iphdr *ip4 = (struct iphdr *)mip;
+		struct iphdr *ip4 = (struct iphdr *)dst;
 
 		ip4->tos = 0xff;
 		ip4->ttl = 0xff;
 		ip4->check = CSUM_MANGLED_0;
 	} else {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)mip;
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)dst;
 
 		/* version stays; traffic class and flow label go */
 		ip6->priority = 0xf;
@@ -176,7 +205,7 @@ static u32 softrdma_icrc_hdrs(const u8 *iph, unsigned int ip_len,
 		ip6->hop_limit = 0xff;
 	}
 
-	mudph = (struct udphdr *)(mip + ip_len);
+	mudph = (struct udphdr *)(dst + ip_len);
 	memcpy(mudph, udph, sizeof(*mudph));
 	mudph->check = CSUM_MANGLED_0;
 
@@ -184,7 +213,27 @@ static u32 softrdma_icrc_hdrs(const u8 *iph, unsigned int ip_len,
 	memcpy(mbth, bth, sizeof(*mbth));
 	((u8 *)mbth)[SOFTRDMA_BTH_ICRC_MASKED_BYTE] = 0xff;
 
-	return crc32_le(~0U, buf, (u8 *)(mbth + 1) - buf);
+	return (u8 *)(mbth + 1) - dst;
+}
+
+/*
+ * The CRC register after the masked part: LRH stand-in, IP header, UDP
+ * header and BTH (A17.8.2), through crc32_le(): the plain reckoning of
+ * softrdma_icrc_compute_buf(), against which the tests check the skb
+ * path's.
+ */
+static u32 softrdma_icrc_hdrs(const u8 *iph, unsigned int ip_len,
+			      const struct udphdr *udph,
+			      const struct softrdma_bth *bth)
+{
+	u8 buf[SOFTRDMA_ICRC_LRH_BYTES + SOFTRDMA_ICRC_IP_MAX +
+	       sizeof(struct udphdr) + sizeof(struct softrdma_bth)];
+	unsigned int len;
+
+	memset(buf, 0xff, SOFTRDMA_ICRC_LRH_BYTES);
+	len = softrdma_icrc_mask(buf + SOFTRDMA_ICRC_LRH_BYTES, iph, ip_len,
+				 udph, bth);
+	return crc32_le(~0U, buf, SOFTRDMA_ICRC_LRH_BYTES + len);
 }
 
 /**
@@ -285,11 +334,173 @@ static bool softrdma_icrc_skb_ip_ok(const struct sk_buff *skb)
 }
 
 /*
- * The CRC register over the IB packet of @ib_len bytes at @ib_off, its
- * masked headers included, before the final inversion; the layout was
- * checked by the caller.
+ * The skb path's CRC runs in pieces through one running sum.  With a
+ * crypto "crc32", crc32-pclmul folds with PCLMULQDQ only the 16-byte
+ * blocks of a piece of 79 bytes or more, from its first 16-byte aligned
+ * byte: what lies before that byte and after the last whole block goes
+ * through the table of crc32_le(), several instructions a byte.  So the
+ * masked headers, which must be copied anyway, go first as one aligned
+ * block on the stack that is a multiple of 16 bytes long and at least
+ * SOFTRDMA_ICRC_FOLD_MIN, and carry with them the first bytes of the
+ * payload, up to the payload's first aligned byte: the rest of a
+ * contiguous payload then folds but for its last few bytes.
+ *
+ * Two properties of the CRC register make the block's length free to
+ * choose: a CRC preset to all ones gives what one preset to zero gives
+ * over the same bytes with the first four complemented, and zero bytes
+ * leave a zero register zero.  The LRH stand-in starts with four bytes of
+ * ones, so the block holds them as zeros behind as many zeros as round
+ * its length up, and the sum starts from zero.
  */
-static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
+#define SOFTRDMA_ICRC_ALIGN	16
+#define SOFTRDMA_ICRC_FOLD_MIN	80
+#define SOFTRDMA_ICRC_BLOCK	128
+
+/* the masked part of the block: LRH stand-in, IP, UDP and BTH headers */
+#define SOFTRDMA_ICRC_HDRS_MAX	(SOFTRDMA_ICRC_LRH_BYTES + \
+				 SOFTRDMA_ICRC_IP_MAX + \
+				 sizeof(struct udphdr) + \
+				 sizeof(struct softrdma_bth))
+/* the block leaves room for an alignment prefix after the largest */
+static_assert(SOFTRDMA_ICRC_HDRS_MAX + SOFTRDMA_ICRC_ALIGN - 1 <=
+	      SOFTRDMA_ICRC_BLOCK);
+/*
+ * The block's leading zeros, complemented ones included, are most behind
+ * the smallest headers (IPv4 without options), grown to the fold minimum.
+ */
+#define SOFTRDMA_ICRC_ZEROS_MAX	(SOFTRDMA_ICRC_FOLD_MIN - \
+				 SOFTRDMA_ICRC_LRH_BYTES - \
+				 sizeof(struct iphdr) - \
+				 sizeof(struct udphdr) - \
+				 sizeof(struct softrdma_bth) + \
+				 SOFTRDMA_ICRC_LRH_BYTES / 2)
+static_assert(SOFTRDMA_ICRC_ALIGN - 1 + SOFTRDMA_ICRC_LRH_BYTES / 2 <=
+	      SOFTRDMA_ICRC_ZEROS_MAX);
+
+/* a running CRC-32 from a zero register */
+struct softrdma_icrc_sum {
+#if SOFTRDMA_ICRC_USE_SHASH
+	/* a shash_desc and the state softrdma_icrc_init() made room for */
+	u8 desc[sizeof(struct shash_desc) + SOFTRDMA_ICRC_DESC_CTX]
+		CRYPTO_MINALIGN_ATTR;
+	struct crypto_shash *tfm;	/* NULL: crc32_le() */
+	int err;			/* what the crypto calls returned */
+#endif
+	u32 crc;
+};
+
+#if SOFTRDMA_ICRC_USE_SHASH
+static void softrdma_icrc_sum_begin(struct softrdma_icrc_sum *sum)
+{
+	struct shash_desc *desc = (struct shash_desc *)sum->desc;
+
+	sum->crc = 0;
+	sum->err = 0;
+	sum->tfm = READ_ONCE(softrdma_icrc_tfm);
+	if (sum->tfm) {
+		/* an unkeyed "crc32" starts from a zero register */
+		desc->tfm = sum->tfm;
+		sum->err = crypto_shash_init(desc);
+	}
+}
+
+/* the sum folds with PCLMULQDQ, where it can, through crypto "crc32" */
+static bool softrdma_icrc_sum_folds(const struct softrdma_icrc_sum *sum)
+{
+	return sum->tfm;
+}
+
+static void softrdma_icrc_sum_add(struct softrdma_icrc_sum *sum,
+				  const void *p, unsigned int len)
+{
+	if (sum->tfm)
+		sum->err |= crypto_shash_update((struct shash_desc *)sum->desc,
+						p, len);
+	else
+		sum->crc = crc32_le(sum->crc, p, len);
+}
+
+/*
+ * The last @len bytes at @p go in with the finish.  Return: the register;
+ * false in @ok if a crypto call failed.
+ */
+static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum,
+				 const void *p, unsigned int len, bool *ok)
+{
+	__le32 digest;
+
+	*ok = true;
+	if (!sum->tfm)
+		return crc32_le(sum->crc, p, len);
+	/* crc32 and crc32-pclmul do not fail but on a bad state size */
+	sum->err |= crypto_shash_finup((struct shash_desc *)sum->desc, p, len,
+				       (u8 *)&digest);
+	*ok = !sum->err;
+	return le32_to_cpu(digest);
+}
+#else
+static void softrdma_icrc_sum_begin(struct softrdma_icrc_sum *sum)
+{
+	sum->crc = 0;
+}
+
+/* crc32_le() is the fastest CRC-32 here: nothing to arrange for it */
+static bool softrdma_icrc_sum_folds(const struct softrdma_icrc_sum *sum)
+{
+	return false;
+}
+
+static void softrdma_icrc_sum_add(struct softrdma_icrc_sum *sum,
+				  const void *p, unsigned int len)
+{
+	sum->crc = crc32_le(sum->crc, p, len);
+}
+
+static u32 softrdma_icrc_sum_end(struct softrdma_icrc_sum *sum,
+				 const void *p, unsigned int len, bool *ok)
+{
+	*ok = true;
+	return crc32_le(sum->crc, p, len);
+}
+#endif
+
+/*
+ * The next contiguous bytes of an skb without a frag list, from @*pos up
+ * to @end, found from the fragment @*frag that starts at skb offset
+ * @*frag_off; the walk only moves forward.  Return: their length, 0 at
+ * @end.
+ */
+static unsigned int softrdma_icrc_piece(const struct sk_buff *skb,
+					unsigned int pos, unsigned int end,
+					unsigned int *frag,
+					unsigned int *frag_off,
+					const u8 **p)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int head = skb_headlen(skb);
+
+	if (pos >= end)
+		return 0;
+	if (pos < head) {
+		*p = skb->data + pos;
+		return min(head, end) - pos;
+	}
+	while (*frag < shinfo->nr_frags) {
+		const skb_frag_t *f = &shinfo->frags[*frag];
+		unsigned int size = skb_frag_size(f);
+
+		if (pos < *frag_off + size) {
+			*p = skb_frag_address(f) + (pos - *frag_off);
+			return min(*frag_off + size, end) - pos;
+		}
+		*frag_off += size;
+		(*frag)++;
+	}
+	return 0;
+}
+
+/* the plain reckoning, for a crypto API that failed: headers, then bytes */
+static u32 softrdma_icrc_skb_plain(const struct sk_buff *skb, int ib_off,
 				   unsigned int ib_len)
 {
 	const struct softrdma_bth *bth;
@@ -301,6 +512,112 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 				 skb_network_header_len(skb), udp_hdr(skb), bth);
 	return softrdma_icrc_skb_crc(skb, ib_off + sizeof(*bth),
 				     ib_len - sizeof(*bth), crc);
+}
+
+/*
+ * The CRC register over the IB packet of @ib_len bytes at @ib_off, its
+ * masked headers included, before the final inversion; the layout was
+ * checked by the caller.
+ */
+static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
+				   unsigned int ib_len)
+{
+	/* room behind the block for the 16 bytes the head is copied as */
+	u8 block[SOFTRDMA_ICRC_BLOCK + SOFTRDMA_ICRC_ALIGN]
+		__aligned(SOFTRDMA_ICRC_ALIGN) __uninitialized;
+	unsigned int pos = ib_off + sizeof(struct softrdma_bth), pre = 0;
+	unsigned int frag = 0, frag_off = skb_headlen(skb), n = 0;
+	unsigned int ip_len = skb_network_header_len(skb);
+	unsigned int end = ib_off + ib_len, s = 0;
+	const struct softrdma_bth *bth;
+	struct softrdma_bth bth_buf;
+	struct softrdma_icrc_sum sum;
+	unsigned int hdrs, len;
+	const u8 *p = block;
+	bool folds, ok;
+	u32 crc;
+
+	softrdma_icrc_sum_begin(&sum);
+	/* a frag list or a highmem page is walked by skb_seq_read() */
+	folds = softrdma_icrc_sum_folds(&sum) && !skb_has_frag_list(skb) &&
+		!IS_ENABLED(CONFIG_HIGHMEM);
+	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
+	hdrs = SOFTRDMA_ICRC_LRH_BYTES + ip_len + sizeof(struct udphdr) +
+	       sizeof(*bth);
+
+	/*
+	 * The block takes the head of a payload's first piece up to its
+	 * first aligned byte, or all of a payload that fits.  A first piece
+	 * that is neither (some payload in the linear part, the rest in
+	 * pages) goes in as it is.
+	 */
+	if (folds) {
+		n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off, &p);
+		if (n > SOFTRDMA_ICRC_BLOCK - hdrs)
+			pre = -(unsigned long)p & (SOFTRDMA_ICRC_ALIGN - 1);
+		else if (pos + n == end)
+			pre = n;
+	}
+
+	/*
+	 * With folding, the block is zeros, the LRH stand-in's second half
+	 * of ones, the masked headers and the payload's first bytes, and a
+	 * multiple of 16 bytes long; without, it starts at the ones.
+	 */
+	len = hdrs + pre;
+	if (folds) {
+		s = max(round_up(len, SOFTRDMA_ICRC_ALIGN),
+			SOFTRDMA_ICRC_FOLD_MIN) - len;
+		memset(block, 0, SOFTRDMA_ICRC_ZEROS_MAX);
+	}
+	memset(block + s + SOFTRDMA_ICRC_LRH_BYTES / 2, 0xff,
+	       SOFTRDMA_ICRC_LRH_BYTES / 2);
+	softrdma_icrc_mask(block + s + SOFTRDMA_ICRC_LRH_BYTES,
+			   skb_network_header(skb), ip_len, udp_hdr(skb), bth);
+	if (pre == n) {
+		/* the whole payload, or none */
+		memcpy(block + s + hdrs, p, pre);
+		n = 0;
+	} else if (pre || n > SOFTRDMA_ICRC_BLOCK - hdrs) {
+		/* a piece longer than the room, so no shorter than 16 */
+		memcpy(block + s + hdrs, p, SOFTRDMA_ICRC_ALIGN);
+		pos += pre;
+		p += pre;
+		n -= pre;
+	}
+
+	if (!folds) {
+		struct skb_seq_state st;
+		unsigned int done = 0;
+
+		softrdma_icrc_sum_add(&sum, block + SOFTRDMA_ICRC_LRH_BYTES / 2,
+				      len - SOFTRDMA_ICRC_LRH_BYTES / 2);
+		/* the walk only reads: the skb is not changed */
+		skb_prepare_seq_read((struct sk_buff *)skb, pos, end, &st);
+		while (done < end - pos &&
+		       (n = skb_seq_read(done, &p, &st))) {
+			/* a block may run past end: the ICRC field follows */
+			n = min(n, end - pos - done);
+			softrdma_icrc_sum_add(&sum, p, n);
+			done += n;
+		}
+		/* unmaps the last page when the walk stopped inside it */
+		skb_abort_seq_read(&st);
+		crc = softrdma_icrc_sum_end(&sum, block, 0, &ok);
+	} else {
+		softrdma_icrc_sum_add(&sum, block, s + len);
+		/* the rest of the first piece, then the others */
+		while (n && pos + n < end) {
+			softrdma_icrc_sum_add(&sum, p, n);
+			pos += n;
+			n = softrdma_icrc_piece(skb, pos, end, &frag, &frag_off,
+						&p);
+		}
+		crc = softrdma_icrc_sum_end(&sum, p, n, &ok);
+	}
+	if (unlikely(!ok))
+		return softrdma_icrc_skb_plain(skb, ib_off, ib_len);
+	return crc;
 }
 
 /**

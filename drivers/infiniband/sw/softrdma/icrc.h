@@ -30,6 +30,7 @@ void softrdma_icrc_exit(void);
 struct crypto_shash;
 u32 softrdma_icrc_shash_crc32(struct crypto_shash *tfm, u32 crc,
 			      const void *p, size_t len);
+struct crypto_shash *softrdma_icrc_swap_tfm(struct crypto_shash *tfm);
 #endif
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);
 bool softrdma_icrc_check_buf(const void *pkt, unsigned int len);

@@ -10,6 +10,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <net/ip.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -571,6 +572,360 @@ static void softrdma_icrc_check_malformed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, softrdma_icrc_check_buf(dgram, len));
 }
 
+/*
+ * Every payload length against softrdma_icrc_compute_buf(): a synthetic
+ * RoCEv2 datagram (IPv4, IPv4 with options, IPv6) with 0 to
+ * SWEEP_PAYLOAD_MAX bytes after the BTH, laid out in an skb in each of
+ * the shapes below at each of the 16 alignments, through
+ * softrdma_icrc_compute() and softrdma_icrc_check().
+ */
+#define SWEEP_PAYLOAD_MAX	320
+
+enum sweep_ip {
+	SWEEP_IPV4,
+	SWEEP_IPV4_OPTIONS,
+	SWEEP_IPV6,
+};
+
+/*
+ * How the datagram lies in the skb: the network header @align bytes past
+ * a 16-byte boundary; the first @head_ib bytes of the IB packet in the
+ * linear part (UINT_MAX: all of it, up to @list_at); the rest in page
+ * fragments of @frag bytes (0: one fragment), each @align bytes past a
+ * 16-byte boundary of its page, and from IB byte @list_at on (if not 0)
+ * in a frag list of linear skbs of @frag bytes.
+ */
+struct sweep_shape {
+	const char *name;
+	unsigned int head_ib;
+	unsigned int frag;
+	unsigned int list_at;
+};
+
+static const struct sweep_shape sweep_shapes[] = {
+	{ "linear", UINT_MAX, 0, 0 },
+	{ "bth_linear_payload_paged", BTH_LEN, 0, 0 },
+	{ "nothing_linear", 0, 0, 0 },
+	{ "head_split_in_payload", BTH_LEN + 37, 0, 0 },
+	{ "payload_in_small_frags", BTH_LEN + 3, 29, 0 },
+	{ "payload_in_large_frags", BTH_LEN, 100, 0 },
+	{ "frag_list", BTH_LEN + 5, 0, BTH_LEN + 70 },
+	{ "frag_list_of_many", UINT_MAX, 13, BTH_LEN },
+};
+
+/* the datagram of @ip with @payload bytes, its ICRC the reference's */
+static unsigned int sweep_datagram(u8 *buf, enum sweep_ip ip,
+				   unsigned int payload)
+{
+	unsigned int ip_len, len, i;
+	struct udphdr *udph;
+	u8 *bth;
+
+	switch (ip) {
+	case SWEEP_IPV6: {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)buf;
+
+		ip_len = sizeof(*ip6);
+		memset(ip6, 0, ip_len);
+		ip6->version = 6;
+		ip6->priority = 0x3;
+		ip6->flow_lbl[0] = 0xa5;
+		ip6->flow_lbl[2] = 0x17;
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = 64;
+		for (i = 0; i < 32; i++)
+			buf[8 + i] = 0x20 + i * 7;
+		len = ip_len + UDP_LEN + BTH_LEN + payload + ROCE_ICRC_SIZE;
+		ip6->payload_len = htons(len - ip_len);
+		break;
+	}
+	default: {
+		struct iphdr *ip4 = (struct iphdr *)buf;
+
+		ip_len = ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+		memset(ip4, 0, ip_len);
+		ip4->version = 4;
+		ip4->ihl = ip_len / 4;
+		ip4->tos = 0x02;
+		ip4->id = htons(0x1234 + payload);
+		ip4->frag_off = htons(IP_DF);
+		ip4->ttl = 64;
+		ip4->protocol = IPPROTO_UDP;
+		ip4->saddr = htonl(0xc0000201);
+		ip4->daddr = htonl(0xc0000202);
+		/* options: NOPs and an end of list */
+		if (ip_len > IP4_LEN)
+			memset(ip4 + 1, IPOPT_NOOP, ip_len - IP4_LEN - 1);
+		len = ip_len + UDP_LEN + BTH_LEN + payload + ROCE_ICRC_SIZE;
+		ip4->tot_len = htons(len);
+		ip4->check = ip_fast_csum(ip4, ip4->ihl);
+		break;
+	}
+	}
+
+	udph = (struct udphdr *)(buf + ip_len);
+	udph->source = htons(0xc000 + payload);
+	udph->dest = htons(SOFTRDMA_ROCE_UDP_PORT);
+	udph->len = htons(len - ip_len);
+	udph->check = htons(0xbeef);
+
+	bth = (u8 *)(udph + 1);
+	bth[0] = IB_OPCODE_RC_RDMA_WRITE_MIDDLE;
+	bth[1] = 0;
+	put_unaligned_be16(0xffff, bth + 2);
+	put_unaligned_be32(0xc0000011, bth + 4);	/* FECN, BECN, QPN */
+	put_unaligned_be32(0x80000000 | payload, bth + 8);
+	for (i = 0; i < payload; i++)
+		bth[BTH_LEN + i] = i * 37 + (i >> 3) + payload;
+
+	softrdma_icrc_put(buf + len - ROCE_ICRC_SIZE,
+			  softrdma_icrc_compute_buf(buf, len));
+	return len;
+}
+
+/* an skb of bytes from @src, of @size linear, at @align past 16 bytes */
+static struct sk_buff *sweep_linear(struct kunit *test, const u8 *src,
+				    unsigned int size, unsigned int align)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(size + 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, 32 + ((align - (unsigned long)skb->data) & 15));
+	skb_put_data(skb, src, size);
+	return skb;
+}
+
+/*
+ * @dgram of @len bytes in @shape at @align: NULL, and nothing checked,
+ * if the shape does not fit this length (too short to reach the pages or
+ * the frag list, too long for the fragments an skb holds)
+ */
+static struct sk_buff *sweep_skb(struct kunit *test, const u8 *dgram,
+				 unsigned int len, unsigned int ip_len,
+				 const struct sweep_shape *shape,
+				 unsigned int align)
+{
+	unsigned int ib_off = ip_len + UDP_LEN, head, done, i, end = len;
+	struct sk_buff *skb, **tail;
+
+	head = min(len, ib_off + min(shape->head_ib, len));
+	if (shape->list_at) {
+		if (ib_off + shape->list_at >= len)
+			return NULL;
+		end = ib_off + shape->list_at;
+		head = min(head, end);
+	} else if (shape->head_ib != UINT_MAX && head == len) {
+		return NULL;
+	}
+
+	if (shape->frag &&
+	    DIV_ROUND_UP(end - head, shape->frag) > MAX_SKB_FRAGS)
+		return NULL;
+
+	skb = sweep_linear(test, dgram, head, align);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, ip_len);
+
+	for (done = head, i = 0; done < end; i++) {
+		unsigned int size = end - done;
+		struct page *page;
+		unsigned int off;
+
+		if (shape->frag && shape->frag < size)
+			size = shape->frag;
+		KUNIT_ASSERT_LT(test, i, (unsigned int)MAX_SKB_FRAGS);
+		/* pages at 16-byte boundaries plus @align */
+		off = 16 * (i % 8) + align;
+		page = alloc_page(GFP_KERNEL);
+		if (!page) {
+			kfree_skb(skb);
+			KUNIT_ASSERT_NOT_NULL(test, page);
+		}
+		memcpy(page_address(page) + off, dgram + done, size);
+		skb_add_rx_frag(skb, i, page, off, size, PAGE_SIZE);
+		done += size;
+	}
+
+	tail = &skb_shinfo(skb)->frag_list;
+	while (done < len) {
+		unsigned int size = len - done;
+		struct sk_buff *part;
+
+		if (shape->frag && shape->frag < size)
+			size = shape->frag;
+		part = sweep_linear(test, dgram + done, size,
+				    (align + done) & 15);
+		*tail = part;
+		tail = &part->next;
+		skb->len += size;
+		skb->data_len += size;
+		skb->truesize += part->truesize;
+		done += size;
+	}
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	return skb;
+}
+
+struct sweep_case {
+	const char *name;
+	enum sweep_ip ip;
+	bool crc32_le;		/* without the crypto "crc32" */
+};
+
+static const struct sweep_case sweep_cases[] = {
+	{ "ipv4", SWEEP_IPV4, false },
+	{ "ipv4_options", SWEEP_IPV4_OPTIONS, false },
+	{ "ipv6", SWEEP_IPV6, false },
+#if SOFTRDMA_ICRC_USE_SHASH
+	{ "ipv4_crc32_le", SWEEP_IPV4, true },
+	{ "ipv6_crc32_le", SWEEP_IPV6, true },
+#endif
+};
+
+static void sweep_case_desc(const struct sweep_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sweep, sweep_cases, sweep_case_desc);
+
+static void softrdma_icrc_sweep(struct kunit *test)
+{
+	const struct sweep_case *c = test->param_value;
+	unsigned int payload, s, align, len, ip_len, wrong = 0, runs = 0;
+#if SOFTRDMA_ICRC_USE_SHASH
+	struct crypto_shash *tfm = NULL;
+#endif
+	u8 *dgram;
+
+	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	ip_len = c->ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
+		 c->ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		tfm = softrdma_icrc_swap_tfm(NULL);
+#endif
+
+	for (payload = 0; payload <= SWEEP_PAYLOAD_MAX; payload++) {
+		unsigned int ib_len = BTH_LEN + payload;
+		u32 want;
+
+		len = sweep_datagram(dgram, c->ip, payload);
+		KUNIT_ASSERT_TRUE(test, softrdma_icrc_check_buf(dgram, len));
+		want = softrdma_icrc_get(dgram + len - ROCE_ICRC_SIZE);
+
+		for (s = 0; s < ARRAY_SIZE(sweep_shapes); s++) {
+			for (align = 0; align < 16; align++) {
+				const struct sweep_shape *shape =
+					&sweep_shapes[s];
+				struct sk_buff *skb;
+				u32 got;
+				int v;
+
+				skb = sweep_skb(test, dgram, len, ip_len,
+						shape, align);
+				if (!skb)
+					continue;
+				runs++;
+				got = softrdma_icrc_compute(skb, ib_len);
+				v = softrdma_icrc_check(skb);
+				if ((got != want || v != SOFTRDMA_ICRC_OK) &&
+				    !wrong++)
+					kunit_err(test,
+						  "payload %u, %s at %u: %08x, want %08x, check %d\n",
+						  payload, shape->name, align,
+						  got, want, v);
+				kfree_skb(skb);
+			}
+		}
+	}
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		softrdma_icrc_swap_tfm(tfm);
+#endif
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	/* the shapes that need payload are left out for short ones only */
+	KUNIT_EXPECT_GT(test, runs, (SWEEP_PAYLOAD_MAX + 1) * 16 *
+				    (unsigned int)ARRAY_SIZE(sweep_shapes) * 9 / 10);
+}
+
+/*
+ * A wrong byte anywhere in the IB packet is caught, in every shape: each
+ * byte of a 300-byte payload flipped in turn, at two alignments.
+ */
+static void softrdma_icrc_sweep_corrupt(struct kunit *test)
+{
+	unsigned int s, align, off, len, missed = 0, runs = 0;
+	u8 *dgram;
+
+	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	len = sweep_datagram(dgram, SWEEP_IPV4, 300);
+
+	for (s = 0; s < ARRAY_SIZE(sweep_shapes); s++) {
+		for (align = 0; align < 16; align += 7) {
+			for (off = IP4_LEN + UDP_LEN; off < len; off++) {
+				struct sk_buff *skb;
+
+				if (off == IP4_LEN + UDP_LEN + 4)
+					continue;	/* masked BTH byte */
+				dgram[off] ^= 0x10;
+				skb = sweep_skb(test, dgram, len, IP4_LEN,
+						&sweep_shapes[s], align);
+				dgram[off] ^= 0x10;
+				KUNIT_ASSERT_NOT_NULL(test, skb);
+				runs++;
+				if (softrdma_icrc_check(skb) !=
+				    SOFTRDMA_ICRC_BAD && !missed++)
+					kunit_err(test, "%s at %u: byte %u\n",
+						  sweep_shapes[s].name, align,
+						  off);
+				kfree_skb(skb);
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, missed, 0U);
+	KUNIT_EXPECT_EQ(test, runs, (unsigned int)ARRAY_SIZE(sweep_shapes) *
+				    3 * (len - IP4_LEN - UDP_LEN - 1));
+}
+
+/*
+ * The captured frames (a READ request, WRITE and READ response packets,
+ * ACKs) in every shape at every alignment
+ */
+static void softrdma_icrc_capture_shapes(struct kunit *test)
+{
+	const struct capture_icrc *c = test->param_value;
+	unsigned int len, s, align, wrong = 0, runs = 0;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, c->pcap_frame, &len);
+	for (s = 0; s < ARRAY_SIZE(sweep_shapes); s++) {
+		for (align = 0; align < 16; align++) {
+			struct sk_buff *skb;
+
+			skb = sweep_skb(test, dgram, len, IP4_LEN,
+					&sweep_shapes[s], align);
+			if (!skb)
+				continue;
+			runs++;
+			if ((softrdma_icrc_compute(skb, len - IP4_LEN -
+						   UDP_LEN - ROCE_ICRC_SIZE) !=
+			     swab32(c->tshark_icrc) ||
+			     softrdma_icrc_check(skb) != SOFTRDMA_ICRC_OK) &&
+			    !wrong++)
+				kunit_err(test, "%s at %u\n",
+					  sweep_shapes[s].name, align);
+			kfree_skb(skb);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	/* linear, three paged shapes and the frag list of many fit any */
+	KUNIT_EXPECT_GE(test, runs, 5 * 16U);
+}
+
 #if SOFTRDMA_ICRC_USE_SHASH
 /* the reflected Ethernet CRC-32 register, one bit at a time */
 static u32 bitwise_crc32(u32 crc, const u8 *p, size_t len)
@@ -643,6 +998,7 @@ static void softrdma_icrc_shash_crypto(struct kunit *test)
 
 	if (IS_ERR(tfm))
 		kunit_skip(test, "no crypto crc32 in this kernel");
+	kunit_info(test, "crc32 is %s\n", crypto_shash_driver_name(tfm));
 	shash_expect(test, tfm);
 	crypto_free_shash(tfm);
 }
@@ -659,6 +1015,9 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE(softrdma_icrc_ipv6),
 	KUNIT_CASE(softrdma_icrc_check_malformed),
 	KUNIT_CASE(softrdma_icrc_rxe_flush),
+	KUNIT_CASE_PARAM(softrdma_icrc_sweep, sweep_gen_params),
+	KUNIT_CASE(softrdma_icrc_sweep_corrupt),
+	KUNIT_CASE_PARAM(softrdma_icrc_capture_shapes, capture_gen_params),
 #if SOFTRDMA_ICRC_USE_SHASH
 	KUNIT_CASE_PARAM(softrdma_icrc_shash_fallback, shash_gen_params),
 	KUNIT_CASE_PARAM(softrdma_icrc_shash_crypto, shash_gen_params),

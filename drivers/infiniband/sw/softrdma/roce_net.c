@@ -9,11 +9,13 @@
  * detaches when it is freed and, earlier, when its netdev unregisters or
  * leaves the namespace, so the sockets never outlive their namespace.
  *
- * Receive: the sockets' encap_rcv finds the sroce device of the ingress
- * netdev (or of a device below it: a VLAN's, macvlan's or ipvlan's real
- * device; or, for a frame the real device kept, of the upper device owning
- * the destination address), validates the packet, and hands it to the
- * transport (softrdma_roce_rcv_pkt()).  Every drop counts.
+ * Receive: GRO merges consecutive packets of one message into bursts
+ * (roce_gro.c), which UDP segments again before encap_rcv.  The sockets'
+ * encap_rcv finds the sroce device of the ingress netdev (or of a device
+ * below it: a VLAN's, macvlan's or ipvlan's real device; or, for a frame
+ * the real device kept, of the upper device owning the destination
+ * address), validates the packet, and hands it to the transport
+ * (softrdma_roce_rcv_pkt()).  Every drop counts.
  *
  * Transmit: the transport builds BTH, extension headers and payload in an
  * skb from softrdma_roce_alloc_skb(); softrdma_roce_xmit() routes it out of
@@ -51,6 +53,7 @@
 #include "icrc.h"
 #include "port.h"
 #include "roce_dev.h"
+#include "roce_gro.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
@@ -93,6 +96,8 @@ static struct socket *softrdma_roce_sock_create(struct net *net, bool ipv6)
 		/* any non-zero type enables encap_rcv; 1 like other tunnels */
 		.encap_type = 1,
 		.encap_rcv = softrdma_roce_encap_rcv,
+		.gro_receive = softrdma_roce_gro_receive,
+		.gro_complete = softrdma_roce_gro_complete,
 	};
 	struct udp_port_cfg cfg = {
 		.local_udp_port = htons(SOFTRDMA_ROCE_UDP_PORT),

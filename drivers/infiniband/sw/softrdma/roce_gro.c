@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * GRO for RoCEv2: receive bursts.
+ *
+ * The RoCE UDP sockets' gro_receive merges consecutive packets of one
+ * message to one QP, as they come in during one NAPI poll, into one skb:
+ * IP, netfilter, routing and the UDP socket lookup then see the burst
+ * once instead of once per packet.  The skb is of the kind softrdma's
+ * transmit bursts are (roce_net.c) and UDP's own fraglist GRO builds: a
+ * UDP GSO skb (SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST) whose head is the first
+ * packet and whose frag_list members are the others, each starting at its
+ * BTH with its own IP and UDP headers, as received, in front of it.
+ *
+ * The socket does not accept GSO skbs, so UDP hands encap_rcv the
+ * packets, not the burst: udp_queue_rcv_skb() segments it first
+ * (udp_rcv_segment(), skb_segment_list()), and every packet is received,
+ * validated (its ICRC included) and counted one by one, as without GRO.
+ * The same segmentation runs if the host forwards the burst instead.
+ * It gives each member back its own headers and rewrites what GRO changed
+ * in the head: the IP length fields (from each packet's length), the
+ * head's UDP length (from gso_size, the head's length), and every IPv4
+ * ID (the head's plus the packet's index, inet_gso_segment()).  So that
+ * this gives back exactly the packets received, which the ICRC checks, a
+ * packet joins a burst only
+ *  - with a zero UDP checksum, as RoCEv2 over IPv4 has (A17.4.2):
+ *    udp_gro_complete() rewrites a non-zero one in the head for the inner
+ *    packet a tunnel would carry, and nothing restores it;
+ *  - with its UDP length that of its datagram;
+ *  - over IPv4, with the ID that follows the burst's last one;
+ *  - no longer than the burst's first packet (a longer one would escape
+ *    a forwarding host's MTU check, which looks at gso_size).
+ * What joins is one QP's: the same addresses and UDP ports (checked by
+ * the IP and UDP layers' GRO), the same destination QP, PSNs consecutive
+ * (IBA 9.7.1).  A burst starts with a packet in the first part of a
+ * message (FIRST or MIDDLE, IBA 9.2); a message's LAST packet, any
+ * shorter packet and any asking for an ACK join it and end it there, so
+ * that what completes a message or calls for an ACK is not held back for
+ * the rest of the poll; every other packet goes up at once, after the
+ * burst held for its QP if any, so that a QP's packets stay in order.
+ */
+#include <linux/ip.h>
+#include <linux/moduleparam.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <kunit/visibility.h>
+#include <net/gro.h>
+
+#include "psn.h"
+#include "roce_gro.h"
+#include "roce_hdr.h"
+#include "roce_opcode.h"
+
+static unsigned int roce_gro_burst = SOFTRDMA_ROCE_GRO_MAX;
+module_param(roce_gro_burst, uint, 0644);
+MODULE_PARM_DESC(roce_gro_burst,
+		 "RoCE: packets of one message merged into one GRO burst on receive, at most (0 or 1: none; default and most 64)");
+
+/* the IP length fields count at most this many bytes */
+#define SOFTRDMA_ROCE_GRO_BYTES_MAX	0xffff
+
+/**
+ * softrdma_roce_gro_may_start() - may a packet begin a burst
+ * @pkt: a packet for a QP without a burst held
+ *
+ * Return: true for the FIRST and MIDDLE packets of a message that do not
+ * ask for an ACK: more of the message follows it.
+ */
+VISIBLE_IF_KUNIT bool
+softrdma_roce_gro_may_start(const struct softrdma_roce_gro_pkt *pkt)
+{
+	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
+
+	return op && (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_MIDDLE)) &&
+	       !pkt->ackreq;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_may_start);
+
+/**
+ * softrdma_roce_gro_join() - may a packet join its QP's burst
+ * @burst: the burst held for the packet's flow and QP
+ * @pkt: the packet, its UDP checksum zero and its length valid
+ * @max: packets a burst may hold
+ *
+ * Return: SOFTRDMA_ROCE_GRO_SPLIT if the packet does not follow the burst
+ * (see the rules above); else SOFTRDMA_ROCE_GRO_MERGE_LAST if it ends it,
+ * SOFTRDMA_ROCE_GRO_MERGE if not.
+ */
+VISIBLE_IF_KUNIT enum softrdma_roce_gro_join
+softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
+		       const struct softrdma_roce_gro_pkt *pkt,
+		       unsigned int max)
+{
+	if (burst->count >= max || pkt->len > burst->head_len ||
+	    burst->len + pkt->len > SOFTRDMA_ROCE_GRO_BYTES_MAX ||
+	    pkt->psn != psn_add(burst->last_psn, 1))
+		return SOFTRDMA_ROCE_GRO_SPLIT;
+	if (burst->ipv4 &&
+	    pkt->ip_id != (u16)(burst->head_ip_id + burst->count))
+		return SOFTRDMA_ROCE_GRO_SPLIT;
+
+	if (burst->count + 1 >= max || pkt->len < burst->head_len ||
+	    !softrdma_roce_gro_may_start(pkt))
+		return SOFTRDMA_ROCE_GRO_MERGE_LAST;
+	return SOFTRDMA_ROCE_GRO_MERGE;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_join);
+
+/**
+ * softrdma_roce_gro_chain() - append a packet to a burst
+ * @p: the burst's head, as GRO holds it
+ * @skb: the packet, its GRO offset at the BTH
+ *
+ * The packet becomes the last frag_list member of @p, starting at its
+ * BTH; its headers stay in front of it for segmentation to find.
+ *
+ * Return: 0, or -ENOMEM (the packet untouched) when its headers cannot
+ * be made linear.
+ */
+VISIBLE_IF_KUNIT int softrdma_roce_gro_chain(struct sk_buff *p,
+					     struct sk_buff *skb)
+{
+	struct sk_buff *last = NAPI_GRO_CB(p)->last;
+
+	if (!pskb_may_pull(skb, skb_gro_offset(skb)))
+		return -ENOMEM;
+	__skb_pull(skb, skb_gro_offset(skb));
+
+	if (last == p)
+		skb_shinfo(p)->frag_list = skb;
+	else
+		last->next = skb;
+	NAPI_GRO_CB(p)->last = skb;
+	NAPI_GRO_CB(p)->count++;
+
+	p->len += skb->len;
+	p->data_len += skb->len;
+	p->truesize += skb->truesize;
+	skb_shinfo(p)->flags |= skb_shinfo(skb)->flags & SKBFL_SHARED_FRAG;
+	/* a received packet has no owner; were there one, the head has it */
+	skb->destructor = NULL;
+	skb->sk = NULL;
+
+	NAPI_GRO_CB(skb)->same_flow = 1;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_chain);
+
+/*
+ * The BTH of a held burst's packet: at @off in the head, where every
+ * packet of the flow has it (GRO merges only headers of equal lengths),
+ * at the start of a member
+ */
+static const struct softrdma_bth *
+softrdma_roce_gro_bth(struct sk_buff *p, struct sk_buff *pkt,
+		      unsigned int off, struct softrdma_bth *buf)
+{
+	return skb_header_pointer(pkt, pkt == p ? off : 0, sizeof(*buf), buf);
+}
+
+/**
+ * softrdma_roce_gro_receive() - udp_tunnel gro_receive of the RoCE sockets
+ * @sk: the socket the packet is for
+ * @head: the bursts GRO holds
+ * @skb: the packet, its GRO offset past the UDP header
+ *
+ * Context: NAPI poll, softirq.
+ * Return: the burst for GRO to deliver now, or NULL.
+ */
+struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
+					  struct list_head *head,
+					  struct sk_buff *skb)
+{
+	const unsigned int max = min_t(unsigned int, READ_ONCE(roce_gro_burst),
+				       SOFTRDMA_ROCE_GRO_MAX);
+	const unsigned int off = skb_gro_offset(skb);
+	struct softrdma_roce_gro_burst burst = {};
+	const struct softrdma_bth *bth, *bth2;
+	struct softrdma_roce_gro_pkt pkt;
+	struct softrdma_bth buf;
+	const struct udphdr *uh;
+	const struct iphdr *iph;
+	unsigned int nh_len;
+	bool may_join;
+	struct sk_buff *p;
+	__be16 id;
+	u32 qpn;
+
+	/* an IPv4 header is 20 bytes here: inet_gro_receive() takes no other */
+	burst.ipv4 = !NAPI_GRO_CB(skb)->is_ipv6;
+	nh_len = burst.ipv4 ? sizeof(*iph) : 0;
+	iph = skb_gro_header(skb, off + sizeof(*bth),
+			     off - sizeof(*uh) - nh_len);
+	if (!iph || max < 2) {
+		NAPI_GRO_CB(skb)->flush = 1;
+		return NULL;
+	}
+	uh = (const void *)iph + nh_len;
+	bth = (const void *)(uh + 1);
+
+	pkt.len = skb_gro_len(skb);
+	pkt.psn = softrdma_bth_psn(bth);
+	pkt.ip_id = burst.ipv4 ? ntohs(iph->id) : 0;
+	pkt.opcode = softrdma_bth_opcode(bth);
+	pkt.ackreq = softrdma_bth_ackreq(bth);
+	qpn = softrdma_bth_qpn(bth);
+	may_join = !NAPI_GRO_CB(skb)->flush && !uh->check &&
+		   ntohs(uh->len) == sizeof(*uh) + pkt.len;
+
+	list_for_each_entry(p, head, list) {
+		if (!NAPI_GRO_CB(p)->same_flow)
+			continue;
+		bth2 = softrdma_roce_gro_bth(p, p, off, &buf);
+		if (!bth2 || softrdma_bth_qpn(bth2) != qpn) {
+			NAPI_GRO_CB(p)->same_flow = 0;
+			continue;
+		}
+		goto found;
+	}
+	/* no burst held for this QP: hold this packet, or let it go */
+	if (!may_join || !softrdma_roce_gro_may_start(&pkt))
+		NAPI_GRO_CB(skb)->flush = 1;
+	return NULL;
+
+found:
+	if (!may_join)
+		goto out_split;
+	bth2 = softrdma_roce_gro_bth(p, NAPI_GRO_CB(p)->last, off, &buf);
+	if (!bth2)
+		goto out_split;
+	burst.count = NAPI_GRO_CB(p)->count;
+	burst.head_len = skb_shinfo(p)->gso_size;
+	burst.len = p->len;
+	burst.last_psn = softrdma_bth_psn(bth2);
+	if (burst.ipv4) {
+		if (skb_copy_bits(p, off - sizeof(*uh) - nh_len +
+				  offsetof(struct iphdr, id), &id, sizeof(id)))
+			goto out_split;
+		burst.head_ip_id = ntohs(id);
+	}
+
+	switch (softrdma_roce_gro_join(&burst, &pkt, max)) {
+	case SOFTRDMA_ROCE_GRO_MERGE:
+		if (softrdma_roce_gro_chain(p, skb))
+			goto out_split;
+		return NULL;
+	case SOFTRDMA_ROCE_GRO_MERGE_LAST:
+		if (softrdma_roce_gro_chain(p, skb))
+			goto out_split;
+		return p;
+	case SOFTRDMA_ROCE_GRO_SPLIT:
+		break;
+	}
+
+out_split:
+	/* the burst goes up first; this packet may start the next one */
+	if (!may_join || !softrdma_roce_gro_may_start(&pkt))
+		NAPI_GRO_CB(skb)->flush = 1;
+	return p;
+}
+
+/**
+ * softrdma_roce_gro_complete() - udp_tunnel gro_complete of the RoCE sockets
+ * @sk: the socket
+ * @skb: a burst of two or more packets from softrdma_roce_gro_receive()
+ * @nhoff: offset of the head's BTH
+ *
+ * udp_gro_complete() took the burst for a tunnel's with an inner packet
+ * behind the UDP header; it is a fraglist burst of whole packets.  The
+ * IP and UDP layers have set its length fields to the burst's length.
+ *
+ * Context: NAPI poll, softirq.
+ * Return: 0.
+ */
+int softrdma_roce_gro_complete(struct sock *sk, struct sk_buff *skb,
+			       int nhoff)
+{
+	skb->encapsulation = 0;
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+	skb_shinfo(skb)->gso_segs = NAPI_GRO_CB(skb)->count;
+	return 0;
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for roce_gro.c: which packets start a receive burst, which
+ * join one and which end it, and that a burst built as GRO builds it and
+ * segmented as UDP segments it gives back every packet byte for byte.
+ */
+#include <kunit/test.h>
+#include <linux/ip.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/gro.h>
+#include <net/ip.h>
+#include <rdma/ib_pack.h>
+
+#include "compat.h"
+#include "icrc.h"
+#include "roce_gro.h"
+#include "roce_hdr.h"
+#include "roce_net.h"
+
+struct gro_start_case {
+	const char *name;
+	u8 opcode;
+	bool ackreq;
+	bool start;
+};
+
+static const struct gro_start_case gro_start_cases[] = {
+	{ "write_first", IB_OPCODE_RC_RDMA_WRITE_FIRST, false, true },
+	{ "write_middle", IB_OPCODE_RC_RDMA_WRITE_MIDDLE, false, true },
+	{ "write_middle_ackreq", IB_OPCODE_RC_RDMA_WRITE_MIDDLE, true, false },
+	{ "write_last", IB_OPCODE_RC_RDMA_WRITE_LAST, false, false },
+	{ "write_only", IB_OPCODE_RC_RDMA_WRITE_ONLY, false, false },
+	{ "send_first", IB_OPCODE_RC_SEND_FIRST, false, true },
+	{ "send_last", IB_OPCODE_RC_SEND_LAST, false, false },
+	{ "read_response_first", IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST, false,
+	  true },
+	{ "read_response_middle", IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE,
+	  false, true },
+	{ "read_response_last", IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST, false,
+	  false },
+	{ "read_request", IB_OPCODE_RC_RDMA_READ_REQUEST, false, false },
+	{ "ack", IB_OPCODE_RC_ACKNOWLEDGE, false, false },
+	{ "uc_send_middle", IB_OPCODE_UC_SEND_MIDDLE, false, true },
+	{ "ud_send_only", IB_OPCODE_UD_SEND_ONLY, false, false },
+	{ "undefined_opcode", 0x1f, false, false },
+};
+
+static void gro_start_case_desc(const struct gro_start_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_start, gro_start_cases, gro_start_case_desc);
+
+static void softrdma_roce_gro_starts(struct kunit *test)
+{
+	const struct gro_start_case *c = test->param_value;
+	const struct softrdma_roce_gro_pkt pkt = {
+		.len = 12 + 1024,
+		.opcode = c->opcode,
+		.ackreq = c->ackreq,
+	};
+
+	KUNIT_EXPECT_EQ(test, softrdma_roce_gro_may_start(&pkt), c->start);
+}
+
+#define MID	IB_OPCODE_RC_RDMA_WRITE_MIDDLE
+#define LEN	(12 + 1024 + 4)
+
+struct gro_join_case {
+	const char *name;
+	struct softrdma_roce_gro_burst burst;
+	struct softrdma_roce_gro_pkt pkt;
+	unsigned int max;
+	enum softrdma_roce_gro_join join;
+};
+
+static const struct gro_join_case gro_join_cases[] = {
+	{ "next_middle",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "third_middle",
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x102, 9, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "psn_wraps",
+	  { 1, LEN, 28 + LEN, 0xffffff, 7, true }, { LEN, 0, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "psn_gap",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x102, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "psn_repeated",
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x101, 9, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "psn_behind",
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x100, 9, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ip_id_gap",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 9, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ip_id_same",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 7, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ip_id_wraps",
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 0xffff, true }, { LEN, 0x102, 1, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "ipv6_has_no_id",
+	  { 1, LEN, 48 + LEN, 0x100, 0, false }, { LEN, 0x101, 0, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "longer_than_head",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN + 16, 0x101, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "shorter_ends",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN - 4, 0x101, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "last_ends",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "ackreq_ends",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 8, MID, true },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "read_response_last_ends",
+	  { 1, LEN, 28 + LEN, 0x100, 7, true },
+	  { 12 + 4 + 512 + 4, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "max_reached_ends",
+	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true }, { LEN, 0x103, 10, MID },
+	  4, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "full",
+	  { 4, LEN, 28 + 4 * LEN, 0x103, 7, true }, { LEN, 0x104, 11, MID },
+	  4, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ip_length_fits",
+	  { 62, LEN, 0xffff - LEN, 0x13d, 7, true }, { LEN, 0x13e, 69, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "ip_length_overflows",
+	  { 62, LEN, 0xffff - LEN + 1, 0x13d, 7, true },
+	  { LEN, 0x13e, 69, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+};
+
+static void gro_join_case_desc(const struct gro_join_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_join, gro_join_cases, gro_join_case_desc);
+
+static void softrdma_roce_gro_joins(struct kunit *test)
+{
+	const struct gro_join_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, softrdma_roce_gro_join(&c->burst, &c->pkt, c->max),
+			c->join);
+}
+
+/*
+ * A burst end to end: packets as a NIC hands them to GRO (IPv4 header to
+ * ICRC, zero UDP checksum, consecutive IDs), chained as
+ * softrdma_roce_gro_receive() chains them, completed as the IP and UDP
+ * layers and softrdma_roce_gro_complete() complete them, then segmented
+ * as udp_rcv_segment() segments them: every segment must be the packet
+ * received, byte for byte, its ICRC good.
+ */
+
+#define GRO_NH		(sizeof(struct iphdr) + sizeof(struct udphdr))
+#define GRO_HEADROOM	128
+
+struct gro_burst_case {
+	const char *name;
+	unsigned int n;
+	unsigned int len[4];	/* IB bytes, BTH to pad */
+	u16 id0;
+};
+
+static const struct gro_burst_case gro_burst_cases[] = {
+	{ "write_first_middle", 2, { 12 + 16 + 1024, 12 + 1024 }, 100 },
+	{ "write_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 100 }, 7 },
+	{ "read_responses", 4, { 12 + 4 + 1024, 12 + 1024, 12 + 1024,
+				 12 + 4 + 512 }, 0xfffe },
+};
+
+static void gro_burst_case_desc(const struct gro_burst_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_burst, gro_burst_cases, gro_burst_case_desc);
+
+/* packet @i of a burst as received, its bytes also left in @wire */
+static struct sk_buff *gro_rx_pkt(struct kunit *test, unsigned int ib_len,
+				  unsigned int i, u16 id, u8 *wire)
+{
+	unsigned int len = GRO_NH + ib_len + ROCE_ICRC_SIZE, k;
+	struct softrdma_bth *bth;
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	struct iphdr *iph;
+	u32 icrc;
+	u8 *ib;
+
+	skb = alloc_skb(GRO_HEADROOM + len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, GRO_HEADROOM);
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	skb->protocol = htons(ETH_P_IP);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tot_len = htons(len);
+	iph->id = htons(id);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = htonl(0xc0000201);
+	iph->daddr = htonl(0xc0000202);
+	ip_send_check(iph);
+	skb_set_transport_header(skb, sizeof(*iph));
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = htons(0xc123);
+	uh->dest = htons(4791);
+	uh->len = htons(len - sizeof(*iph));
+
+	ib = skb_put(skb, ib_len);
+	for (k = 0; k < ib_len; k++)
+		ib[k] = (u8)(k * 7 + i * 13);
+	bth = (struct softrdma_bth *)ib;
+	memset(bth, 0, sizeof(*bth));
+	softrdma_bth_set_opcode(bth, MID);
+	softrdma_bth_set_tver(bth, SOFTRDMA_BTH_TVER);
+	softrdma_bth_set_pkey(bth, 0xffff);
+	softrdma_bth_set_qpn(bth, 0x11);
+	softrdma_bth_set_psn(bth, 0x100 + i);
+	icrc = softrdma_icrc_compute(skb, ib_len);
+	softrdma_icrc_put(skb_put(skb, ROCE_ICRC_SIZE), icrc);
+	KUNIT_ASSERT_TRUE(test, softrdma_icrc_check_buf(skb->data, len));
+	memcpy(wire, skb->data, len);
+
+	/* what GRO has done by the time the RoCE socket's gro_receive runs */
+	memset(skb->cb, 0, sizeof(skb->cb));
+	NAPI_GRO_CB(skb)->data_offset = GRO_NH;
+	NAPI_GRO_CB(skb)->count = 1;
+	return skb;
+}
+
+static void softrdma_roce_gro_burst_segments(struct kunit *test)
+{
+	const struct gro_burst_case *c = test->param_value;
+	struct sk_buff *head, *skb, *segs, *next;
+	unsigned int i, total = 0, len;
+	u8 *wire[4];
+
+	for (i = 0; i < c->n; i++) {
+		len = GRO_NH + c->len[i] + ROCE_ICRC_SIZE;
+		wire[i] = kunit_kzalloc(test, len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, wire[i]);
+		skb = gro_rx_pkt(test, c->len[i], i, (u16)(c->id0 + i),
+				 wire[i]);
+		total += skb->len;
+		if (!i) {
+			/* dev_gro_receive() holding the first packet */
+			head = skb;
+			NAPI_GRO_CB(head)->last = head;
+			skb_shinfo(head)->gso_size = skb_gro_len(head);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, softrdma_roce_gro_chain(head, skb), 0);
+		KUNIT_EXPECT_PTR_EQ(test, NAPI_GRO_CB(head)->last, skb);
+		KUNIT_EXPECT_EQ(test, skb->len, c->len[i]);
+	}
+	KUNIT_EXPECT_EQ(test, NAPI_GRO_CB(head)->count, c->n);
+	KUNIT_EXPECT_EQ(test, head->len, total - (c->n - 1) * GRO_NH);
+
+	/* inet_gro_complete(), udp_gro_complete() and the socket's */
+	ip_hdr(head)->tot_len = htons(head->len);
+	ip_send_check(ip_hdr(head));
+	udp_hdr(head)->len = htons(head->len - sizeof(struct iphdr));
+	KUNIT_EXPECT_EQ(test, softrdma_roce_gro_complete(NULL, head, GRO_NH),
+			0);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(head)->gso_segs, c->n);
+
+	/* udp_rcv_segment(): the socket takes no GSO skbs */
+	segs = __skb_gso_segment(head, NETIF_F_SG, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
+	consume_skb(head);
+
+	i = 0;
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		if (i >= c->n) {
+			KUNIT_FAIL(test, "more segments than packets");
+			kfree_skb(skb);
+			continue;
+		}
+		len = GRO_NH + c->len[i] + ROCE_ICRC_SIZE;
+		KUNIT_EXPECT_EQ(test, skb->len - skb_network_offset(skb), len);
+		if (skb->len - skb_network_offset(skb) == len) {
+			u8 *got = kunit_kzalloc(test, len, GFP_KERNEL);
+
+			KUNIT_ASSERT_NOT_NULL(test, got);
+			KUNIT_ASSERT_EQ(test,
+					skb_copy_bits(skb, skb_network_offset(skb),
+						      got, len), 0);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(got, wire[i], len), 0,
+					    "segment %u differs", i);
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      softrdma_icrc_check_buf(got, len),
+					      "segment %u: bad ICRC", i);
+		}
+		kfree_skb(skb);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, i, c->n);
+}
+
+static struct kunit_case softrdma_roce_gro_cases[] = {
+	KUNIT_CASE_PARAM(softrdma_roce_gro_starts, gro_start_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_joins, gro_join_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
+			 gro_burst_gen_params),
+	{}
+};
+
+static struct kunit_suite softrdma_roce_gro_suite = {
+	.name = "softrdma_roce_gro",
+	.test_cases = softrdma_roce_gro_cases,
+};
+
+kunit_test_suite(softrdma_roce_gro_suite);

@@ -267,7 +267,7 @@ static void softrdma_roce_gro_burst_segments(struct kunit *test)
 		}
 		KUNIT_ASSERT_EQ(test, softrdma_roce_gro_chain(head, skb), 0);
 		KUNIT_EXPECT_PTR_EQ(test, NAPI_GRO_CB(head)->last, skb);
-		KUNIT_EXPECT_EQ(test, skb->len, c->len[i]);
+		KUNIT_EXPECT_EQ(test, skb->len, c->len[i] + ROCE_ICRC_SIZE);
 	}
 	KUNIT_EXPECT_EQ(test, NAPI_GRO_CB(head)->count, c->n);
 	KUNIT_EXPECT_EQ(test, head->len, total - (c->n - 1) * GRO_NH);

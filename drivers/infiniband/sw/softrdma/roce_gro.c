@@ -180,22 +180,27 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 	const struct udphdr *uh;
 	const struct iphdr *iph;
 	unsigned int nh_len;
-	bool may_join;
 	struct sk_buff *p;
+	const void *hdr;
+	bool may_join;
 	__be16 id;
 	u32 qpn;
 
-	/* an IPv4 header is 20 bytes here: inet_gro_receive() takes no other */
+	/*
+	 * From the IPv4 header (20 bytes here: inet_gro_receive() takes no
+	 * other), or for IPv6 from the UDP header, to the BTH
+	 */
 	burst.ipv4 = !NAPI_GRO_CB(skb)->is_ipv6;
 	nh_len = burst.ipv4 ? sizeof(*iph) : 0;
-	iph = skb_gro_header(skb, off + sizeof(*bth),
+	hdr = skb_gro_header(skb, off + sizeof(*bth),
 			     off - sizeof(*uh) - nh_len);
-	if (!iph || max < 2) {
+	if (!hdr || max < 2) {
 		NAPI_GRO_CB(skb)->flush = 1;
 		return NULL;
 	}
-	uh = (const void *)iph + nh_len;
-	bth = (const void *)(uh + 1);
+	iph = hdr;
+	uh = hdr + nh_len;
+	bth = hdr + nh_len + sizeof(*uh);
 
 	pkt.len = skb_gro_len(skb);
 	pkt.psn = softrdma_bth_psn(bth);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for roce_gro.c: which packets start a receive burst, which
- * join one and which end it, and that a burst built as GRO builds it and
- * segmented as UDP segments it gives back every packet byte for byte.
+ * join one and which end it, gro_receive on a list of held bursts, and
+ * that a burst built as GRO builds it and segmented as UDP segments it
+ * gives back every packet byte for byte.
  */
 #include <kunit/test.h>
 #include <linux/ip.h>
@@ -187,9 +188,23 @@ static void gro_burst_case_desc(const struct gro_burst_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(gro_burst, gro_burst_cases, gro_burst_case_desc);
 
-/* packet @i of a burst as received, its bytes also left in @wire */
-static struct sk_buff *gro_rx_pkt(struct kunit *test, unsigned int ib_len,
-				  unsigned int i, u16 id, u8 *wire)
+/* a packet's BTH fields */
+struct gro_bth {
+	u8 opcode;
+	bool ackreq;
+	u32 qpn;
+	u32 psn;
+};
+
+/*
+ * A packet as received, IPv4 header to ICRC, @ib_len IB bytes (BTH to
+ * pad, a pattern after the BTH that @seed varies), its bytes also left
+ * in @wire unless NULL; its GRO state as the RoCE socket's gro_receive
+ * finds it
+ */
+static struct sk_buff *gro_rx_pkt(struct kunit *test, const struct gro_bth *b,
+				  unsigned int ib_len, unsigned int seed,
+				  u16 id, u8 *wire)
 {
 	unsigned int len = GRO_NH + ib_len + ROCE_ICRC_SIZE, k;
 	struct softrdma_bth *bth;
@@ -224,18 +239,20 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, unsigned int ib_len,
 
 	ib = skb_put(skb, ib_len);
 	for (k = 0; k < ib_len; k++)
-		ib[k] = (u8)(k * 7 + i * 13);
+		ib[k] = (u8)(k * 7 + seed * 13);
 	bth = (struct softrdma_bth *)ib;
 	memset(bth, 0, sizeof(*bth));
-	softrdma_bth_set_opcode(bth, MID);
+	softrdma_bth_set_opcode(bth, b->opcode);
 	softrdma_bth_set_tver(bth, SOFTRDMA_BTH_TVER);
 	softrdma_bth_set_pkey(bth, 0xffff);
-	softrdma_bth_set_qpn(bth, 0x11);
-	softrdma_bth_set_psn(bth, 0x100 + i);
+	softrdma_bth_set_qpn(bth, b->qpn);
+	softrdma_bth_set_ackreq(bth, b->ackreq);
+	softrdma_bth_set_psn(bth, b->psn);
 	icrc = softrdma_icrc_compute(skb, ib_len);
 	softrdma_icrc_put(skb_put(skb, ROCE_ICRC_SIZE), icrc);
 	KUNIT_ASSERT_TRUE(test, softrdma_icrc_check_buf(skb->data, len));
-	memcpy(wire, skb->data, len);
+	if (wire)
+		memcpy(wire, skb->data, len);
 
 	/* what GRO has done by the time the RoCE socket's gro_receive runs */
 	memset(skb->cb, 0, sizeof(skb->cb));
@@ -247,15 +264,17 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, unsigned int ib_len,
 static void softrdma_roce_gro_burst_segments(struct kunit *test)
 {
 	const struct gro_burst_case *c = test->param_value;
+	struct gro_bth bth = { .opcode = MID, .qpn = 0x11 };
 	struct sk_buff *head, *skb, *segs, *next;
 	unsigned int i, total = 0, len;
 	u8 *wire[4];
 
 	for (i = 0; i < c->n; i++) {
+		bth.psn = 0x100 + i;
 		len = GRO_NH + c->len[i] + ROCE_ICRC_SIZE;
 		wire[i] = kunit_kzalloc(test, len, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, wire[i]);
-		skb = gro_rx_pkt(test, c->len[i], i, (u16)(c->id0 + i),
+		skb = gro_rx_pkt(test, &bth, c->len[i], i, (u16)(c->id0 + i),
 				 wire[i]);
 		total += skb->len;
 		if (!i) {
@@ -314,9 +333,101 @@ static void softrdma_roce_gro_burst_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, c->n);
 }
 
+/*
+ * softrdma_roce_gro_receive() on a GRO list as dev_gro_receive() keeps it:
+ * each step a packet arrives; what it returns (the burst to deliver, if
+ * any), whether the packet was chained, and whether it must go up alone
+ */
+struct gro_step {
+	struct gro_bth bth;
+	u16 id;
+	unsigned int ib_len;
+	int deliver;		/* the step whose packet heads the burst, or -1 */
+	bool merged;
+	bool flush;
+};
+
+static const struct gro_step gro_steps[] = {
+	/* 0: starts a burst */
+	{ { MID, false, 0x11, 0x100 }, 10, 1036, -1, false, false },
+	/* 1: joins it */
+	{ { MID, false, 0x11, 0x101 }, 11, 1036, -1, true, false },
+	/* 2: another QP on the same flow: a burst of its own */
+	{ { MID, false, 0x12, 0x500 }, 12, 1036, -1, false, false },
+	/* 3: QP 0x11, but its IPv4 ID is not the next: the burst goes up */
+	{ { MID, false, 0x11, 0x102 }, 99, 1036, 0, false, false },
+	/* 4: QP 0x11, a PSN gap: 3's burst goes up, this starts the next */
+	{ { MID, false, 0x11, 0x104 }, 100, 1036, 3, false, false },
+	/* 5: QP 0x12's LAST joins its burst and ends it */
+	{ { IB_OPCODE_RC_RDMA_WRITE_LAST, false, 0x12, 0x501 }, 13, 200, 2,
+	  true, false },
+	/* 6: QP 0x11's AckReq packet joins and ends 4's burst */
+	{ { MID, true, 0x11, 0x105 }, 101, 1036, 4, true, false },
+	/* 7: an ACK, no burst held: straight up */
+	{ { IB_OPCODE_RC_ACKNOWLEDGE, false, 0x11, 0x105 }, 102, 12 + 4, -1,
+	  false, true },
+	/* 8: a WRITE ONLY: nothing follows it, straight up */
+	{ { IB_OPCODE_RC_RDMA_WRITE_ONLY, false, 0x11, 0x106 }, 103, 500, -1,
+	  false, true },
+	/* 9, 10: a burst, then a packet longer than its first */
+	{ { MID, false, 0x11, 0x107 }, 104, 500, -1, false, false },
+	{ { MID, false, 0x11, 0x108 }, 105, 1036, 9, false, false },
+};
+
+static void softrdma_roce_gro_receive_steps(struct kunit *test)
+{
+	struct sk_buff *skbs[ARRAY_SIZE(gro_steps)], *p, *pp;
+	unsigned int i, k;
+	LIST_HEAD(held);
+
+	for (i = 0; i < ARRAY_SIZE(gro_steps); i++) {
+		const struct gro_step *s = &gro_steps[i];
+
+		skbs[i] = gro_rx_pkt(test, &s->bth, s->ib_len, i, s->id, NULL);
+		/* gro_list_prepare(): one flow as far as IP and UDP go */
+		list_for_each_entry(p, &held, list)
+			NAPI_GRO_CB(p)->same_flow = 1;
+
+		pp = softrdma_roce_gro_receive(NULL, &held, skbs[i]);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, pp,
+					s->deliver < 0 ? NULL : skbs[s->deliver],
+					"step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)NAPI_GRO_CB(skbs[i])->same_flow,
+				    s->merged, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, (bool)NAPI_GRO_CB(skbs[i])->flush,
+				    s->flush, "step %u", i);
+
+		/* dev_gro_receive(): deliver, hold */
+		if (pp) {
+			KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(pp)->count,
+					skb_shinfo(pp)->frag_list ? 2U : 1U);
+			skb_list_del_init(pp);
+			kfree_skb(pp);
+		}
+		if (s->merged || s->flush) {
+			if (!s->merged)
+				kfree_skb(skbs[i]);
+			continue;
+		}
+		NAPI_GRO_CB(skbs[i])->last = skbs[i];
+		skb_shinfo(skbs[i])->gso_size = skb_gro_len(skbs[i]);
+		list_add_tail(&skbs[i]->list, &held);
+	}
+
+	k = 0;
+	list_for_each_entry_safe(p, pp, &held, list) {
+		KUNIT_EXPECT_PTR_EQ(test, p, skbs[ARRAY_SIZE(gro_steps) - 1]);
+		skb_list_del_init(p);
+		kfree_skb(p);
+		k++;
+	}
+	KUNIT_EXPECT_EQ(test, k, 1);
+}
+
 static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_gro_starts, gro_start_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_joins, gro_join_gen_params),
+	KUNIT_CASE(softrdma_roce_gro_receive_steps),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}

@@ -45,6 +45,7 @@
 #include <kunit/visibility.h>
 #include <net/gro.h>
 
+#include "compat.h"
 #include "psn.h"
 #include "roce_gro.h"
 #include "roce_hdr.h"
@@ -111,7 +112,8 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_join);
  * @skb: the packet, its GRO offset at the BTH
  *
  * The packet becomes the last frag_list member of @p, starting at its
- * BTH; its headers stay in front of it for segmentation to find.
+ * BTH; its headers stay in front of it for segmentation to find, its
+ * network header at its IP header.
  *
  * Return: 0, or -ENOMEM (the packet untouched) when its headers cannot
  * be made linear.
@@ -123,6 +125,12 @@ VISIBLE_IF_KUNIT int softrdma_roce_gro_chain(struct sk_buff *p,
 
 	if (!pskb_may_pull(skb, skb_gro_offset(skb)))
 		return -ENOMEM;
+	/*
+	 * Segmentation finds a member's IP header at its network header,
+	 * which 6.12's GRO leaves at offset 0, before an in-band VLAN tag
+	 * if there is one (compat.h)
+	 */
+	skb_set_network_header(skb, softrdma_gro_network_offset(skb));
 	__skb_pull(skb, skb_gro_offset(skb));
 
 	if (last == p)

@@ -6,6 +6,7 @@
  * gives back every packet byte for byte.
  */
 #include <kunit/test.h>
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
@@ -172,6 +173,7 @@ struct gro_burst_case {
 	unsigned int n;
 	unsigned int len[4];	/* IB bytes, BTH to pad */
 	u16 id0;
+	bool vlan;		/* an 802.1Q tag in front of each member */
 };
 
 static const struct gro_burst_case gro_burst_cases[] = {
@@ -179,6 +181,10 @@ static const struct gro_burst_case gro_burst_cases[] = {
 	{ "write_middles_last", 3, { 12 + 1024, 12 + 1024, 12 + 100 }, 7 },
 	{ "read_responses", 4, { 12 + 4 + 1024, 12 + 1024, 12 + 1024,
 				 12 + 4 + 512 }, 0xfffe },
+	{ "vlan_write_first_middle", 2, { 12 + 16 + 1024, 12 + 1024 }, 100,
+	  true },
+	{ "vlan_read_responses", 4, { 12 + 4 + 1024, 12 + 1024, 12 + 1024,
+				      12 + 4 + 512 }, 0xfffe, true },
 };
 
 static void gro_burst_case_desc(const struct gro_burst_case *c, char *desc)
@@ -195,6 +201,40 @@ struct gro_bth {
 	u32 qpn;
 	u32 psn;
 };
+
+/*
+ * Where the IP layer's gro_receive leaves a packet's IP header, at @nh_off
+ * from skb->data: 6.12 records it in the GRO cb and leaves the network
+ * header at GRO offset 0, 6.1 sets the network header (compat.h)
+ */
+static void gro_rx_set_nh(struct sk_buff *skb, unsigned int nh_off)
+{
+#ifdef SOFTRDMA_HAVE_GRO_NETWORK_OFFSETS
+	skb_reset_network_header(skb);
+	NAPI_GRO_CB(skb)->network_offsets[0] = nh_off;
+	/* the inner offset a UDP tunnel's gro_receive must not take */
+	NAPI_GRO_CB(skb)->network_offsets[1] = 2 * nh_off + 8;
+	NAPI_GRO_CB(skb)->encap_mark = 1;
+#else
+	skb_set_network_header(skb, nh_off);
+#endif
+}
+
+/*
+ * A received packet as it comes from a NIC that leaves 802.1Q tags in the
+ * frame (virtio-net, any with rxvlan off): vlan_gro_receive() has passed
+ * the 4-byte tag in front of the IP header
+ */
+static void gro_rx_tag(struct sk_buff *skb)
+{
+	struct vlan_hdr *vh = skb_push(skb, sizeof(*vh));
+
+	vh->h_vlan_TCI = htons(100);
+	vh->h_vlan_encapsulated_proto = htons(ETH_P_IP);
+	skb->protocol = htons(ETH_P_8021Q);
+	NAPI_GRO_CB(skb)->data_offset += sizeof(*vh);
+	gro_rx_set_nh(skb, sizeof(*vh));
+}
 
 /*
  * A packet as received, IPv4 header to ICRC, @ib_len IB bytes (BTH to
@@ -258,6 +298,7 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, const struct gro_bth *b,
 	memset(skb->cb, 0, sizeof(skb->cb));
 	NAPI_GRO_CB(skb)->data_offset = GRO_NH;
 	NAPI_GRO_CB(skb)->count = 1;
+	gro_rx_set_nh(skb, 0);
 	return skb;
 }
 
@@ -284,6 +325,9 @@ static void softrdma_roce_gro_burst_segments(struct kunit *test)
 			skb_shinfo(head)->gso_size = skb_gro_len(head);
 			continue;
 		}
+		/* the head as skb_vlan_untag() leaves it, members tagged */
+		if (c->vlan)
+			gro_rx_tag(skb);
 		KUNIT_ASSERT_EQ(test, softrdma_roce_gro_chain(head, skb), 0);
 		KUNIT_EXPECT_PTR_EQ(test, NAPI_GRO_CB(head)->last, skb);
 		KUNIT_EXPECT_EQ(test, skb->len, c->len[i] + ROCE_ICRC_SIZE);

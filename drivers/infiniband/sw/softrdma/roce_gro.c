@@ -30,8 +30,10 @@
  *  - no longer than the burst's first packet (a longer one would escape
  *    a forwarding host's MTU check, which looks at gso_size).
  * What joins is one QP's: the same addresses and UDP ports (checked by
- * the IP and UDP layers' GRO), the same destination QP, PSNs consecutive
- * (IBA 9.7.1).  A burst starts with a packet in the first part of a
+ * the IP and UDP layers' GRO), the same IP header as the first packet's
+ * but for its lengths, checksum and ID (TOS or traffic class, TTL or hop
+ * limit, DF: what IP, routing and netfilter judge the burst by), the same
+ * destination QP, PSNs consecutive (IBA 9.7.1).  A burst starts with a packet in the first part of a
  * message (FIRST or MIDDLE, IBA 9.2); a message's LAST packet, any
  * shorter packet and any asking for an ACK join it and end it there, so
  * that what completes a message or calls for an ACK is not held back for
@@ -39,11 +41,13 @@
  * burst held for its QP if any, so that a QP's packets stay in order.
  */
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/moduleparam.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <kunit/visibility.h>
 #include <net/gro.h>
+#include <net/ipv6.h>
 
 #include "compat.h"
 #include "psn.h"
@@ -165,6 +169,29 @@ softrdma_roce_gro_bth(struct sk_buff *p, struct sk_buff *pkt,
 	return skb_header_pointer(pkt, pkt == p ? off : 0, sizeof(*buf), buf);
 }
 
+/*
+ * Whether a packet's IP header differs from its burst's first in a field
+ * that IP, routing and netfilter judge: they see the burst once, with the
+ * first packet's header.  The IP layer's GRO does not merge such packets:
+ * 6.1's marks the held burst (NAPI_GRO_CB(p)->flush), 6.12's leaves the
+ * comparison to the transport's gro_receive (gro_receive_network_flush(),
+ * which in a UDP tunnel's gro_receive would take the inner offsets).
+ * Version, header length, protocol and addresses are equal already.
+ */
+static bool softrdma_roce_gro_ip_differs(const void *nh, const void *nh2,
+					 bool ipv4)
+{
+	const struct ipv6hdr *ip6 = nh, *ip6_2 = nh2;
+	const struct iphdr *iph = nh, *iph2 = nh2;
+
+	if (ipv4)
+		return iph->tos != iph2->tos || iph->ttl != iph2->ttl ||
+		       iph->frag_off != iph2->frag_off;
+	return ip6_tclass(ip6_flowinfo(ip6)) !=
+	       ip6_tclass(ip6_flowinfo(ip6_2)) ||
+	       ip6->hop_limit != ip6_2->hop_limit;
+}
+
 /**
  * softrdma_roce_gro_receive() - udp_tunnel gro_receive of the RoCE sockets
  * @sk: the socket the packet is for
@@ -180,39 +207,39 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 {
 	const unsigned int max = min_t(unsigned int, READ_ONCE(roce_gro_burst),
 				       SOFTRDMA_ROCE_GRO_MAX);
+	const unsigned int nh_off = softrdma_gro_network_offset(skb);
 	const unsigned int off = skb_gro_offset(skb);
 	struct softrdma_roce_gro_burst burst = {};
 	const struct softrdma_bth *bth, *bth2;
+	union {
+		struct iphdr v4;
+		struct ipv6hdr v6;
+	} nh2_buf;
 	struct softrdma_roce_gro_pkt pkt;
 	struct softrdma_bth buf;
 	const struct udphdr *uh;
-	const struct iphdr *iph;
-	unsigned int nh_len;
+	const void *hdr, *nh2;
 	struct sk_buff *p;
-	const void *hdr;
 	bool may_join;
-	__be16 id;
 	u32 qpn;
 
 	/*
-	 * From the IPv4 header (20 bytes here: inet_gro_receive() takes no
-	 * other), or for IPv6 from the UDP header, to the BTH
+	 * From the IP header (IPv4's is 20 bytes here: inet_gro_receive()
+	 * takes no other) to the BTH, every packet of a flow at the same
+	 * offsets, the held bursts' too
 	 */
 	burst.ipv4 = !NAPI_GRO_CB(skb)->is_ipv6;
-	nh_len = burst.ipv4 ? sizeof(*iph) : 0;
-	hdr = skb_gro_header(skb, off + sizeof(*bth),
-			     off - sizeof(*uh) - nh_len);
+	hdr = skb_gro_header(skb, off + sizeof(*bth), nh_off);
 	if (!hdr || max < 2) {
 		NAPI_GRO_CB(skb)->flush = 1;
 		return NULL;
 	}
-	iph = hdr;
-	uh = hdr + nh_len;
-	bth = hdr + nh_len + sizeof(*uh);
+	uh = hdr + (off - nh_off - sizeof(*uh));
+	bth = hdr + (off - nh_off);
 
 	pkt.len = skb_gro_len(skb);
 	pkt.psn = softrdma_bth_psn(bth);
-	pkt.ip_id = burst.ipv4 ? ntohs(iph->id) : 0;
+	pkt.ip_id = burst.ipv4 ? ntohs(((const struct iphdr *)hdr)->id) : 0;
 	pkt.opcode = softrdma_bth_opcode(bth);
 	pkt.ackreq = softrdma_bth_ackreq(bth);
 	qpn = softrdma_bth_qpn(bth);
@@ -244,12 +271,13 @@ found:
 	burst.head_len = skb_shinfo(p)->gso_size;
 	burst.len = p->len;
 	burst.last_psn = softrdma_bth_psn(bth2);
-	if (burst.ipv4) {
-		if (skb_copy_bits(p, off - sizeof(*uh) - nh_len +
-				  offsetof(struct iphdr, id), &id, sizeof(id)))
-			goto out_split;
-		burst.head_ip_id = ntohs(id);
-	}
+	nh2 = skb_header_pointer(p, nh_off, burst.ipv4 ? sizeof(nh2_buf.v4) :
+				 sizeof(nh2_buf.v6), &nh2_buf);
+	if (!nh2 || NAPI_GRO_CB(p)->flush ||
+	    softrdma_roce_gro_ip_differs(hdr, nh2, burst.ipv4))
+		goto out_split;
+	if (burst.ipv4)
+		burst.head_ip_id = ntohs(((const struct iphdr *)nh2)->id);
 
 	switch (softrdma_roce_gro_join(&burst, &pkt, max)) {
 	case SOFTRDMA_ROCE_GRO_MERGE:

@@ -468,10 +468,81 @@ static void softrdma_roce_gro_receive_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k, 1);
 }
 
+/*
+ * A packet of a held burst's QP, next in PSN and IPv4 ID, but its IP
+ * header other than the burst's first in what IP and netfilter judge, or
+ * the burst marked by the IP layer's GRO: the burst goes up, the packet
+ * starts the next one
+ */
+struct gro_ip_case {
+	const char *name;
+	u8 tos;
+	u8 ttl;
+	__be16 frag_off;
+	bool ip_flush;		/* NAPI_GRO_CB(p)->flush, as 6.1 sets it */
+	bool merged;
+};
+
+static const struct gro_ip_case gro_ip_cases[] = {
+	{ "same", 0, 64, cpu_to_be16(IP_DF), false, true },
+	{ "tos", 0x20, 64, cpu_to_be16(IP_DF), false, false },
+	{ "ecn_ce", 0x03, 64, cpu_to_be16(IP_DF), false, false },
+	{ "ttl", 0, 1, cpu_to_be16(IP_DF), false, false },
+	{ "df", 0, 64, 0, false, false },
+	{ "ip_layer_flush", 0, 64, cpu_to_be16(IP_DF), true, false },
+};
+
+static void gro_ip_case_desc(const struct gro_ip_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_ip, gro_ip_cases, gro_ip_case_desc);
+
+static void softrdma_roce_gro_ip_header(struct kunit *test)
+{
+	const struct gro_ip_case *c = test->param_value;
+	struct gro_bth bth = { .opcode = MID, .qpn = 0x11, .psn = 0x100 };
+	struct sk_buff *p, *skb, *pp;
+	struct iphdr *iph;
+	LIST_HEAD(held);
+	bool merged;
+
+	p = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	NAPI_GRO_CB(p)->last = p;
+	skb_shinfo(p)->gso_size = skb_gro_len(p);
+	list_add_tail(&p->list, &held);
+
+	bth.psn++;
+	skb = gro_rx_pkt(test, &bth, 1036, 1, 11, NULL);
+	iph = (struct iphdr *)skb->data;
+	iph->tos = c->tos;
+	iph->ttl = c->ttl;
+	iph->frag_off = c->frag_off;
+	ip_send_check(iph);
+	NAPI_GRO_CB(p)->same_flow = 1;
+	NAPI_GRO_CB(p)->flush = c->ip_flush;
+
+	pp = softrdma_roce_gro_receive(NULL, &held, skb);
+	merged = NAPI_GRO_CB(skb)->same_flow;
+	KUNIT_EXPECT_EQ(test, merged, c->merged);
+	KUNIT_EXPECT_PTR_EQ(test, pp, c->merged ? NULL : p);
+	KUNIT_EXPECT_FALSE(test, (bool)NAPI_GRO_CB(skb)->flush);
+	KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(p)->count,
+			c->merged ? 2U : 1U);
+
+	/* a merged packet goes with the burst */
+	skb_list_del_init(p);
+	kfree_skb(p);
+	if (!merged)
+		kfree_skb(skb);
+}
+
 static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_gro_starts, gro_start_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_joins, gro_join_gen_params),
 	KUNIT_CASE(softrdma_roce_gro_receive_steps),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_ip_header, gro_ip_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}

@@ -192,21 +192,89 @@ static bool softrdma_roce_gro_ip_differs(const void *nh, const void *nh2,
 	       ip6->hop_limit != ip6_2->hop_limit;
 }
 
+/*
+ * Whether a held skb that the layers below took out of a packet's flow is
+ * a burst of the packet's QP all the same: the same IP addresses, UDP
+ * ports and destination QP.  They do that for differences that leave it
+ * the QP's: a UDP checksum zero in one and not in the other, another IPv6
+ * flow label, source MAC or VLAN priority.  @nh and @uh are the packet's
+ * IP and UDP headers.
+ */
+static bool softrdma_roce_gro_same_qp(struct sk_buff *p, const void *nh,
+				      const struct udphdr *uh, u32 qpn,
+				      bool ipv4)
+{
+	const int nh_off = softrdma_gro_network_offset(p);
+	const int th_off = skb_transport_offset(p);
+	const struct ipv6hdr *ip6 = nh, *ip6_2;
+	const struct iphdr *iph = nh, *iph2;
+	union {
+		struct iphdr v4;
+		struct ipv6hdr v6;
+	} nh2_buf;
+	const struct softrdma_bth *bth2;
+	struct softrdma_bth bth_buf;
+	const struct udphdr *uh2;
+	struct udphdr uh_buf;
+	const void *nh2;
+
+	if (nh_off < 0 || th_off <= nh_off)
+		return false;
+	nh2 = skb_header_pointer(p, nh_off, ipv4 ? sizeof(nh2_buf.v4) :
+				 sizeof(nh2_buf.v6), &nh2_buf);
+	if (!nh2)
+		return false;
+	if (ipv4) {
+		iph2 = nh2;
+		if (iph2->version != 4 || iph2->protocol != IPPROTO_UDP ||
+		    iph2->saddr != iph->saddr || iph2->daddr != iph->daddr)
+			return false;
+	} else {
+		ip6_2 = nh2;
+		if (ip6_2->version != 6 ||
+		    !ipv6_addr_equal(&ip6_2->saddr, &ip6->saddr) ||
+		    !ipv6_addr_equal(&ip6_2->daddr, &ip6->daddr))
+			return false;
+	}
+	uh2 = skb_header_pointer(p, th_off, sizeof(uh_buf), &uh_buf);
+	if (!uh2 || uh2->source != uh->source || uh2->dest != uh->dest)
+		return false;
+	bth2 = skb_header_pointer(p, th_off + sizeof(*uh2), sizeof(bth_buf),
+				  &bth_buf);
+	return bth2 && softrdma_bth_qpn(bth2) == qpn;
+}
+
+/*
+ * The first held skb of a packet's flow, for a packet whose QP cannot be
+ * read: whichever QP's burst it is, it goes up before the packet
+ */
+static struct sk_buff *softrdma_roce_gro_flow_burst(struct list_head *head)
+{
+	struct sk_buff *p;
+
+	list_for_each_entry(p, head, list)
+		if (NAPI_GRO_CB(p)->same_flow)
+			return p;
+	return NULL;
+}
+
 /**
- * softrdma_roce_gro_receive() - udp_tunnel gro_receive of the RoCE sockets
- * @sk: the socket the packet is for
+ * softrdma_roce_gro_rcv() - a packet for the RoCE sockets in GRO
  * @head: the bursts GRO holds
  * @skb: the packet, its GRO offset past the UDP header
+ * @max: packets a burst may hold (roce_gro_burst)
+ *
+ * A packet of a QP whose burst is held either joins it or goes up after
+ * it, whatever else becomes of the packet, so that a QP's packets stay in
+ * order.
  *
  * Context: NAPI poll, softirq.
  * Return: the burst for GRO to deliver now, or NULL.
  */
-struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
-					  struct list_head *head,
-					  struct sk_buff *skb)
+VISIBLE_IF_KUNIT struct sk_buff *
+softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
+		      unsigned int max)
 {
-	const unsigned int max = min_t(unsigned int, READ_ONCE(roce_gro_burst),
-				       SOFTRDMA_ROCE_GRO_MAX);
 	const unsigned int nh_off = softrdma_gro_network_offset(skb);
 	const unsigned int off = skb_gro_offset(skb);
 	struct softrdma_roce_gro_burst burst = {};
@@ -230,9 +298,10 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 	 */
 	burst.ipv4 = !NAPI_GRO_CB(skb)->is_ipv6;
 	hdr = skb_gro_header(skb, off + sizeof(*bth), nh_off);
-	if (!hdr || max < 2) {
+	if (!hdr) {
+		/* too short for a BTH, or no memory: it goes up alone */
 		NAPI_GRO_CB(skb)->flush = 1;
-		return NULL;
+		return softrdma_roce_gro_flow_burst(head);
 	}
 	uh = hdr + (off - nh_off - sizeof(*uh));
 	bth = hdr + (off - nh_off);
@@ -243,7 +312,7 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 	pkt.opcode = softrdma_bth_opcode(bth);
 	pkt.ackreq = softrdma_bth_ackreq(bth);
 	qpn = softrdma_bth_qpn(bth);
-	may_join = !NAPI_GRO_CB(skb)->flush && !uh->check &&
+	may_join = max >= 2 && !NAPI_GRO_CB(skb)->flush && !uh->check &&
 		   ntohs(uh->len) == sizeof(*uh) + pkt.len;
 
 	list_for_each_entry(p, head, list) {
@@ -255,6 +324,13 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 			continue;
 		}
 		goto found;
+	}
+	list_for_each_entry(p, head, list) {
+		if (softrdma_roce_gro_same_qp(p, hdr, uh, qpn, burst.ipv4)) {
+			/* the QP's burst first, then this packet alone */
+			NAPI_GRO_CB(skb)->flush = 1;
+			return p;
+		}
 	}
 	/* no burst held for this QP: hold this packet, or let it go */
 	if (!may_join || !softrdma_roce_gro_may_start(&pkt))
@@ -297,6 +373,26 @@ out_split:
 	if (!may_join || !softrdma_roce_gro_may_start(&pkt))
 		NAPI_GRO_CB(skb)->flush = 1;
 	return p;
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_rcv);
+
+/**
+ * softrdma_roce_gro_receive() - udp_tunnel gro_receive of the RoCE sockets
+ * @sk: the socket the packet is for
+ * @head: the bursts GRO holds
+ * @skb: the packet, its GRO offset past the UDP header
+ *
+ * Context: NAPI poll, softirq.
+ * Return: the burst for GRO to deliver now, or NULL.
+ */
+struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
+					  struct list_head *head,
+					  struct sk_buff *skb)
+{
+	return softrdma_roce_gro_rcv(head, skb,
+				     min_t(unsigned int,
+					   READ_ONCE(roce_gro_burst),
+					   SOFTRDMA_ROCE_GRO_MAX));
 }
 
 /**

@@ -52,6 +52,8 @@ softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
 		       const struct softrdma_roce_gro_pkt *pkt,
 		       unsigned int max);
 int softrdma_roce_gro_chain(struct sk_buff *p, struct sk_buff *skb);
+struct sk_buff *softrdma_roce_gro_rcv(struct list_head *head,
+				      struct sk_buff *skb, unsigned int max);
 #endif
 
 #endif /* SOFTRDMA_ROCE_GRO_H */

@@ -538,11 +538,77 @@ static void softrdma_roce_gro_ip_header(struct kunit *test)
 		kfree_skb(skb);
 }
 
+/*
+ * A packet of the QP of a held burst that cannot join it: the burst goes
+ * up first, whichever way the packet goes
+ */
+struct gro_order_case {
+	const char *name;
+	unsigned int max;	/* roce_gro_burst */
+	unsigned int len;	/* the packet's bytes from the IP header */
+	bool csum;		/* the packet's UDP checksum non-zero */
+	bool same_flow;		/* what the layers below left of the burst */
+	u32 held_qpn;
+	bool deliver;
+};
+
+static const struct gro_order_case gro_order_cases[] = {
+	/* roce_gro_burst lowered to 1 while the burst is held */
+	{ "bursts_turned_off", 1, GRO_NH + 1036, false, true, 0x11, true },
+	/* no BTH to find the QP by: the flow's burst goes first */
+	{ "too_short_for_bth", 64, GRO_NH + 8, false, true, 0x11, true },
+	/* UDP took the burst out of the flow: checksums zero and not */
+	{ "checksum", 64, GRO_NH + 1036, true, false, 0x11, true },
+	/* another source MAC or VLAN priority (gro_list_prepare()) */
+	{ "out_of_flow", 64, GRO_NH + 1036, false, false, 0x11, true },
+	/* out of the flow and another QP's: it stays */
+	{ "other_qp", 64, GRO_NH + 1036, true, false, 0x12, false },
+};
+
+static void gro_order_case_desc(const struct gro_order_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_order, gro_order_cases, gro_order_case_desc);
+
+static void softrdma_roce_gro_order(struct kunit *test)
+{
+	const struct gro_order_case *c = test->param_value;
+	struct gro_bth bth = { .opcode = MID, .qpn = c->held_qpn, .psn = 0x100 };
+	struct sk_buff *p, *skb, *pp;
+	LIST_HEAD(held);
+
+	p = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	NAPI_GRO_CB(p)->last = p;
+	skb_shinfo(p)->gso_size = skb_gro_len(p);
+	list_add_tail(&p->list, &held);
+
+	bth.qpn = 0x11;
+	bth.psn++;
+	skb = gro_rx_pkt(test, &bth, 1036, 1, 11, NULL);
+	skb_trim(skb, c->len);
+	if (c->csum)
+		udp_hdr(skb)->check = htons(0x1234);
+	NAPI_GRO_CB(p)->same_flow = c->same_flow;
+
+	pp = softrdma_roce_gro_rcv(&held, skb, c->max);
+	KUNIT_EXPECT_PTR_EQ(test, pp, c->deliver ? p : NULL);
+	KUNIT_EXPECT_FALSE(test, (bool)NAPI_GRO_CB(skb)->same_flow);
+	KUNIT_EXPECT_TRUE(test, (bool)NAPI_GRO_CB(skb)->flush);
+	KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(p)->count, 1U);
+
+	skb_list_del_init(p);
+	kfree_skb(p);
+	kfree_skb(skb);
+}
+
 static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_gro_starts, gro_start_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_joins, gro_join_gen_params),
 	KUNIT_CASE(softrdma_roce_gro_receive_steps),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_ip_header, gro_ip_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_order, gro_order_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}

@@ -295,4 +295,15 @@ static inline bool softrdma_ib_name_taken(const char *name)
 #define softrdma_gro_network_offset(skb)	skb_network_offset(skb)
 #endif
 
+/*
+ * GRO_IPV4_MAX_SIZE: a netdev's GRO size limit is per IP version
+ * (gro_ipv4_max_size beside gro_max_size, 6.3), read with
+ * netif_get_gro_max_size().  Before, IPv4 and IPv6 share gro_max_size.
+ */
+#ifdef SOFTRDMA_HAVE_GRO_IPV4_MAX_SIZE
+#define softrdma_gro_max_size(dev, skb)	netif_get_gro_max_size(dev, skb)
+#else
+#define softrdma_gro_max_size(dev, skb)	READ_ONCE((dev)->gro_max_size)
+#endif
+
 #endif /* SOFTRDMA_COMPAT_H */

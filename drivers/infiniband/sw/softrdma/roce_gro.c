@@ -15,8 +15,7 @@
  * packets, not the burst: udp_queue_rcv_skb() segments it first
  * (udp_rcv_segment(), skb_segment_list()), and every packet is received,
  * validated (its ICRC included) and counted one by one, as without GRO.
- * The same segmentation runs if the host forwards the burst instead.
- * It gives each member back its own headers and rewrites what GRO changed
+ * Segmentation gives each member back its own headers and rewrites what GRO changed
  * in the head: the IP length fields (from each packet's length), the
  * head's UDP length (from gso_size, the head's length), and every IPv4
  * ID (the head's plus the packet's index, inet_gso_segment()).  So that
@@ -28,17 +27,24 @@
  *  - with its UDP length that of its datagram;
  *  - over IPv4, with the ID that follows the burst's last one;
  *  - no longer than the burst's first packet (a longer one would escape
- *    a forwarding host's MTU check, which looks at gso_size).
+ *    the MTU check, which looks at gso_size, of a burst forwarded after
+ *    all, by a DNAT rule);
+ *  - while the burst stays below the ingress netdev's gro_max_size.
  * What joins is one QP's: the same addresses and UDP ports (checked by
  * the IP and UDP layers' GRO), the same IP header as the first packet's
  * but for its lengths, checksum and ID (TOS or traffic class, TTL or hop
  * limit, DF: what IP, routing and netfilter judge the burst by), the same
- * destination QP, PSNs consecutive (IBA 9.7.1).  A burst starts with a packet in the first part of a
- * message (FIRST or MIDDLE, IBA 9.2); a message's LAST packet, any
- * shorter packet and any asking for an ACK join it and end it there, so
- * that what completes a message or calls for an ACK is not held back for
- * the rest of the poll; every other packet goes up at once, after the
- * burst held for its QP if any, so that a QP's packets stay in order.
+ * destination QP, PSNs consecutive (IBA 9.7.1).
+ *
+ * Bursts are for packets sroce here takes (softrdma_roce_rcv_for_host()):
+ * RoCE that the host routes or bridges, or that arrives on a netdev
+ * without sroce, goes through GRO untouched, as other UDP does.  A burst
+ * starts with a packet in the first part of a message (FIRST or MIDDLE,
+ * IBA 9.2); a message's LAST packet, any shorter packet and any asking
+ * for an ACK join it and end it there, so that what completes a message
+ * or calls for an ACK is not held back for the rest of the poll; every
+ * other packet goes up at once, after the burst held for its QP if any,
+ * so that a QP's packets stay in order.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -53,6 +59,7 @@
 #include "psn.h"
 #include "roce_gro.h"
 #include "roce_hdr.h"
+#include "roce_net.h"
 #include "roce_opcode.h"
 
 static unsigned int roce_gro_burst = SOFTRDMA_ROCE_GRO_MAX;
@@ -62,6 +69,18 @@ MODULE_PARM_DESC(roce_gro_burst,
 
 /* the IP length fields count at most this many bytes */
 #define SOFTRDMA_ROCE_GRO_BYTES_MAX	0xffff
+
+/*
+ * The most bytes a burst held by GRO on @p's netdev may count from @p's
+ * data: the IP length fields' limit, and the netdev's gro_max_size (which
+ * GRO keeps a merged skb below)
+ */
+static unsigned int softrdma_roce_gro_max_len(const struct sk_buff *p)
+{
+	unsigned int gro_max = softrdma_gro_max_size(p->dev, p);
+
+	return gro_max ? min(gro_max - 1, SOFTRDMA_ROCE_GRO_BYTES_MAX) : 0;
+}
 
 /**
  * softrdma_roce_gro_may_start() - may a packet begin a burst
@@ -96,7 +115,7 @@ softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
 		       unsigned int max)
 {
 	if (burst->count >= max || pkt->len > burst->head_len ||
-	    burst->len + pkt->len > SOFTRDMA_ROCE_GRO_BYTES_MAX ||
+	    burst->len + pkt->len > burst->max_len ||
 	    pkt->psn != psn_add(burst->last_psn, 1))
 		return SOFTRDMA_ROCE_GRO_SPLIT;
 	if (burst->ipv4 &&
@@ -263,17 +282,21 @@ static struct sk_buff *softrdma_roce_gro_flow_burst(struct list_head *head)
  * @head: the bursts GRO holds
  * @skb: the packet, its GRO offset past the UDP header
  * @max: packets a burst may hold (roce_gro_burst)
+ * @for_host: whether sroce here takes a packet (softrdma_roce_rcv_for_host())
  *
  * A packet of a QP whose burst is held either joins it or goes up after
  * it, whatever else becomes of the packet, so that a QP's packets stay in
- * order.
+ * order.  A burst starts only with a packet @for_host takes: the others of
+ * its flow have the same addresses and ingress netdev.
  *
  * Context: NAPI poll, softirq.
  * Return: the burst for GRO to deliver now, or NULL.
  */
 VISIBLE_IF_KUNIT struct sk_buff *
 softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
-		      unsigned int max)
+		      unsigned int max,
+		      bool (*for_host)(const struct sk_buff *skb,
+				       const void *nh))
 {
 	const unsigned int nh_off = softrdma_gro_network_offset(skb);
 	const unsigned int off = skb_gro_offset(skb);
@@ -333,7 +356,8 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 		}
 	}
 	/* no burst held for this QP: hold this packet, or let it go */
-	if (!may_join || !softrdma_roce_gro_may_start(&pkt))
+	if (!may_join || !softrdma_roce_gro_may_start(&pkt) ||
+	    !for_host(skb, hdr))
 		NAPI_GRO_CB(skb)->flush = 1;
 	return NULL;
 
@@ -346,6 +370,7 @@ found:
 	burst.count = NAPI_GRO_CB(p)->count;
 	burst.head_len = skb_shinfo(p)->gso_size;
 	burst.len = p->len;
+	burst.max_len = softrdma_roce_gro_max_len(p);
 	burst.last_psn = softrdma_bth_psn(bth2);
 	nh2 = skb_header_pointer(p, nh_off, burst.ipv4 ? sizeof(nh2_buf.v4) :
 				 sizeof(nh2_buf.v6), &nh2_buf);
@@ -392,7 +417,8 @@ struct sk_buff *softrdma_roce_gro_receive(struct sock *sk,
 	return softrdma_roce_gro_rcv(head, skb,
 				     min_t(unsigned int,
 					   READ_ONCE(roce_gro_burst),
-					   SOFTRDMA_ROCE_GRO_MAX));
+					   SOFTRDMA_ROCE_GRO_MAX),
+				     softrdma_roce_rcv_for_host);
 }
 
 /**

@@ -29,6 +29,7 @@ struct softrdma_roce_gro_burst {
 	u32 last_psn;		/* of its last packet */
 	u16 head_ip_id;		/* IPv4: the first packet's ID */
 	bool ipv4;
+	unsigned int max_len;	/* the most len may become */
 };
 
 struct softrdma_roce_gro_pkt {
@@ -52,8 +53,11 @@ softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
 		       const struct softrdma_roce_gro_pkt *pkt,
 		       unsigned int max);
 int softrdma_roce_gro_chain(struct sk_buff *p, struct sk_buff *skb);
-struct sk_buff *softrdma_roce_gro_rcv(struct list_head *head,
-				      struct sk_buff *skb, unsigned int max);
+struct sk_buff *
+softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
+		      unsigned int max,
+		      bool (*for_host)(const struct sk_buff *skb,
+				       const void *nh));
 #endif
 
 #endif /* SOFTRDMA_ROCE_GRO_H */

@@ -6,6 +6,7 @@
  * gives back every packet byte for byte.
  */
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/skbuff.h>
@@ -69,6 +70,8 @@ static void softrdma_roce_gro_starts(struct kunit *test)
 
 #define MID	IB_OPCODE_RC_RDMA_WRITE_MIDDLE
 #define LEN	(12 + 1024 + 4)
+/* what the IP length fields count, at most */
+#define IPMAX	0xffff
 
 struct gro_join_case {
 	const char *name;
@@ -80,63 +83,71 @@ struct gro_join_case {
 
 static const struct gro_join_case gro_join_cases[] = {
 	{ "next_middle",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "third_middle",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x102, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x102, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_wraps",
-	  { 1, LEN, 28 + LEN, 0xffffff, 7, true }, { LEN, 0, 8, MID },
+	  { 1, LEN, 28 + LEN, 0xffffff, 7, true, IPMAX }, { LEN, 0, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_gap",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x102, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x102, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_repeated",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x101, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_behind",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true }, { LEN, 0x100, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x100, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_gap",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 9, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_same",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 7, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 7, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_wraps",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 0xffff, true }, { LEN, 0x102, 1, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, 0xffff, true, IPMAX }, { LEN, 0x102, 1, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "ipv6_has_no_id",
-	  { 1, LEN, 48 + LEN, 0x100, 0, false }, { LEN, 0x101, 0, MID },
+	  { 1, LEN, 48 + LEN, 0x100, 0, false, IPMAX }, { LEN, 0x101, 0, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "longer_than_head",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN + 16, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN + 16, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "shorter_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN - 4, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN - 4, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "ackreq_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true }, { LEN, 0x101, 8, MID, true },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 8, MID, true },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "read_response_last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true },
+	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX },
 	  { 12 + 4 + 512 + 4, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "max_reached_ends",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true }, { LEN, 0x103, 10, MID },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, IPMAX }, { LEN, 0x103, 10, MID },
 	  4, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "full",
-	  { 4, LEN, 28 + 4 * LEN, 0x103, 7, true }, { LEN, 0x104, 11, MID },
+	  { 4, LEN, 28 + 4 * LEN, 0x103, 7, true, IPMAX }, { LEN, 0x104, 11, MID },
 	  4, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_fits",
-	  { 62, LEN, 0xffff - LEN, 0x13d, 7, true }, { LEN, 0x13e, 69, MID },
+	  { 62, LEN, 0xffff - LEN, 0x13d, 7, true, IPMAX }, { LEN, 0x13e, 69, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "gro_max_size_fits",
+	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, 28 + 4 * LEN },
+	  { LEN, 0x103, 10, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "gro_max_size_reached",
+	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, 28 + 4 * LEN - 1 },
+	  { LEN, 0x103, 10, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_overflows",
-	  { 62, LEN, 0xffff - LEN + 1, 0x13d, 7, true },
+	  { 62, LEN, 0xffff - LEN + 1, 0x13d, 7, true, IPMAX },
 	  { LEN, 0x13e, 69, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 };
@@ -295,6 +306,8 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, const struct gro_bth *b,
 		memcpy(wire, skb->data, len);
 
 	/* what GRO has done by the time the RoCE socket's gro_receive runs */
+	skb->dev = test->priv;
+	skb->pkt_type = PACKET_HOST;
 	memset(skb->cb, 0, sizeof(skb->cb));
 	NAPI_GRO_CB(skb)->data_offset = GRO_NH;
 	NAPI_GRO_CB(skb)->count = 1;
@@ -377,8 +390,19 @@ static void softrdma_roce_gro_burst_segments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, c->n);
 }
 
+/* softrdma_roce_rcv_for_host() as for packets sroce takes here, or not */
+static bool gro_taken(const struct sk_buff *skb, const void *nh)
+{
+	return true;
+}
+
+static bool gro_not_taken(const struct sk_buff *skb, const void *nh)
+{
+	return false;
+}
+
 /*
- * softrdma_roce_gro_receive() on a GRO list as dev_gro_receive() keeps it:
+ * softrdma_roce_gro_rcv() on a GRO list as dev_gro_receive() keeps it:
  * each step a packet arrives; what it returns (the burst to deliver, if
  * any), whether the packet was chained, and whether it must go up alone
  */
@@ -432,7 +456,7 @@ static void softrdma_roce_gro_receive_steps(struct kunit *test)
 		list_for_each_entry(p, &held, list)
 			NAPI_GRO_CB(p)->same_flow = 1;
 
-		pp = softrdma_roce_gro_receive(NULL, &held, skbs[i]);
+		pp = softrdma_roce_gro_rcv(&held, skbs[i], 64, gro_taken);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, pp,
 					s->deliver < 0 ? NULL : skbs[s->deliver],
 					"step %u", i);
@@ -523,7 +547,7 @@ static void softrdma_roce_gro_ip_header(struct kunit *test)
 	NAPI_GRO_CB(p)->same_flow = 1;
 	NAPI_GRO_CB(p)->flush = c->ip_flush;
 
-	pp = softrdma_roce_gro_receive(NULL, &held, skb);
+	pp = softrdma_roce_gro_rcv(&held, skb, 64, gro_taken);
 	merged = NAPI_GRO_CB(skb)->same_flow;
 	KUNIT_EXPECT_EQ(test, merged, c->merged);
 	KUNIT_EXPECT_PTR_EQ(test, pp, c->merged ? NULL : p);
@@ -592,7 +616,7 @@ static void softrdma_roce_gro_order(struct kunit *test)
 		udp_hdr(skb)->check = htons(0x1234);
 	NAPI_GRO_CB(p)->same_flow = c->same_flow;
 
-	pp = softrdma_roce_gro_rcv(&held, skb, c->max);
+	pp = softrdma_roce_gro_rcv(&held, skb, c->max, gro_taken);
 	KUNIT_EXPECT_PTR_EQ(test, pp, c->deliver ? p : NULL);
 	KUNIT_EXPECT_FALSE(test, (bool)NAPI_GRO_CB(skb)->same_flow);
 	KUNIT_EXPECT_TRUE(test, (bool)NAPI_GRO_CB(skb)->flush);
@@ -603,12 +627,131 @@ static void softrdma_roce_gro_order(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * A packet that sroce here would not take (routed, bridged, on a netdev
+ * without sroce) starts no burst; one of a burst that one it takes
+ * started joins it
+ */
+static void softrdma_roce_gro_not_for_host(struct kunit *test)
+{
+	struct gro_bth bth = { .opcode = MID, .qpn = 0x11, .psn = 0x100 };
+	struct sk_buff *p, *skb, *pp;
+	LIST_HEAD(held);
+
+	skb = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	pp = softrdma_roce_gro_rcv(&held, skb, 64, gro_not_taken);
+	KUNIT_EXPECT_NULL(test, pp);
+	KUNIT_EXPECT_TRUE(test, (bool)NAPI_GRO_CB(skb)->flush);
+	kfree_skb(skb);
+
+	p = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	pp = softrdma_roce_gro_rcv(&held, p, 64, gro_taken);
+	KUNIT_EXPECT_NULL(test, pp);
+	KUNIT_ASSERT_FALSE(test, (bool)NAPI_GRO_CB(p)->flush);
+	NAPI_GRO_CB(p)->last = p;
+	skb_shinfo(p)->gso_size = skb_gro_len(p);
+	list_add_tail(&p->list, &held);
+
+	bth.psn++;
+	skb = gro_rx_pkt(test, &bth, 1036, 1, 11, NULL);
+	NAPI_GRO_CB(p)->same_flow = 1;
+	pp = softrdma_roce_gro_rcv(&held, skb, 64, gro_not_taken);
+	KUNIT_EXPECT_NULL(test, pp);
+	KUNIT_EXPECT_TRUE(test, (bool)NAPI_GRO_CB(skb)->same_flow);
+	KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(p)->count, 2U);
+
+	skb_list_del_init(p);
+	kfree_skb(p);
+}
+
+/*
+ * softrdma_roce_rcv_for_host(): a frame for another host, a broadcast, and
+ * one to an address that is not this host's, on a netdev without sroce
+ */
+static void softrdma_roce_gro_for_host(struct kunit *test)
+{
+	static const u8 pkt_types[] = {
+		PACKET_OTHERHOST, PACKET_BROADCAST, PACKET_MULTICAST,
+		PACKET_HOST,
+	};
+	struct gro_bth bth = { .opcode = MID, .qpn = 0x11, .psn = 0x100 };
+	struct sk_buff *skb;
+	unsigned int i;
+
+	skb = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	for (i = 0; i < ARRAY_SIZE(pkt_types); i++) {
+		skb->pkt_type = pkt_types[i];
+		rcu_read_lock();
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       softrdma_roce_rcv_for_host(skb, skb->data),
+				       "pkt_type %u", pkt_types[i]);
+		rcu_read_unlock();
+	}
+	kfree_skb(skb);
+}
+
+/*
+ * The ingress netdev's gro_max_size bounds a burst, as GRO bounds a merged
+ * skb: a packet that would take the burst to it goes up after it
+ */
+static void softrdma_roce_gro_max_size(struct kunit *test)
+{
+	struct gro_bth bth = { .opcode = MID, .qpn = 0x11, .psn = 0x100 };
+	struct net_device *ndev = test->priv;
+	struct sk_buff *p, *skb, *pp;
+	LIST_HEAD(held);
+
+	/*
+	 * what the first two packets would make, one IP and UDP header and
+	 * two BTH to ICRC: GRO keeps a merged skb below the limit
+	 */
+	WRITE_ONCE(ndev->gro_max_size, GRO_NH + 2 * (1036 + 4));
+#ifdef SOFTRDMA_HAVE_GRO_IPV4_MAX_SIZE
+	WRITE_ONCE(ndev->gro_ipv4_max_size, GRO_NH + 2 * (1036 + 4));
+#endif
+	p = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	NAPI_GRO_CB(p)->last = p;
+	skb_shinfo(p)->gso_size = skb_gro_len(p);
+	list_add_tail(&p->list, &held);
+
+	bth.psn++;
+	skb = gro_rx_pkt(test, &bth, 1036, 1, 11, NULL);
+	NAPI_GRO_CB(p)->same_flow = 1;
+	pp = softrdma_roce_gro_rcv(&held, skb, 64, gro_taken);
+	KUNIT_EXPECT_PTR_EQ(test, pp, p);
+	KUNIT_EXPECT_FALSE(test, (bool)NAPI_GRO_CB(skb)->same_flow);
+	KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(p)->count, 1U);
+
+	skb_list_del_init(p);
+	kfree_skb(p);
+	kfree_skb(skb);
+}
+
+/* the ingress netdev, with GRO's default limits (alloc_netdev_mqs()) */
+static int softrdma_roce_gro_test_init(struct kunit *test)
+{
+	struct net_device *ndev = alloc_etherdev(0);
+
+	if (!ndev)
+		return -ENOMEM;
+	test->priv = ndev;
+	return 0;
+}
+
+static void softrdma_roce_gro_test_exit(struct kunit *test)
+{
+	free_netdev(test->priv);
+}
+
 static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_gro_starts, gro_start_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_joins, gro_join_gen_params),
 	KUNIT_CASE(softrdma_roce_gro_receive_steps),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_ip_header, gro_ip_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_order, gro_order_gen_params),
+	KUNIT_CASE(softrdma_roce_gro_not_for_host),
+	KUNIT_CASE(softrdma_roce_gro_for_host),
+	KUNIT_CASE(softrdma_roce_gro_max_size),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}
@@ -616,6 +759,8 @@ static struct kunit_case softrdma_roce_gro_cases[] = {
 
 static struct kunit_suite softrdma_roce_gro_suite = {
 	.name = "softrdma_roce_gro",
+	.init = softrdma_roce_gro_test_init,
+	.exit = softrdma_roce_gro_test_exit,
 	.test_cases = softrdma_roce_gro_cases,
 };
 

@@ -3,9 +3,10 @@
  * GRO for RoCEv2: receive bursts.
  *
  * The RoCE UDP sockets' gro_receive merges consecutive packets of one
- * message to one QP, as they come in during one NAPI poll, into one skb:
- * IP, netfilter, routing and the UDP socket lookup then see the burst
- * once instead of once per packet.  The skb is of the kind softrdma's
+ * message to one QP, while GRO holds them (to the end of the NAPI poll,
+ * or longer: see napi_gro_flush() and gro_flush_timeout), into one skb:
+ * IP, netfilter, routing and UDP's delivery then see the burst once
+ * instead of once per packet.  The skb is of the kind softrdma's
  * transmit bursts are (roce_net.c) and UDP's own fraglist GRO builds: a
  * UDP GSO skb (SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST) whose head is the first
  * packet and whose frag_list members are the others, each starting at its
@@ -42,7 +43,7 @@
  * starts with a packet in the first part of a message (FIRST or MIDDLE,
  * IBA 9.2); a message's LAST packet, any shorter packet and any asking
  * for an ACK join it and end it there, so that what completes a message
- * or calls for an ACK is not held back for the rest of the poll; every
+ * or calls for an ACK is not held back with the burst; every
  * other packet goes up at once, after the burst held for its QP if any,
  * so that a QP's packets stay in order.
  */

@@ -35,7 +35,10 @@
  * the IP and UDP layers' GRO), the same IP header as the first packet's
  * but for its lengths, checksum and ID (TOS or traffic class, TTL or hop
  * limit, DF: what IP, routing and netfilter judge the burst by), the same
- * destination QP, PSNs consecutive (IBA 9.7.1).
+ * destination QP, PSNs consecutive (IBA 9.7.1), and the same message: a
+ * MIDDLE or LAST of the transport, direction and operation of the FIRST
+ * or MIDDLE the burst ends with (IBA 9.4).  IP, netfilter and tc see only
+ * the first packet's BTH; what hides behind it is the rest of its message.
  *
  * Bursts are for packets sroce here takes (softrdma_roce_rcv_for_host()):
  * RoCE that the host routes or bridges, or that arrives on a netdev
@@ -100,6 +103,27 @@ softrdma_roce_gro_may_start(const struct softrdma_roce_gro_pkt *pkt)
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_gro_may_start);
 
+/*
+ * Whether a packet of @opcode continues the message of a packet of @prev
+ * (IBA 9.4): @prev a FIRST or MIDDLE, @opcode a MIDDLE or LAST of the same
+ * transport, direction and operation
+ */
+static bool softrdma_roce_gro_continues(u8 prev, u8 opcode)
+{
+	const u32 same = SOFTRDMA_OPF_REQ | SOFTRDMA_OPF_RESP |
+			 SOFTRDMA_OPF_SEND | SOFTRDMA_OPF_WRITE |
+			 SOFTRDMA_OPF_READ | SOFTRDMA_OPF_ATOMIC |
+			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_ACK |
+			 SOFTRDMA_OPF_FLUSH;
+	const struct softrdma_roce_opcode *a = softrdma_roce_opcode(prev);
+	const struct softrdma_roce_opcode *b = softrdma_roce_opcode(opcode);
+
+	return a && b && !((prev ^ opcode) & ~SOFTRDMA_OPCODE_OP_MASK) &&
+	       (a->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_MIDDLE)) &&
+	       (b->flags & (SOFTRDMA_OPF_MIDDLE | SOFTRDMA_OPF_LAST)) &&
+	       (a->flags & same) == (b->flags & same);
+}
+
 /**
  * softrdma_roce_gro_join() - may a packet join its QP's burst
  * @burst: the burst held for the packet's flow and QP
@@ -117,7 +141,8 @@ softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
 {
 	if (burst->count >= max || pkt->len > burst->head_len ||
 	    burst->len + pkt->len > burst->max_len ||
-	    pkt->psn != psn_add(burst->last_psn, 1))
+	    pkt->psn != psn_add(burst->last_psn, 1) ||
+	    !softrdma_roce_gro_continues(burst->last_opcode, pkt->opcode))
 		return SOFTRDMA_ROCE_GRO_SPLIT;
 	if (burst->ipv4 &&
 	    pkt->ip_id != (u16)(burst->head_ip_id + burst->count))
@@ -373,6 +398,7 @@ found:
 	burst.len = p->len;
 	burst.max_len = softrdma_roce_gro_max_len(p);
 	burst.last_psn = softrdma_bth_psn(bth2);
+	burst.last_opcode = softrdma_bth_opcode(bth2);
 	nh2 = skb_header_pointer(p, nh_off, burst.ipv4 ? sizeof(nh2_buf.v4) :
 				 sizeof(nh2_buf.v6), &nh2_buf);
 	if (!nh2 || NAPI_GRO_CB(p)->flush ||

@@ -27,6 +27,7 @@ struct softrdma_roce_gro_burst {
 	unsigned int head_len;	/* the first packet's IB bytes (gso_size) */
 	unsigned int len;	/* IP header to the end: the IP length field */
 	u32 last_psn;		/* of its last packet */
+	u8 last_opcode;		/* of its last packet */
 	u16 head_ip_id;		/* IPv4: the first packet's ID */
 	bool ipv4;
 	unsigned int max_len;	/* the most len may become */

@@ -83,72 +83,145 @@ struct gro_join_case {
 
 static const struct gro_join_case gro_join_cases[] = {
 	{ "next_middle",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "third_middle",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x102, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x102, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_wraps",
-	  { 1, LEN, 28 + LEN, 0xffffff, 7, true, IPMAX }, { LEN, 0, 8, MID },
+	  { 1, LEN, 28 + LEN, 0xffffff, MID, 7, true, IPMAX }, { LEN, 0, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_gap",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x102, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x102, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_repeated",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_behind",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 7, true, IPMAX }, { LEN, 0x100, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x100, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_gap",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_same",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 7, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 7, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_wraps",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, 0xffff, true, IPMAX }, { LEN, 0x102, 1, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 0xffff, true, IPMAX }, { LEN, 0x102, 1, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "ipv6_has_no_id",
-	  { 1, LEN, 48 + LEN, 0x100, 0, false, IPMAX }, { LEN, 0x101, 0, MID },
+	  { 1, LEN, 48 + LEN, 0x100, MID, 0, false, IPMAX }, { LEN, 0x101, 0, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "longer_than_head",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN + 16, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN + 16, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "shorter_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN - 4, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN - 4, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "ackreq_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX }, { LEN, 0x101, 8, MID, true },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 8, MID, true },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "read_response_last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE, 7,
+	    true, IPMAX },
 	  { 12 + 4 + 512 + 4, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "max_reached_ends",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, IPMAX }, { LEN, 0x103, 10, MID },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, IPMAX }, { LEN, 0x103, 10, MID },
 	  4, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "full",
-	  { 4, LEN, 28 + 4 * LEN, 0x103, 7, true, IPMAX }, { LEN, 0x104, 11, MID },
+	  { 4, LEN, 28 + 4 * LEN, 0x103, MID, 7, true, IPMAX }, { LEN, 0x104, 11, MID },
 	  4, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_fits",
-	  { 62, LEN, 0xffff - LEN, 0x13d, 7, true, IPMAX }, { LEN, 0x13e, 69, MID },
+	  { 62, LEN, 0xffff - LEN, 0x13d, MID, 7, true, IPMAX }, { LEN, 0x13e, 69, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "gro_max_size_fits",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, 28 + 4 * LEN },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, 28 + 4 * LEN },
 	  { LEN, 0x103, 10, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "gro_max_size_reached",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, 7, true, 28 + 4 * LEN - 1 },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, 28 + 4 * LEN - 1 },
 	  { LEN, 0x103, 10, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_overflows",
-	  { 62, LEN, 0xffff - LEN + 1, 0x13d, 7, true, IPMAX },
+	  { 62, LEN, 0xffff - LEN + 1, 0x13d, MID, 7, true, IPMAX },
 	  { LEN, 0x13e, 69, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "send_middle_after_first",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "send_last_inv_ends",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_MIDDLE, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "send_last_imm_ends",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "write_middle_after_first",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_FIRST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "write_last_imm_ends",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "read_response_middle_after_first",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "uc_write_middle_after_first",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_RDMA_WRITE_FIRST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_UC_RDMA_WRITE_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE },
+	{ "uc_send_last_imm_ends",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_SEND_MIDDLE, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_UC_SEND_LAST_WITH_IMMEDIATE },
+	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
+	{ "other_operation",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "other_transport",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_UC_RDMA_WRITE_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "other_direction",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "first_after_middle",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_FIRST },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "only_after_middle",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_ONLY },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ack_after_middle",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_RC_ACKNOWLEDGE },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "ud_after_middle",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, IB_OPCODE_UD_SEND_ONLY },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "undefined_opcode",
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { LEN, 0x101, 8, 0x1f },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "after_last",
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_LAST, 7, true, IPMAX },
+	  { LEN, 0x101, 8, MID },
+	  64, SOFTRDMA_ROCE_GRO_SPLIT },
+	{ "after_undefined",
+	  { 1, LEN, 28 + LEN, 0x100, 0x1f, 7, true, IPMAX },
+	  { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 };
 
@@ -727,6 +800,73 @@ static void softrdma_roce_gro_max_size(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * A packet of a held burst's QP, next in PSN and IPv4 ID: it joins only
+ * if it continues the burst's message, which is all that tc and
+ * netfilter, judging the burst by its first packet's BTH, do not see
+ */
+struct gro_op_case {
+	const char *name;
+	u8 held;		/* the burst's opcode */
+	u8 opcode;		/* the packet's */
+	bool merged;
+};
+
+static const struct gro_op_case gro_op_cases[] = {
+	{ "write_middle_after_first", IB_OPCODE_RC_RDMA_WRITE_FIRST, MID,
+	  true },
+	{ "send_last_after_middle", IB_OPCODE_RC_SEND_MIDDLE,
+	  IB_OPCODE_RC_SEND_LAST, true },
+	{ "read_response_last_after_first",
+	  IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST,
+	  IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST, true },
+	{ "send_middle_after_write", MID, IB_OPCODE_RC_SEND_MIDDLE, false },
+	{ "uc_write_middle_after_rc", MID, IB_OPCODE_UC_RDMA_WRITE_MIDDLE,
+	  false },
+	{ "ud_send_only", MID, IB_OPCODE_UD_SEND_ONLY, false },
+	{ "undefined_opcode", MID, 0x1f, false },
+};
+
+static void gro_op_case_desc(const struct gro_op_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_op, gro_op_cases, gro_op_case_desc);
+
+static void softrdma_roce_gro_operation(struct kunit *test)
+{
+	const struct gro_op_case *c = test->param_value;
+	struct gro_bth bth = { .opcode = c->held, .qpn = 0x11, .psn = 0x100 };
+	struct sk_buff *p, *skb, *pp;
+	LIST_HEAD(held);
+	bool merged;
+
+	p = gro_rx_pkt(test, &bth, 1036, 0, 10, NULL);
+	NAPI_GRO_CB(p)->last = p;
+	skb_shinfo(p)->gso_size = skb_gro_len(p);
+	list_add_tail(&p->list, &held);
+
+	bth.opcode = c->opcode;
+	bth.psn++;
+	skb = gro_rx_pkt(test, &bth, 1036, 1, 11, NULL);
+	NAPI_GRO_CB(p)->same_flow = 1;
+
+	pp = softrdma_roce_gro_rcv(&held, skb, 64, gro_taken);
+	merged = NAPI_GRO_CB(skb)->same_flow;
+	KUNIT_EXPECT_EQ(test, merged, c->merged);
+	KUNIT_EXPECT_EQ(test, (unsigned int)NAPI_GRO_CB(p)->count,
+			c->merged ? 2U : 1U);
+	/* a packet that does not join goes up after the burst */
+	if (!c->merged)
+		KUNIT_EXPECT_PTR_EQ(test, pp, p);
+
+	skb_list_del_init(p);
+	kfree_skb(p);
+	if (!merged)
+		kfree_skb(skb);
+}
+
 /* the ingress netdev, with GRO's default limits (alloc_netdev_mqs()) */
 static int softrdma_roce_gro_test_init(struct kunit *test)
 {
@@ -752,6 +892,7 @@ static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE(softrdma_roce_gro_not_for_host),
 	KUNIT_CASE(softrdma_roce_gro_for_host),
 	KUNIT_CASE(softrdma_roce_gro_max_size),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_operation, gro_op_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}

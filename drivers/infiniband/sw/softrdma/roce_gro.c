@@ -2,8 +2,8 @@
 /*
  * GRO for RoCEv2: receive bursts.
  *
- * The RoCE UDP sockets' gro_receive merges consecutive packets of one
- * message to one QP, while GRO holds them (to the end of the NAPI poll,
+ * The RoCE UDP sockets' gro_receive merges consecutive IPv4 packets of
+ * one message to one QP, while GRO holds them (to the end of the NAPI poll,
  * or longer: see napi_gro_flush() and gro_flush_timeout), into one skb:
  * IP, netfilter, routing and UDP's delivery then see the burst once
  * instead of once per packet.  The skb is of the kind softrdma's
@@ -26,15 +26,15 @@
  *    udp_gro_complete() rewrites a non-zero one in the head for the inner
  *    packet a tunnel would carry, and nothing restores it;
  *  - with its UDP length that of its datagram;
- *  - over IPv4, with the ID that follows the burst's last one;
+ *  - with the IPv4 ID that follows the burst's last one;
  *  - no longer than the burst's first packet (a longer one would escape
  *    the MTU check, which looks at gso_size, of a burst forwarded after
  *    all, by a DNAT rule);
  *  - while the burst stays below the ingress netdev's gro_max_size.
  * What joins is one QP's: the same addresses and UDP ports (checked by
  * the IP and UDP layers' GRO), the same IP header as the first packet's
- * but for its lengths, checksum and ID (TOS or traffic class, TTL or hop
- * limit, DF: what IP, routing and netfilter judge the burst by), the same
+ * but for its lengths, checksum and ID (TOS, TTL, DF: what IP, routing
+ * and netfilter judge the burst by), the same
  * destination QP, PSNs consecutive (IBA 9.7.1), and the same message: a
  * MIDDLE or LAST of the transport, direction and operation of the FIRST
  * or MIDDLE the burst ends with (IBA 9.4).  IP, netfilter and tc see only
@@ -42,22 +42,21 @@
  *
  * Bursts are for packets sroce here takes (softrdma_roce_rcv_for_host()):
  * RoCE that the host routes or bridges, or that arrives on a netdev
- * without sroce, goes through GRO untouched, as other UDP does.  A burst
- * starts with a packet in the first part of a message (FIRST or MIDDLE,
- * IBA 9.2); a message's LAST packet, any shorter packet and any asking
- * for an ACK join it and end it there, so that what completes a message
- * or calls for an ACK is not held back with the burst; every
- * other packet goes up at once, after the burst held for its QP if any,
- * so that a QP's packets stay in order.
+ * without sroce, goes through GRO untouched, as other UDP does.  RoCE
+ * over IPv6 goes up packet by packet: bursts are IPv4's.  A burst starts
+ * with a packet in the first part of a message (FIRST or MIDDLE, IBA
+ * 9.2); a message's LAST packet, any shorter packet and any asking for an
+ * ACK join it and end it there, so that what completes a message or calls
+ * for an ACK is not held back with the burst; every other packet goes up
+ * at once, after the burst held for its QP if any, so that a QP's packets
+ * stay in order.
  */
 #include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/moduleparam.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <kunit/visibility.h>
 #include <net/gro.h>
-#include <net/ipv6.h>
 
 #include "compat.h"
 #include "psn.h"
@@ -144,8 +143,7 @@ softrdma_roce_gro_join(const struct softrdma_roce_gro_burst *burst,
 	    pkt->psn != psn_add(burst->last_psn, 1) ||
 	    !softrdma_roce_gro_continues(burst->last_opcode, pkt->opcode))
 		return SOFTRDMA_ROCE_GRO_SPLIT;
-	if (burst->ipv4 &&
-	    pkt->ip_id != (u16)(burst->head_ip_id + burst->count))
+	if (pkt->ip_id != (u16)(burst->head_ip_id + burst->count))
 		return SOFTRDMA_ROCE_GRO_SPLIT;
 
 	if (burst->count + 1 >= max || pkt->len < burst->head_len ||
@@ -223,64 +221,40 @@ softrdma_roce_gro_bth(struct sk_buff *p, struct sk_buff *pkt,
  * which in a UDP tunnel's gro_receive would take the inner offsets).
  * Version, header length, protocol and addresses are equal already.
  */
-static bool softrdma_roce_gro_ip_differs(const void *nh, const void *nh2,
-					 bool ipv4)
+static bool softrdma_roce_gro_ip_differs(const struct iphdr *iph,
+					 const struct iphdr *iph2)
 {
-	const struct ipv6hdr *ip6 = nh, *ip6_2 = nh2;
-	const struct iphdr *iph = nh, *iph2 = nh2;
-
-	if (ipv4)
-		return iph->tos != iph2->tos || iph->ttl != iph2->ttl ||
-		       iph->frag_off != iph2->frag_off;
-	return ip6_tclass(ip6_flowinfo(ip6)) !=
-	       ip6_tclass(ip6_flowinfo(ip6_2)) ||
-	       ip6->hop_limit != ip6_2->hop_limit;
+	return iph->tos != iph2->tos || iph->ttl != iph2->ttl ||
+	       iph->frag_off != iph2->frag_off;
 }
 
 /*
  * Whether a held skb that the layers below took out of a packet's flow is
  * a burst of the packet's QP all the same: the same IP addresses, UDP
  * ports and destination QP.  They do that for differences that leave it
- * the QP's: a UDP checksum zero in one and not in the other, another IPv6
- * flow label, source MAC or VLAN priority.  @nh and @uh are the packet's
- * IP and UDP headers.
+ * the QP's: a UDP checksum zero in one and not in the other, another
+ * source MAC or VLAN priority.  @iph and @uh are the packet's IP and UDP
+ * headers.
  */
-static bool softrdma_roce_gro_same_qp(struct sk_buff *p, const void *nh,
-				      const struct udphdr *uh, u32 qpn,
-				      bool ipv4)
+static bool softrdma_roce_gro_same_qp(struct sk_buff *p,
+				      const struct iphdr *iph,
+				      const struct udphdr *uh, u32 qpn)
 {
 	const int nh_off = softrdma_gro_network_offset(p);
 	const int th_off = skb_transport_offset(p);
-	const struct ipv6hdr *ip6 = nh, *ip6_2;
-	const struct iphdr *iph = nh, *iph2;
-	union {
-		struct iphdr v4;
-		struct ipv6hdr v6;
-	} nh2_buf;
 	const struct softrdma_bth *bth2;
 	struct softrdma_bth bth_buf;
+	const struct iphdr *iph2;
 	const struct udphdr *uh2;
 	struct udphdr uh_buf;
-	const void *nh2;
+	struct iphdr nh2_buf;
 
 	if (nh_off < 0 || th_off <= nh_off)
 		return false;
-	nh2 = skb_header_pointer(p, nh_off, ipv4 ? sizeof(nh2_buf.v4) :
-				 sizeof(nh2_buf.v6), &nh2_buf);
-	if (!nh2)
+	iph2 = skb_header_pointer(p, nh_off, sizeof(nh2_buf), &nh2_buf);
+	if (!iph2 || iph2->version != 4 || iph2->protocol != IPPROTO_UDP ||
+	    iph2->saddr != iph->saddr || iph2->daddr != iph->daddr)
 		return false;
-	if (ipv4) {
-		iph2 = nh2;
-		if (iph2->version != 4 || iph2->protocol != IPPROTO_UDP ||
-		    iph2->saddr != iph->saddr || iph2->daddr != iph->daddr)
-			return false;
-	} else {
-		ip6_2 = nh2;
-		if (ip6_2->version != 6 ||
-		    !ipv6_addr_equal(&ip6_2->saddr, &ip6->saddr) ||
-		    !ipv6_addr_equal(&ip6_2->daddr, &ip6->daddr))
-			return false;
-	}
 	uh2 = skb_header_pointer(p, th_off, sizeof(uh_buf), &uh_buf);
 	if (!uh2 || uh2->source != uh->source || uh2->dest != uh->dest)
 		return false;
@@ -328,36 +302,39 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 	const unsigned int off = skb_gro_offset(skb);
 	struct softrdma_roce_gro_burst burst = {};
 	const struct softrdma_bth *bth, *bth2;
-	union {
-		struct iphdr v4;
-		struct ipv6hdr v6;
-	} nh2_buf;
+	const struct iphdr *iph, *iph2;
 	struct softrdma_roce_gro_pkt pkt;
 	struct softrdma_bth buf;
 	const struct udphdr *uh;
-	const void *hdr, *nh2;
+	struct iphdr nh2_buf;
 	struct sk_buff *p;
+	const void *hdr;
 	bool may_join;
 	u32 qpn;
 
+	/* bursts are IPv4's: an IPv6 packet goes up alone */
+	if (NAPI_GRO_CB(skb)->is_ipv6) {
+		NAPI_GRO_CB(skb)->flush = 1;
+		return NULL;
+	}
 	/*
-	 * From the IP header (IPv4's is 20 bytes here: inet_gro_receive()
-	 * takes no other) to the BTH, every packet of a flow at the same
-	 * offsets, the held bursts' too
+	 * From the IP header (20 bytes here: inet_gro_receive() takes no
+	 * other) to the BTH, every packet of a flow at the same offsets,
+	 * the held bursts' too
 	 */
-	burst.ipv4 = !NAPI_GRO_CB(skb)->is_ipv6;
 	hdr = skb_gro_header(skb, off + sizeof(*bth), nh_off);
 	if (!hdr) {
 		/* too short for a BTH, or no memory: it goes up alone */
 		NAPI_GRO_CB(skb)->flush = 1;
 		return softrdma_roce_gro_flow_burst(head);
 	}
+	iph = hdr;
 	uh = hdr + (off - nh_off - sizeof(*uh));
 	bth = hdr + (off - nh_off);
 
 	pkt.len = skb_gro_len(skb);
 	pkt.psn = softrdma_bth_psn(bth);
-	pkt.ip_id = burst.ipv4 ? ntohs(((const struct iphdr *)hdr)->id) : 0;
+	pkt.ip_id = ntohs(iph->id);
 	pkt.opcode = softrdma_bth_opcode(bth);
 	pkt.ackreq = softrdma_bth_ackreq(bth);
 	qpn = softrdma_bth_qpn(bth);
@@ -375,7 +352,7 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 		goto found;
 	}
 	list_for_each_entry(p, head, list) {
-		if (softrdma_roce_gro_same_qp(p, hdr, uh, qpn, burst.ipv4)) {
+		if (softrdma_roce_gro_same_qp(p, iph, uh, qpn)) {
 			/* the QP's burst first, then this packet alone */
 			NAPI_GRO_CB(skb)->flush = 1;
 			return p;
@@ -399,13 +376,11 @@ found:
 	burst.max_len = softrdma_roce_gro_max_len(p);
 	burst.last_psn = softrdma_bth_psn(bth2);
 	burst.last_opcode = softrdma_bth_opcode(bth2);
-	nh2 = skb_header_pointer(p, nh_off, burst.ipv4 ? sizeof(nh2_buf.v4) :
-				 sizeof(nh2_buf.v6), &nh2_buf);
-	if (!nh2 || NAPI_GRO_CB(p)->flush ||
-	    softrdma_roce_gro_ip_differs(hdr, nh2, burst.ipv4))
+	iph2 = skb_header_pointer(p, nh_off, sizeof(nh2_buf), &nh2_buf);
+	if (!iph2 || NAPI_GRO_CB(p)->flush ||
+	    softrdma_roce_gro_ip_differs(iph, iph2))
 		goto out_split;
-	if (burst.ipv4)
-		burst.head_ip_id = ntohs(((const struct iphdr *)nh2)->id);
+	burst.head_ip_id = ntohs(iph2->id);
 
 	switch (softrdma_roce_gro_join(&burst, &pkt, max)) {
 	case SOFTRDMA_ROCE_GRO_MERGE:

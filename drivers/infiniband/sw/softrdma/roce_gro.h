@@ -28,15 +28,14 @@ struct softrdma_roce_gro_burst {
 	unsigned int len;	/* IP header to the end: the IP length field */
 	u32 last_psn;		/* of its last packet */
 	u8 last_opcode;		/* of its last packet */
-	u16 head_ip_id;		/* IPv4: the first packet's ID */
-	bool ipv4;
+	u16 head_ip_id;		/* the first packet's IPv4 ID */
 	unsigned int max_len;	/* the most len may become */
 };
 
 struct softrdma_roce_gro_pkt {
 	unsigned int len;	/* IB bytes: BTH to ICRC */
 	u32 psn;
-	u16 ip_id;		/* IPv4 */
+	u16 ip_id;		/* IPv4 ID */
 	u8 opcode;
 	bool ackreq;
 };

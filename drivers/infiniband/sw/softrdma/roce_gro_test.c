@@ -9,6 +9,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/gro.h>
@@ -83,144 +84,140 @@ struct gro_join_case {
 
 static const struct gro_join_case gro_join_cases[] = {
 	{ "next_middle",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "third_middle",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x102, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, IPMAX }, { LEN, 0x102, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_wraps",
-	  { 1, LEN, 28 + LEN, 0xffffff, MID, 7, true, IPMAX }, { LEN, 0, 8, MID },
+	  { 1, LEN, 28 + LEN, 0xffffff, MID, 7, IPMAX }, { LEN, 0, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "psn_gap",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x102, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN, 0x102, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_repeated",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "psn_behind",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, true, IPMAX }, { LEN, 0x100, 9, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 7, IPMAX }, { LEN, 0x100, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_gap",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 9, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN, 0x101, 9, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_same",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 7, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN, 0x101, 7, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_id_wraps",
-	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 0xffff, true, IPMAX }, { LEN, 0x102, 1, MID },
-	  64, SOFTRDMA_ROCE_GRO_MERGE },
-	{ "ipv6_has_no_id",
-	  { 1, LEN, 48 + LEN, 0x100, MID, 0, false, IPMAX }, { LEN, 0x101, 0, MID },
+	  { 2, LEN, 28 + 2 * LEN, 0x101, MID, 0xffff, IPMAX }, { LEN, 0x102, 1, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "longer_than_head",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN + 16, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN + 16, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "shorter_ends",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN - 4, 0x101, 8, MID },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN - 4, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "ackreq_ends",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX }, { LEN, 0x101, 8, MID, true },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX }, { LEN, 0x101, 8, MID, true },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "read_response_last_ends",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE, 7,
-	    true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE, 7, IPMAX },
 	  { 12 + 4 + 512 + 4, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "max_reached_ends",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, IPMAX }, { LEN, 0x103, 10, MID },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, IPMAX }, { LEN, 0x103, 10, MID },
 	  4, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "full",
-	  { 4, LEN, 28 + 4 * LEN, 0x103, MID, 7, true, IPMAX }, { LEN, 0x104, 11, MID },
+	  { 4, LEN, 28 + 4 * LEN, 0x103, MID, 7, IPMAX }, { LEN, 0x104, 11, MID },
 	  4, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_fits",
-	  { 62, LEN, 0xffff - LEN, 0x13d, MID, 7, true, IPMAX }, { LEN, 0x13e, 69, MID },
+	  { 62, LEN, 0xffff - LEN, 0x13d, MID, 7, IPMAX }, { LEN, 0x13e, 69, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "gro_max_size_fits",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, 28 + 4 * LEN },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, 28 + 4 * LEN },
 	  { LEN, 0x103, 10, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "gro_max_size_reached",
-	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, true, 28 + 4 * LEN - 1 },
+	  { 3, LEN, 28 + 3 * LEN, 0x102, MID, 7, 28 + 4 * LEN - 1 },
 	  { LEN, 0x103, 10, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ip_length_overflows",
-	  { 62, LEN, 0xffff - LEN + 1, 0x13d, MID, 7, true, IPMAX },
+	  { 62, LEN, 0xffff - LEN + 1, 0x13d, MID, 7, IPMAX },
 	  { LEN, 0x13e, 69, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "send_middle_after_first",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "send_last_inv_ends",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_MIDDLE, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_MIDDLE, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "send_last_imm_ends",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_SEND_FIRST, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "write_middle_after_first",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_FIRST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_FIRST, 7, IPMAX },
 	  { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "write_last_imm_ends",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "read_response_middle_after_first",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "uc_write_middle_after_first",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_RDMA_WRITE_FIRST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_RDMA_WRITE_FIRST, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_UC_RDMA_WRITE_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE },
 	{ "uc_send_last_imm_ends",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_SEND_MIDDLE, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_UC_SEND_MIDDLE, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_UC_SEND_LAST_WITH_IMMEDIATE },
 	  64, SOFTRDMA_ROCE_GRO_MERGE_LAST },
 	{ "other_operation",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_SEND_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "other_transport",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_UC_RDMA_WRITE_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "other_direction",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "first_after_middle",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_FIRST },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "only_after_middle",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_RDMA_WRITE_ONLY },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ack_after_middle",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_RC_ACKNOWLEDGE },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "ud_after_middle",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, IB_OPCODE_UD_SEND_ONLY },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "undefined_opcode",
-	  { 1, LEN, 28 + LEN, 0x100, MID, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, MID, 7, IPMAX },
 	  { LEN, 0x101, 8, 0x1f },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "after_last",
-	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_LAST, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, IB_OPCODE_RC_RDMA_WRITE_LAST, 7, IPMAX },
 	  { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 	{ "after_undefined",
-	  { 1, LEN, 28 + LEN, 0x100, 0x1f, 7, true, IPMAX },
+	  { 1, LEN, 28 + LEN, 0x100, 0x1f, 7, IPMAX },
 	  { LEN, 0x101, 8, MID },
 	  64, SOFTRDMA_ROCE_GRO_SPLIT },
 };
@@ -867,6 +864,61 @@ static void softrdma_roce_gro_operation(struct kunit *test)
 		kfree_skb(skb);
 }
 
+/*
+ * RoCE over IPv6, a zero UDP checksum as hardware peers send it: a packet
+ * that would start a burst over IPv4 goes up alone, bursts are IPv4's
+ */
+static void softrdma_roce_gro_ipv6(struct kunit *test)
+{
+	struct gro_bth b = { .opcode = MID, .qpn = 0x11, .psn = 0x100 };
+	const unsigned int ib_len = 1036 + ROCE_ICRC_SIZE;
+	struct softrdma_bth *bth;
+	struct ipv6hdr *ip6;
+	struct sk_buff *skb;
+	struct udphdr *uh;
+	LIST_HEAD(held);
+
+	skb = alloc_skb(GRO_HEADROOM + sizeof(*ip6) + sizeof(*uh) + ib_len,
+			GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, GRO_HEADROOM);
+	skb_reset_mac_header(skb);
+	skb->protocol = htons(ETH_P_IPV6);
+	ip6 = skb_put_zero(skb, sizeof(*ip6));
+	ip6->version = 6;
+	ip6->payload_len = htons(sizeof(*uh) + ib_len);
+	ip6->nexthdr = IPPROTO_UDP;
+	ip6->hop_limit = 64;
+	ip6->saddr.s6_addr[0] = 0xfd;
+	ip6->saddr.s6_addr[15] = 1;
+	ip6->daddr.s6_addr[0] = 0xfd;
+	ip6->daddr.s6_addr[15] = 2;
+	skb_set_transport_header(skb, sizeof(*ip6));
+	uh = skb_put_zero(skb, sizeof(*uh));
+	uh->source = htons(0xc123);
+	uh->dest = htons(4791);
+	uh->len = htons(sizeof(*uh) + ib_len);
+	bth = skb_put_zero(skb, ib_len);
+	softrdma_bth_set_opcode(bth, b.opcode);
+	softrdma_bth_set_tver(bth, SOFTRDMA_BTH_TVER);
+	softrdma_bth_set_pkey(bth, 0xffff);
+	softrdma_bth_set_qpn(bth, b.qpn);
+	softrdma_bth_set_psn(bth, b.psn);
+
+	/* what GRO has done by the time the RoCE socket's gro_receive runs */
+	skb->dev = test->priv;
+	skb->pkt_type = PACKET_HOST;
+	memset(skb->cb, 0, sizeof(skb->cb));
+	NAPI_GRO_CB(skb)->data_offset = sizeof(*ip6) + sizeof(*uh);
+	NAPI_GRO_CB(skb)->count = 1;
+	NAPI_GRO_CB(skb)->is_ipv6 = 1;
+	gro_rx_set_nh(skb, 0);
+
+	KUNIT_EXPECT_NULL(test, softrdma_roce_gro_rcv(&held, skb, 64, gro_taken));
+	KUNIT_EXPECT_TRUE(test, (bool)NAPI_GRO_CB(skb)->flush);
+	kfree_skb(skb);
+}
+
 /* the ingress netdev, with GRO's default limits (alloc_netdev_mqs()) */
 static int softrdma_roce_gro_test_init(struct kunit *test)
 {
@@ -893,6 +945,7 @@ static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE(softrdma_roce_gro_for_host),
 	KUNIT_CASE(softrdma_roce_gro_max_size),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_operation, gro_op_gen_params),
+	KUNIT_CASE(softrdma_roce_gro_ipv6),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
 	{}

@@ -277,4 +277,33 @@ static inline bool softrdma_ib_name_taken(const char *name)
 #define softrdma_ib_alloc_device(size, net)	_ib_alloc_device(size)
 #endif
 
+/*
+ * GRO_NETWORK_OFFSETS: the IP layer's gro_receive records where a
+ * packet's IP header is in napi_gro_cb's network_offsets[] and no longer
+ * sets the network header there (6.12; 6.1 sets it and has no such
+ * field): dev_gro_receive() leaves it at GRO offset 0, which is an
+ * in-band VLAN tag when there is one.  The index is the encap_mark, which
+ * udp_gro_receive() has set before a UDP tunnel socket's gro_receive
+ * runs, so skb_gro_receive_network_offset() would give the inner offset
+ * there: the outer IP header's is index 0.  softrdma_gro_network_offset()
+ * is the offset of a packet's (outer) IP header from skb->data in GRO.
+ */
+#ifdef SOFTRDMA_HAVE_GRO_NETWORK_OFFSETS
+#define softrdma_gro_network_offset(skb) \
+	(NAPI_GRO_CB(skb)->network_offsets[0])
+#else
+#define softrdma_gro_network_offset(skb)	skb_network_offset(skb)
+#endif
+
+/*
+ * GRO_IPV4_MAX_SIZE: a netdev's GRO size limit is per IP version
+ * (gro_ipv4_max_size beside gro_max_size, 6.3), read with
+ * netif_get_gro_max_size().  Before, IPv4 and IPv6 share gro_max_size.
+ */
+#ifdef SOFTRDMA_HAVE_GRO_IPV4_MAX_SIZE
+#define softrdma_gro_max_size(dev, skb)	netif_get_gro_max_size(dev, skb)
+#else
+#define softrdma_gro_max_size(dev, skb)	READ_ONCE((dev)->gro_max_size)
+#endif
+
 #endif /* SOFTRDMA_COMPAT_H */

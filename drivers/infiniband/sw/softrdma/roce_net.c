@@ -9,11 +9,13 @@
  * detaches when it is freed and, earlier, when its netdev unregisters or
  * leaves the namespace, so the sockets never outlive their namespace.
  *
- * Receive: the sockets' encap_rcv finds the sroce device of the ingress
- * netdev (or of a device below it: a VLAN's, macvlan's or ipvlan's real
- * device; or, for a frame the real device kept, of the upper device owning
- * the destination address), validates the packet, and hands it to the
- * transport (softrdma_roce_rcv_pkt()).  Every drop counts.
+ * Receive: GRO merges consecutive packets of one message into bursts
+ * (roce_gro.c), which UDP segments again before encap_rcv.  The sockets'
+ * encap_rcv finds the sroce device of the ingress netdev (or of a device
+ * below it: a VLAN's, macvlan's or ipvlan's real device; or, for a frame
+ * the real device kept, of the upper device owning the destination
+ * address), validates the packet, and hands it to the transport
+ * (softrdma_roce_rcv_pkt()).  Every drop counts.
  *
  * Transmit: the transport builds BTH, extension headers and payload in an
  * skb from softrdma_roce_alloc_skb(); softrdma_roce_xmit() routes it out of
@@ -51,6 +53,7 @@
 #include "icrc.h"
 #include "port.h"
 #include "roce_dev.h"
+#include "roce_gro.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
 #include "roce_opcode.h"
@@ -93,6 +96,8 @@ static struct socket *softrdma_roce_sock_create(struct net *net, bool ipv6)
 		/* any non-zero type enables encap_rcv; 1 like other tunnels */
 		.encap_type = 1,
 		.encap_rcv = softrdma_roce_encap_rcv,
+		.gro_receive = softrdma_roce_gro_receive,
+		.gro_complete = softrdma_roce_gro_complete,
 	};
 	struct udp_port_cfg cfg = {
 		.local_udp_port = htons(SOFTRDMA_ROCE_UDP_PORT),
@@ -485,6 +490,28 @@ static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
 }
 
 /*
+ * The netdev in @net owning the destination address of the IP header at
+ * @nh, or NULL.
+ *
+ * Context: under rcu_read_lock().
+ */
+static struct net_device *softrdma_roce_daddr_dev(struct net *net,
+						  const void *nh)
+{
+	const struct iphdr *iph = nh;
+	struct net_device *ndev = NULL;
+
+	if (iph->version == 4)
+		ndev = __ip_dev_find(net, iph->daddr, false);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		ndev = softrdma_ipv6_dev_find(net,
+					      &((const struct ipv6hdr *)nh)->daddr);
+#endif
+	return IS_ERR(ndev) ? NULL : ndev;
+}
+
+/*
  * The netdev owning a received packet's destination address, if it sits
  * on top of the ingress netdev.  Linux answers ARP for any of its
  * addresses on any interface by default (arp_ignore 0), so a peer may have
@@ -497,19 +524,50 @@ static struct softrdma_dev *softrdma_roce_dev_of(struct net_device *ndev)
  */
 static struct net_device *softrdma_roce_upper_of_daddr(struct sk_buff *skb)
 {
-	struct net *net = dev_net(skb->dev);
-	struct net_device *ndev = NULL;
+	struct net_device *ndev;
 
-	if (ip_hdr(skb)->version == 4)
-		ndev = __ip_dev_find(net, ip_hdr(skb)->daddr, false);
-#if IS_ENABLED(CONFIG_IPV6)
-	else
-		ndev = softrdma_ipv6_dev_find(net, &ipv6_hdr(skb)->daddr);
-#endif
+	ndev = softrdma_roce_daddr_dev(dev_net(skb->dev),
+				       skb_network_header(skb));
 	if (!ndev || ndev == skb->dev ||
 	    !netdev_has_upper_dev_all_rcu(skb->dev, ndev))
 		return NULL;
 	return ndev;
+}
+
+/**
+ * softrdma_roce_rcv_for_host() - is a packet in GRO one for sroce here
+ * @skb: a received RoCE packet, skb->dev its ingress netdev
+ * @nh: its IP header
+ *
+ * Receive bursts (roce_gro.c) are for the packets encap_rcv would take: a
+ * frame to this host (not another's seen in promiscuous mode, not
+ * broadcast or multicast), to an address of the ingress netdev's
+ * namespace, on a netdev whose sroce device encap_rcv finds (its own or a
+ * lower's; or that of the upper netdev owning the address).  Everything
+ * else, RoCE that the host routes or bridges or that arrives on a netdev
+ * without sroce, goes through GRO untouched.
+ *
+ * Context: NAPI poll, softirq, under rcu_read_lock().
+ * Return: true if encap_rcv would hand the packet to a device.
+ */
+bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh)
+{
+	struct net_device *ndev = skb->dev, *owner;
+	struct softrdma_dev *sdev;
+
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	owner = softrdma_roce_daddr_dev(dev_net(ndev), nh);
+	if (!owner)
+		return false;
+	sdev = softrdma_roce_dev_of(ndev);
+	if (!sdev && owner != ndev &&
+	    netdev_has_upper_dev_all_rcu(ndev, owner))
+		sdev = softrdma_roce_dev_of(owner);
+	if (!sdev)
+		return false;
+	softrdma_dev_put(sdev);
+	return true;
 }
 
 /*

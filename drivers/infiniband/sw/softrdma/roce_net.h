@@ -105,6 +105,9 @@ int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
  */
 void softrdma_roce_rcv_pkt(struct sk_buff *skb);
 
+/* receive bursts (roce_gro.c) are for the packets this says sroce takes */
+bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh);
+
 #if IS_ENABLED(CONFIG_KUNIT)
 #include "counters.h"
 

@@ -24,10 +24,10 @@
  *   SEND into a receive WQE whose L_Key names nothing (the responder's
  *   local protection error, which the receive's completion reports: no
  *   event on either transport), a SEND from a buffer whose L_Key names
- *   nothing (the requester's local error: on RoCE its completion reports
- *   it and no event is raised, as stock rxe; on iWARP IB_EVENT_QP_FATAL
- *   as well, as stock siw); the requester of a remote error raises
- *   nothing;
+ *   nothing (the requester's local protection error, which the send's
+ *   completion reports: no event on either transport, as stock rxe;
+ *   stock siw raises IB_EVENT_QP_FATAL besides); the requester of a
+ *   remote error raises nothing;
  * - RoCE only, two QPs connected by hand (no CM): the first SEND into a
  *   QP still in RTR raises IB_EVENT_COMM_EST once; RTS -> SQD with
  *   IB_QP_EN_SQD_ASYNC_NOTIFY raises IB_EVENT_SQ_DRAINED.
@@ -506,9 +506,9 @@ static const struct kev_fault_case kev_faults[] = {
 	{ "a SEND into a receive WQE whose L_Key names nothing",
 	  KEV_RECV_BAD_LKEY, true, { -1, -1 },
 	  { IB_WC_REM_OP_ERR, -1 }, IB_WC_LOC_PROT_ERR },
-	/* RoCE: the completion reports it (as rxe); iWARP: also an event (siw) */
+	/* the send's completion reports it: no event (as rxe; siw: QP_FATAL) */
 	{ "a SEND from a buffer whose L_Key names nothing", KEV_SEND_BAD_LKEY,
-	  false, { -1, IB_EVENT_QP_FATAL },
+	  false, { -1, -1 },
 	  { IB_WC_LOC_PROT_ERR, IB_WC_LOC_PROT_ERR }, -1 },
 };
 

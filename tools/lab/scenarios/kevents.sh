@@ -18,9 +18,13 @@
 #   responder, a SEND longer than the receive WQE QP_REQ_ERR, a SEND into
 #   a receive WQE whose L_Key names nothing no event (the receive's
 #   completion reports it); the requester raises nothing; a SEND from a
-#   buffer whose L_Key names nothing raises
-#   nothing on RoCE (its completion reports it) and QP_FATAL on iWARP;
-#   the completions' statuses are checked;
+#   buffer whose L_Key names nothing raises nothing either (the send's
+#   completion reports it); the completions' statuses are checked;
+# - iWARP, on the wire: each of those four errors ends its stream with
+#   one TERMINATE, received by the other end (iw_term_sent and
+#   iw_term_rcvd up by 4, iw_term_unsent unchanged): the requester's own
+#   failure too, which sends it instead of the SEND (RFC 5040 7.2), the
+#   one send WQE that fails locally (iw_local_err up by 1);
 # - RoCE: a QP in RTR raises IB_EVENT_COMM_EST on its first packet, once;
 #   RTS -> SQD with IB_QP_EN_SQD_ASYNC_NOTIFY raises SQ_DRAINED.
 # With sroce+siwarp the RDMA CM takes the siwarp device first; then it
@@ -31,10 +35,36 @@
 
 RUN=/sys/module/kevents/parameters/run
 
+# kev_iw_counters DEV: iw_local_err iw_term_sent iw_term_unsent
+# iw_term_rcvd of a siwarp device, on one line
+kev_iw_counters() {
+	(cd "/sys/class/infiniband/$1/ports/1/hw_counters" &&
+		echo "$(cat iw_local_err) $(cat iw_term_sent)" \
+			"$(cat iw_term_unsent) $(cat iw_term_rcvd)")
+}
+
+# kev_iw_wire DEV BEFORE AFTER: what the run did on the wire, from
+# kev_iw_counters before and after it
+kev_iw_wire() {
+	local dev=$1 le ts tu tr
+	# shellcheck disable=SC2086 # four numbers, split on purpose
+	set -- $2 $3
+	le=$(($5 - $1)) ts=$(($6 - $2)) tu=$(($7 - $3)) tr=$(($8 - $4))
+	lab_check "kevents: $dev: one send WQE failed locally (iw_local_err +$le)" \
+		test "$le" = 1
+	lab_check "kevents: $dev: four TERMINATEs sent, none lost (iw_term_sent +$ts, iw_term_unsent +$tu)" \
+		test "$ts" = 4 -a "$tu" = 0
+	lab_check "kevents: $dev: each TERMINATE received (iw_term_rcvd +$tr)" \
+		test "$tr" = 4
+}
+
 # kev_run DEV: kevents' checks on the device the RDMA CM binds LAB_ADDR
 # to, which must be DEV; each of its lines a check here
 kev_run() {
-	local dev=$1 log=/tmp/kevents-$1.log line rc=0
+	local dev=$1 log=/tmp/kevents-$1.log line rc=0 before=
+	# an iWARP device (siwarp): its node type is RNIC
+	! grep -q RNIC "/sys/class/infiniband/$dev/node_type" ||
+		before=$(kev_iw_counters "$dev")
 	# shellcheck disable=SC2320 # the echo's status is the write's
 	echo "$LAB_ADDR" 2>"/tmp/kevents-$dev.err" >"$RUN" || rc=$?
 	echo "write: exit $rc" >>"/tmp/kevents-$dev.err"
@@ -52,6 +82,8 @@ kev_run() {
 		grep -q "^$dev: [1-9][0-9]* checks, 0 failed\$" "$log"
 	lab_check "kevents: $dev: the run's write succeeded" \
 		grep -qx "write: exit 0" "/tmp/kevents-$dev.err"
+	[ -z "$before" ] ||
+		kev_iw_wire "$dev" "$before" "$(kev_iw_counters "$dev")"
 }
 
 lab_check "modprobe kevents" modprobe kevents || exit 1

@@ -93,7 +93,12 @@ const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
  * one too small or without local write) is nothing the peer did wrong:
  * a DDP Local Catastrophic error (RFC 5041 7.2, IANA's RDDP registry
  * 0x1/0x0/0x00), with the offending segment's DDP header, as stock siw
- * sends it.
+ * sends it.  A send WQE of ours that cannot be sent (a local key that
+ * names no MR of the PD, one too small or without the right, an
+ * operation iWARP lacks, a local operation that fails) is an error found
+ * while creating a message (RFC 5040 7.2, first case): a TERMINATE goes
+ * instead of it, an RDMAP Local Catastrophic error (IANA's RDDP registry
+ * 0x0/0x0) with no headers, there being no offending message.
  */
 static const struct softrdma_iwarp_err_info
 softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {
@@ -153,6 +158,8 @@ softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {
 		       IWARP_LLP_ECODE_CATASTROPHIC, false, false),
 	SOFTRDMA_IWERR(CATASTROPHIC, RDMAP, IWARP_RDMAP_ETYPE_CATASTROPHIC,
 		       0, false, false),
+	SOFTRDMA_IWERR(SQ_LOCAL, RDMAP, IWARP_RDMAP_ETYPE_CATASTROPHIC,
+		       0, false, false),
 };
 
 const struct softrdma_iwarp_err_info *
@@ -176,7 +183,8 @@ softrdma_iwarp_err_info(enum softrdma_iwarp_err err)
  * WQE is none of these: an affiliated error reports what no completion
  * can (IBA 11.6.3.1, which the iWARP verbs follow), and here the WQE
  * completes in error (IBA 11.6.2), so the QP only enters ERR.  Stock siw
- * raises an access error besides.
+ * raises an access error besides.  So does a send WQE of ours that cannot
+ * be sent, which completes in error too (stock siw raises QP_FATAL).
  *
  * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
  */
@@ -184,7 +192,7 @@ enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err)
 {
 	const struct softrdma_iwarp_err_info *info = softrdma_iwarp_err_info(err);
 
-	if (err == SOFTRDMA_IWERR_U_LOCAL)
+	if (err == SOFTRDMA_IWERR_U_LOCAL || err == SOFTRDMA_IWERR_SQ_LOCAL)
 		return SOFTRDMA_QP_ERR_WC;
 	if (!info || info->layer == IWARP_TERM_LAYER_LLP)
 		return SOFTRDMA_QP_ERR_LOCAL;

@@ -46,8 +46,9 @@ static inline const struct softrdma_iwarp_op *softrdma_iwarp_op(u8 opcode)
 }
 
 /*
- * Why a received FPDU header is bad.  Each value has one row in the
- * TERMINATE table (softrdma_iwarp_err_info()).
+ * Why we end the stream with a TERMINATE: a received FPDU is bad, or (the
+ * last two) a local failure.  Each value has one row in the TERMINATE
+ * table (softrdma_iwarp_err_info()).
  */
 enum softrdma_iwarp_err {
 	SOFTRDMA_IWERR_NONE = 0,
@@ -81,6 +82,7 @@ enum softrdma_iwarp_err {
 	SOFTRDMA_IWERR_CRC,		/* MPA CRC mismatch */
 	SOFTRDMA_IWERR_ULPDU_LEN,	/* MPA length over what we accept */
 	SOFTRDMA_IWERR_CATASTROPHIC,	/* local failure, stream lost */
+	SOFTRDMA_IWERR_SQ_LOCAL,	/* our send WQE failed, nothing sent */
 	SOFTRDMA_IWERR_MAX,
 };
 

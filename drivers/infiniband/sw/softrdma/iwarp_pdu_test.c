@@ -654,6 +654,7 @@ static const struct err_row err_rows[] = {
 	{ SOFTRDMA_IWERR_CRC, 2, 0, 0x02, false, false },
 	{ SOFTRDMA_IWERR_ULPDU_LEN, 2, 0, 0x05, false, false },
 	{ SOFTRDMA_IWERR_CATASTROPHIC, 0, 0, 0x00, false, false },
+	{ SOFTRDMA_IWERR_SQ_LOCAL, 0, 0, 0x00, false, false },
 };
 
 static void softrdma_iwarp_pdu_err_table(struct kunit *test)
@@ -721,6 +722,8 @@ static const struct {
 	{ SOFTRDMA_IWERR_CRC, SOFTRDMA_QP_ERR_LOCAL },
 	{ SOFTRDMA_IWERR_ULPDU_LEN, SOFTRDMA_QP_ERR_LOCAL },
 	{ SOFTRDMA_IWERR_CATASTROPHIC, SOFTRDMA_QP_ERR_LOCAL },
+	/* our own send WQE: its completion reports it, no event */
+	{ SOFTRDMA_IWERR_SQ_LOCAL, SOFTRDMA_QP_ERR_WC },
 	/* no TERMINATE to build: the QP still fails */
 	{ SOFTRDMA_IWERR_NONE, SOFTRDMA_QP_ERR_LOCAL },
 	{ SOFTRDMA_IWERR_MAX, SOFTRDMA_QP_ERR_LOCAL },
@@ -802,6 +805,9 @@ static const struct term_case term_cases[] = {
 	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
 	{ "rqe_local_copies_untagged", SOFTRDMA_IWERR_U_LOCAL, &bad_send, 24,
 	  true, true, false, 20, { 0x10, 0x00, 0xc0, 0x00 } },
+	/* RFC 5040 7.2: instead of a message, no headers to carry */
+	{ "sq_local_no_message", SOFTRDMA_IWERR_SQ_LOCAL, NULL, 0,
+	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
 	{ "ird_overflow", SOFTRDMA_IWERR_IRD, &bad_rreq, 48,
 	  true, true, true, 48, { 0x02, 0x07, 0xe0, 0x00 } },
 };

@@ -60,6 +60,9 @@
 #include "queue.h"
 #include "sge.h"
 
+static void softrdma_iw_tx_term_queue(struct softrdma_qp *qp,
+				      enum softrdma_iwarp_err err,
+				      const void *fpdu, size_t avail);
 static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 				       enum softrdma_iwarp_err err,
 				       const void *fpdu, size_t avail);
@@ -416,7 +419,36 @@ static u8 softrdma_iw_send_opcode(const struct softrdma_send_wqe *wqe)
 	return se ? IWARP_OP_SEND_SE : IWARP_OP_SEND;
 }
 
-/* A WQE the engine cannot send: it completes with @status in its turn */
+/**
+ * softrdma_iw_tx_fail_cause() - what a send WQE that failed here is to
+ * the QP
+ * @completed: the WQE completed in error as it failed
+ *
+ * IBA 11.6.3.1, which the iWARP verbs follow: an affiliated error
+ * reports only what no completion can.  A WQE that completed with its
+ * error reports it (as on RoCE, and stock rxe), so the QP only enters
+ * ERR; stock siw raises QP_FATAL besides.  One that could not complete
+ * yet, behind WQEs whose payload TCP holds unacknowledged, completes in
+ * the flush with IB_WC_WR_FLUSH_ERR, which does not say what failed:
+ * QP_FATAL does.
+ *
+ * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
+ */
+enum softrdma_qp_err_cause softrdma_iw_tx_fail_cause(bool completed)
+{
+	if (!completed)
+		return SOFTRDMA_QP_ERR_LOCAL;
+	return softrdma_iwarp_err_cause(SOFTRDMA_IWERR_SQ_LOCAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_fail_cause);
+
+/*
+ * A WQE the engine cannot send completes with @status, now if it is the
+ * oldest, and ends the QP (IBA 10.8.3.1) and the stream: RFC 5040 7.2,
+ * an error found while creating a message, sends a TERMINATE instead of
+ * it (RDMAP Local Catastrophic, SOFTRDMA_IWERR_SQ_LOCAL), which the
+ * caller builds next; the connection then closes as for any TERMINATE.
+ */
 static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 				enum ib_wc_status status)
 {
@@ -430,9 +462,11 @@ static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 	tx->st[slot].status = status;
 	tx->st[slot].done = true;
 	tx->msg = SOFTRDMA_IW_TX_IDLE;
+	/* retire clears done as it completes the WQE */
 	softrdma_iw_tx_retire(qp);
-	/* a local error ends the QP (IBA 10.8.3.1), not the stream */
-	softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_LOCAL);
+	softrdma_iw_tx_term_queue(qp, SOFTRDMA_IWERR_SQ_LOCAL, NULL, 0);
+	softrdma_iwarp_qp_fatal(qp, -ECONNRESET,
+				softrdma_iw_tx_fail_cause(!tx->st[slot].done));
 }
 
 static enum ib_wc_status softrdma_iw_local_status(int err)
@@ -608,9 +642,14 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 	if (!wqe)
 		return false;
 	if (IS_ERR(wqe)) {
-		/* a WQE that must not run: the QP fails (qp.c flushes) */
+		/*
+		 * A WQE that must not run: the QP fails (qp.c flushes it,
+		 * with no word of why: QP_FATAL) and, as for any WQE that
+		 * cannot be sent, a TERMINATE goes instead (RFC 5040 7.2).
+		 */
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
-		softrdma_iwarp_qp_fatal(qp, 0, SOFTRDMA_QP_ERR_LOCAL);
+		__softrdma_iw_tx_terminate(qp, SOFTRDMA_IWERR_CATASTROPHIC,
+					   NULL, 0);
 		return false;
 	}
 	tx->slot = wqe - qp->sq.wqe;
@@ -690,7 +729,7 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 			if (tx->irq.count)
 				tx->msg = SOFTRDMA_IW_TX_RRESP;
 			else if (!softrdma_iw_tx_fetch(qp))
-				return false;
+				goto out_term;
 		}
 		if (tx->msg == SOFTRDMA_IW_TX_RRESP) {
 			err = softrdma_iw_build_rresp(qp);
@@ -700,13 +739,13 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 			tx->msg = SOFTRDMA_IW_TX_IDLE;
 			__softrdma_iw_tx_terminate(qp, SOFTRDMA_IWERR_CATASTROPHIC,
 						   NULL, 0);
-			return tx->term_pending && softrdma_iw_tx_next(qp);
+			goto out_term;
 		}
 		if (tx->msg_off == 0 && !softrdma_iw_tx_may_start(qp))
 			return false;
 		if (softrdma_wr_is_local(qp->sq.wqe[tx->slot].opcode)) {
 			if (!softrdma_iw_tx_local(qp))
-				return false;
+				goto out_term;
 			continue;
 		}
 		err = softrdma_iw_build_wqe(qp);
@@ -717,8 +756,12 @@ static bool softrdma_iw_tx_next(struct softrdma_qp *qp)
 		else
 			softrdma_iw_tx_fail(qp, tx->slot,
 					    softrdma_iw_local_status(err));
-		return false;
+		goto out_term;
 	}
+
+out_term:
+	/* a failure queued its TERMINATE: it is the next FPDU */
+	return tx->term_pending && softrdma_iw_tx_next(qp);
 }
 
 /*
@@ -1162,10 +1205,10 @@ bool softrdma_iw_tx_idle(struct softrdma_qp *qp)
 	return idle;
 }
 
-/* softrdma_iw_tx_terminate() with sq.lock held, without the schedule */
-static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
-				       enum softrdma_iwarp_err err,
-				       const void *fpdu, size_t avail)
+/* The TERMINATE for @err, the next FPDU to go; sq.lock held */
+static void softrdma_iw_tx_term_queue(struct softrdma_qp *qp,
+				      enum softrdma_iwarp_err err,
+				      const void *fpdu, size_t avail)
 {
 	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 	struct softrdma_iwarp_term term;
@@ -1175,7 +1218,7 @@ static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 
 	/* one TERMINATE, before the stream ends (RFC 5040 5.2) */
 	if (tx->term_pending || tx->state == SOFTRDMA_IW_TX_DEAD)
-		goto out_fatal;
+		return;
 	if (!softrdma_iwarp_term_from_err(err, fpdu, avail, &term))
 		len = softrdma_iwarp_build_terminate(tx->term, sizeof(tx->term),
 						     tx->msn[IWARP_QN_TERMINATE],
@@ -1187,7 +1230,14 @@ static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 	} else {
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_TERM_UNSENT);
 	}
-out_fatal:
+}
+
+/* softrdma_iw_tx_terminate() with sq.lock held, without the schedule */
+static void __softrdma_iw_tx_terminate(struct softrdma_qp *qp,
+				       enum softrdma_iwarp_err err,
+				       const void *fpdu, size_t avail)
+{
+	softrdma_iw_tx_term_queue(qp, err, fpdu, avail);
 	softrdma_iwarp_qp_fatal(qp, -ECONNRESET, softrdma_iwarp_err_cause(err));
 }
 

@@ -48,4 +48,7 @@ unsigned int softrdma_iw_frags_bvec(const struct sk_buff *frags, u32 pos,
 				    struct bio_vec *bv, unsigned int max,
 				    size_t *len);
 
+/* a send WQE's own failure, as the QP's: pure, KUnit-tested */
+enum softrdma_qp_err_cause softrdma_iw_tx_fail_cause(bool completed);
+
 #endif /* SOFTRDMA_IWARP_TX_H */

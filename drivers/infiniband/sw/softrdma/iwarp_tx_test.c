@@ -6,7 +6,7 @@
  * (ORD and IRD, RFC 5040 5.3), which payload goes to TCP by page
  * reference, the page fragments TCP is handed, and the engine's state
  * machine: its names, its table of legal moves and the helper that makes
- * them.
+ * them; what a send WQE's own failure is to the QP.
  */
 #include <kunit/test.h>
 
@@ -244,6 +244,31 @@ static void softrdma_iwarp_tx_acked(struct kunit *test)
 }
 
 /*
+ * A send WQE that fails here (a local key refused, a length, an
+ * operation iWARP lacks) and completes with its error raises no
+ * affiliated event (IBA 11.6.3.1), QP_FATAL least of all; one that could
+ * only be flushed, behind WQEs TCP has not acknowledged, raises QP_FATAL.
+ */
+static void softrdma_iwarp_tx_fail_event(struct kunit *test)
+{
+	enum ib_event_type event = IB_EVENT_DEVICE_FATAL;
+
+	KUNIT_EXPECT_EQ(test, softrdma_iw_tx_fail_cause(true),
+			SOFTRDMA_QP_ERR_WC);
+	KUNIT_EXPECT_FALSE(test,
+			   softrdma_qp_err_event(softrdma_iw_tx_fail_cause(true),
+						 &event));
+	KUNIT_EXPECT_EQ(test, event, IB_EVENT_DEVICE_FATAL);
+
+	KUNIT_EXPECT_EQ(test, softrdma_iw_tx_fail_cause(false),
+			SOFTRDMA_QP_ERR_LOCAL);
+	KUNIT_EXPECT_TRUE(test,
+			  softrdma_qp_err_event(softrdma_iw_tx_fail_cause(false),
+						&event));
+	KUNIT_EXPECT_EQ(test, event, IB_EVENT_QP_FATAL);
+}
+
+/*
  * An FPDU's payload pages from any byte on, as TCP gets them: lent one
  * fragment a call, or copied from up to a batch of them a call.
  */
@@ -441,6 +466,7 @@ static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_acked, iw_acked_gen_params),
+	KUNIT_CASE(softrdma_iwarp_tx_fail_event),
 	KUNIT_CASE(softrdma_iwarp_tx_frags_bvec),
 	KUNIT_CASE(softrdma_iwarp_tx_fpdu_fits_emss),
 	KUNIT_CASE(softrdma_iwarp_tx_rdq_order),

@@ -15,7 +15,10 @@
 # Around each run each guest reads /proc/stat, /proc/softirqs and
 # /proc/interrupts; $LAB_OUT/cpu.tsv gets, per run and online vCPU, its
 # busy and softirq ticks (USER_HZ) of the run's total, its NET_RX and
-# NET_TX softirqs and its virtio-net interrupts.  guest1 writes the bandwidth
+# NET_TX softirqs and its virtio-net interrupts.  The window holds
+# perftest's set-up too (its connection exchange, a second or more under
+# TCG): the busy shares are of the whole window, and a larger ITERS makes
+# the transfer more of it.  guest1 writes the bandwidth
 # of each run to $LAB_OUT/qps.tsv (round, condition, MB/s) and both
 # tables, medians over the rounds, to $LAB_OUT/qps.md.
 

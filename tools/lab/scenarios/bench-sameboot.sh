@@ -4,8 +4,13 @@
 # stacks in ONE pair of guests, the stacks taking turns figure by figure.
 # Not a test: it asserts no figure, it only records them.
 #   lab run --stack none,none bench-sameboot ROUNDS STACKS [BW RATE LAT [FIGS [ALT_KO]]]
-# STACKS: a comma list of sroce, rxe, siwarp, siw (e.g. siwarp,siw); the
-# first is the one the ratios are about.  siwarp-nocrc is siwarp with
+# STACKS: a comma list of sroce, rxe, siwarp, siw, tcp (e.g. siwarp,siw);
+# the first is the one the ratios are about.  tcp is iperf3 with no RDMA
+# module loaded, for the bandwidth figures only (one stream, -n the bytes
+# of the perftest run, -l 64 KiB, in the direction the figure's data
+# flows: write_bw and send_bw guest1 -> guest0, read_bw guest0 -> guest1,
+# iperf3 -R; the receiver's MiB/s); it takes no turn at msg_rate or the
+# latencies, whose tcp cells stay empty.  siwarp-nocrc is siwarp with
 # iw_crc=0 (both ends then agree on no CRC, as siw <-> siw does);
 # sroce-nocoalesce is sroce with rc_ack_coalesce=0 (one ACK per AckReq,
 # as rxe sends them).  SERVER/CLIENT (e.g. siwarp-nocrc/siw) pairs two
@@ -70,10 +75,31 @@ modprobe libcrc32c
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
+# no_rdma: no RDMA device and none of the RDMA modules in this guest
+no_rdma() {
+	local d mod
+	for d in sr0 sw0 rxe0 siw0; do
+		if [ -e "/sys/class/infiniband/$d" ]; then
+			rdma link del "$d"
+		fi
+	done
+	for mod in softrdma rdma_rxe siw; do
+		if loaded "$mod"; then
+			rmmod "$mod"
+		fi
+	done
+}
+
 # use STACK: make STACK this guest's only RDMA stack; sets DEV and CONN.
-# For SERVER/CLIENT, this guest's side of it.
+# For SERVER/CLIENT, this guest's side of it.  tcp: no RDMA stack at all.
 use() {
 	local want mod d ko=main type=$1
+	if [ "$1" = tcp ]; then
+		no_rdma
+		DEV=
+		CONN=()
+		return
+	fi
 	if [[ $1 == */* ]]; then
 		if [ "$LAB_ID" = 0 ]; then
 			set -- "${1%%/*}"
@@ -150,9 +176,31 @@ record() {
 	[[ $fig == *_lat ]] && figs+=("${fig}_typ" "${fig}_min")
 	for f in "${figs[@]}"; do
 		v=
-		[ -n "$log" ] && v=$(lab_bench_value "$f" "$log")
+		if [ "$s" = tcp ] && [ -n "$log" ]; then
+			v=$(tcp_value "$log")
+		elif [ -n "$log" ]; then
+			v=$(lab_bench_value "$f" "$log")
+		fi
 		printf '%s\t%s\t%s\t%s\n' "$r" "$s" "$f" "${v:-fail}" >>"$LAB_OUT/sameboot.tsv"
 	done
+}
+
+# takes_turn STACK FIGURE: whether STACK measures FIGURE (tcp: only the
+# bandwidths)
+takes_turn() {
+	[ "$1" != tcp ] || [[ $2 == *_bw ]]
+}
+
+# tcp_value LOG: the receiver's MiB/s of an iperf3 -J log
+tcp_value() {
+	python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
+except (OSError, ValueError, KeyError):
+    pass
+' "$1"
 }
 
 # one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
@@ -160,12 +208,21 @@ record() {
 one() {
 	local s=$1 fig=$2 r=$3 try log v status srv
 	# shellcheck disable=SC2206 # a command line
-	local cmd=(${CMD[$fig]})
+	local cmd=(${CMD[$fig]}) srv_cmd cli_cmd
+	if [ "$s" = tcp ]; then
+		# as many bytes as the perftest run moves, in its direction
+		srv_cmd=(iperf3 -s -1)
+		cli_cmd=(iperf3 -n $((BW_ITERS * 65536)) -l 65536 -J)
+		[ "$fig" = read_bw ] && cli_cmd+=(-R)
+	else
+		srv_cmd=("${cmd[@]}" -d "$DEV" -F "${CONN[@]}")
+		cli_cmd=("${cmd[@]}" -d "$DEV" -F "${CONN[@]}")
+	fi
 	for try in $(seq "$ATTEMPTS"); do
 		port=$((port + 1))
 		lab_barrier "go-$r-$fig-$s-$try" || return 1
 		if [ "$LAB_ID" = 0 ]; then
-			timeout $((TMO + 30)) "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
+			timeout $((TMO + 30)) "${srv_cmd[@]}" \
 				-p "$port" >/tmp/srv.out 2>&1 &
 			srv=$!
 			lab_wait_for 30 lab_listening "$port"
@@ -177,9 +234,15 @@ one() {
 		else
 			lab_barrier "listen-$r-$fig-$s-$try"
 			log=$raw/$r.$fig.${s//\//-}.$try.log
-			timeout "$TMO" "${cmd[@]}" -d "$DEV" -F "${CONN[@]}" \
-				-p "$port" "$peer" >"$log" 2>&1
-			v=$(lab_bench_value "$fig" "$log")
+			if [ "$s" = tcp ]; then
+				timeout "$TMO" "${cli_cmd[@]}" -p "$port" \
+					-c "$peer" >"$log" 2>&1
+				v=$(tcp_value "$log")
+			else
+				timeout "$TMO" "${cli_cmd[@]}" -p "$port" \
+					"$peer" >"$log" 2>&1
+				v=$(lab_bench_value "$fig" "$log")
+			fi
 			status=${v:+ok}
 			echo "${status:-again}" >/lab/guest1/sameboot.status
 			lab_barrier "done-$r-$fig-$s-$try" $((TMO + 60))
@@ -266,8 +329,8 @@ table() {
 					vals[k] = vals[k] " " q; n++
 					if (q >= 1) ahead++
 				}
-				line = line " " (n ? sprintf("%.2f", median(k)) : "-") \
-				       " | " ahead " of " n " |"
+				line = line " " (n ? sprintf("%.2f", median(k)) " | " \
+				       ahead " of " n : "- | -") " |"
 			}
 			print line
 		}
@@ -284,6 +347,7 @@ for r in $(seq "$ROUNDS"); do
 		n=${#STACKS[@]}
 		for ((i = 0; i < n; i++)); do
 			s=${STACKS[$(((i + r - 1) % n))]}
+			takes_turn "$s" "$fig" || continue
 			if [ "$s" != "$cur" ]; then
 				use "$s"
 				cur=$s
@@ -296,6 +360,12 @@ done
 if [ "$LAB_ID" = 1 ]; then
 	{
 		table
+		if [[ " ${STACKS[*]} " == *" tcp "* ]]; then
+			echo
+			echo "tcp: iperf3, one stream, -n $((BW_ITERS * 64)) KiB, -l 64 KiB, in the"
+			echo "direction of the figure's data (read_bw: -R), the receiver's MiB/s;"
+			echo "no counterpart of the message rate or the latencies (-)."
+		fi
 		echo
 		echo "Values per round (round, stack, figure, value):"
 		sort -k3,3 -k2,2 -k1,1n "$LAB_OUT/sameboot.tsv" | tr '\t' ' '

@@ -35,6 +35,8 @@
  *    udp_gro_complete() rewrites a non-zero one in the head for the inner
  *    packet a tunnel would carry, and nothing restores it;
  *  - with its UDP length that of its datagram;
+ *  - not decrypted by IPsec (GRO does not compare the state a packet was
+ *    decrypted under, and UDP checks the policy of a burst's head only);
  *  - with the IPv4 ID that follows the burst's last one;
  *  - no longer than the burst's first packet (a longer one would escape
  *    the MTU check, which looks at gso_size, of a burst forwarded after
@@ -67,6 +69,7 @@
 #include <kunit/visibility.h>
 #include <net/checksum.h>
 #include <net/gro.h>
+#include <net/xfrm.h>
 
 #include "compat.h"
 #include "psn.h"
@@ -348,8 +351,14 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 	pkt.opcode = softrdma_bth_opcode(bth);
 	pkt.ackreq = softrdma_bth_ackreq(bth);
 	qpn = softrdma_bth_qpn(bth);
+	/*
+	 * IP's GRO does not compare the IPsec state packets were decrypted
+	 * under, and UDP checks the policy on the burst's head only: what
+	 * was decrypted goes up alone, checked by itself
+	 */
 	may_join = max >= 2 && !NAPI_GRO_CB(skb)->flush && !uh->check &&
-		   ntohs(uh->len) == sizeof(*uh) + pkt.len;
+		   ntohs(uh->len) == sizeof(*uh) + pkt.len &&
+		   !secpath_exists(skb);
 
 	list_for_each_entry(p, head, list) {
 		if (!NAPI_GRO_CB(p)->same_flow)

@@ -740,8 +740,7 @@ static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct softrdma_dev *sdev;
 
-	if (!skb_is_gso(skb) || sk->sk_family != AF_INET ||
-	    !(skb_shinfo(skb)->gso_type & (SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST))) {
+	if (!skb_is_gso(skb) || sk->sk_family != AF_INET) {
 		softrdma_roce_rcv_datagram(skb);
 		return 0;
 	}

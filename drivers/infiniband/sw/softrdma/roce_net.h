@@ -104,15 +104,14 @@ int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
  * consumes it.  The packets received together (one datagram, or the
  * packets of a receive burst, roce_gro.c) share a context: their device,
  * referenced by the caller throughout, and the QP of the last packet
- * delivered with its path, looked up again only for a packet of another
- * QP.  softrdma_roce_rcv_done() ends the context.
+ * delivered, looked up again only for a packet of another QP (its path is
+ * read for each packet).  softrdma_roce_rcv_done() ends the context.
  */
 struct softrdma_qp;
 
 struct softrdma_roce_rcv_ctx {
 	struct softrdma_dev *sdev;
 	struct softrdma_qp *qp;		/* referenced, or NULL */
-	const struct softrdma_roce_path *path;	/* qp's, under RCU */
 };
 
 void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,

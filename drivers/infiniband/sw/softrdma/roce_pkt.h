@@ -12,7 +12,12 @@
  *  - skb_network_header() is the IPv4 or IPv6 header and
  *    skb_transport_header() the UDP header, both still intact;
  *  - sdev is the device, which the caller holds a reference on for as
- *    long as the call.
+ *    long as the call;
+ *  - skb->dev is the ingress netdev.
+ * Nothing else of the skb is to be read: a member of a receive burst
+ * (roce_gro.c) keeps what GRO left it, not what segmentation would have
+ * copied from the burst's head (no dst, its own VLAN tag state, mark,
+ * timestamps).
  */
 #ifndef SOFTRDMA_ROCE_PKT_H
 #define SOFTRDMA_ROCE_PKT_H

@@ -8,8 +8,9 @@
  * 9.6.1.2, C9-40: the transport must match the QP's); one for a connected
  * QP that does not come from its peer's address to its own as
  * rcv_addr_mismatch (softrdma_roce_path_rcv_ok()).  The packets of a
- * receive burst share one QP lookup, and its path, while they are for
- * the same QP (struct softrdma_roce_rcv_ctx).
+ * receive burst share one QP lookup while they are for the same QP
+ * (struct softrdma_roce_rcv_ctx); each is checked against the path the
+ * QP has when it is delivered.
  */
 #include <linux/skbuff.h>
 #include <trace/events/softrdma.h>
@@ -48,8 +49,6 @@ static struct softrdma_qp *softrdma_roce_rcv_qp(struct softrdma_roce_rcv_ctx *ct
 		softrdma_qp_put(qp);
 	qp = softrdma_qp_get(ctx->sdev, qpn);
 	ctx->qp = qp;
-	/* no path yet: no peer, and the engines do not run */
-	ctx->path = qp ? rcu_dereference(to_roce_qp(qp)->path) : NULL;
 	return qp;
 }
 
@@ -66,6 +65,7 @@ void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
 			       struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
+	const struct softrdma_roce_path *path;
 	struct softrdma_dev *sdev = ctx->sdev;
 	struct softrdma_qp *qp;
 
@@ -82,8 +82,13 @@ void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
 	     softrdma_roce_opcode_is_rc(pkt->opcode)) ||
 	    (qp->ibqp.qp_type == IB_QPT_UC &&
 	     softrdma_roce_opcode_is_uc(pkt->opcode))) {
-		/* a connected QP takes packets from its peer only */
-		if (ctx->path && softrdma_roce_path_rcv_ok(ctx->path, skb)) {
+		/*
+		 * a connected QP takes packets from its peer only; no path
+		 * yet: no peer, and the engines do not run.  Read for each
+		 * packet: a modify may publish another one mid-burst.
+		 */
+		path = rcu_dereference(to_roce_qp(qp)->path);
+		if (path && softrdma_roce_path_rcv_ok(path, skb)) {
 			softrdma_rc_rcv(qp, skb);
 		} else {
 			ibdev_dbg_ratelimited(&sdev->ibdev,
@@ -109,5 +114,4 @@ void softrdma_roce_rcv_done(struct softrdma_roce_rcv_ctx *ctx)
 	if (ctx->qp)
 		softrdma_qp_put(ctx->qp);
 	ctx->qp = NULL;
-	ctx->path = NULL;
 }

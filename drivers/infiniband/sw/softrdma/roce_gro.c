@@ -12,20 +12,31 @@
  * packet and whose frag_list members are the others, each starting at its
  * BTH with its own IP and UDP headers, as received, in front of it.
  *
- * The socket does not accept GSO skbs, so UDP hands encap_rcv the
- * packets, not the burst: udp_queue_rcv_skb() segments it first
- * (udp_rcv_segment(), skb_segment_list()), and every packet is received,
- * validated (its ICRC included) and counted one by one, as without GRO.
- * Segmentation gives each member back its own headers and rewrites what GRO changed
- * in the head: the IP length fields (from each packet's length), the
- * head's UDP length (from gso_size, the head's length), and every IPv4
- * ID (the head's plus the packet's index, inet_gso_segment()).  So that
- * this gives back exactly the packets received, which the ICRC checks, a
- * packet joins a burst only
+ * The burst is typed as a UDP tunnel's (SOFTRDMA_ROCE_GRO_GSO_TYPE), and
+ * the IPv4 socket takes GSO skbs (udp_allow_gso()), so UDP hands it to
+ * encap_rcv whole (udp_unexpected_gso()).  There (roce_net.c) it is taken
+ * apart again, one packet after the other, each received, validated (its
+ * ICRC included) and counted as without GRO, but with the device lookup
+ * once for the burst and the QP's once for a run of its packets.  The
+ * walk gives each packet what segmentation (udp_rcv_segment(),
+ * skb_segment_list(), inet_gso_segment()) would: the head the lengths
+ * of its own packet, which GRO had set to the burst's (its IP total
+ * length from its length, its UDP length from gso_size, its header
+ * checksum), softrdma_roce_gro_split(); each member the head's link
+ * header and netdev, the IPv4 ID after the previous packet's (the
+ * head's plus its index), its own IP total length and header checksum,
+ * its other bytes as received, softrdma_roce_gro_member().  It does so
+ * only for a burst of this shape, whose members segmentation would leave
+ * at their own network headers with their own addresses
+ * (softrdma_roce_gro_walkable()); encap_rcv segments any other GSO skb as
+ * UDP would.  So that either gives back exactly the packets received,
+ * which the ICRC checks, a packet joins a burst only
  *  - with a zero UDP checksum, as RoCEv2 over IPv4 has (A17.4.2):
  *    udp_gro_complete() rewrites a non-zero one in the head for the inner
  *    packet a tunnel would carry, and nothing restores it;
  *  - with its UDP length that of its datagram;
+ *  - not decrypted by IPsec (GRO does not compare the state a packet was
+ *    decrypted under, and UDP checks the policy of a burst's head only);
  *  - with the IPv4 ID that follows the burst's last one;
  *  - no longer than the burst's first packet (a longer one would escape
  *    the MTU check, which looks at gso_size, of a burst forwarded after
@@ -56,7 +67,9 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <kunit/visibility.h>
+#include <net/checksum.h>
 #include <net/gro.h>
+#include <net/xfrm.h>
 
 #include "compat.h"
 #include "psn.h"
@@ -338,8 +351,14 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 	pkt.opcode = softrdma_bth_opcode(bth);
 	pkt.ackreq = softrdma_bth_ackreq(bth);
 	qpn = softrdma_bth_qpn(bth);
+	/*
+	 * IP's GRO does not compare the IPsec state packets were decrypted
+	 * under, and UDP checks the policy on the burst's head only: what
+	 * was decrypted goes up alone, checked by itself
+	 */
 	may_join = max >= 2 && !NAPI_GRO_CB(skb)->flush && !uh->check &&
-		   ntohs(uh->len) == sizeof(*uh) + pkt.len;
+		   ntohs(uh->len) == sizeof(*uh) + pkt.len &&
+		   !secpath_exists(skb);
 
 	list_for_each_entry(p, head, list) {
 		if (!NAPI_GRO_CB(p)->same_flow)
@@ -440,7 +459,139 @@ int softrdma_roce_gro_complete(struct sock *sk, struct sk_buff *skb,
 			       int nhoff)
 {
 	skb->encapsulation = 0;
-	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+	skb_shinfo(skb)->gso_type = SOFTRDMA_ROCE_GRO_GSO_TYPE;
 	skb_shinfo(skb)->gso_segs = NAPI_GRO_CB(skb)->count;
 	return 0;
+}
+
+/**
+ * softrdma_roce_gro_walkable() - may encap_rcv take a GSO skb apart itself
+ * @skb: a GSO skb as UDP hands it to encap_rcv, skb->data at its UDP
+ *	header
+ *
+ * What udp_rcv_segment() would make of @skb, the walk makes of it too
+ * (softrdma_roce_gro_split(), softrdma_roce_gro_member()) when @skb is a
+ * burst of the shape softrdma_roce_gro_complete() leaves: the head a
+ * packet with a 14-byte link header, an IPv4 header of 20 bytes and the
+ * UDP header, its own datagram gso_size bytes of IB packet, so that
+ * __udp_gso_segment() takes the fraglist way; every member a packet on
+ * its own, unshared, starting at its BTH, with the IPv4 header of 20
+ * bytes and the UDP header right in front of it, room for a link header
+ * before them, and the head's addresses and UDP ports (which
+ * segmentation would otherwise rewrite, and which the head's checks by
+ * IPsec policy, netfilter and UDP have judged).  A head shared with a
+ * clone is not taken either: segmentation copies it first.
+ *
+ * Return: true if the walk gives back each packet as segmentation would.
+ */
+bool softrdma_roce_gro_walkable(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	const struct iphdr *iph = ip_hdr(skb), *iph2;
+	const struct udphdr *uh = udp_hdr(skb), *uh2;
+	const struct sk_buff *m;
+
+	if (shinfo->gso_type != SOFTRDMA_ROCE_GRO_GSO_TYPE ||
+	    skb->encapsulation || skb_cloned(skb) || !shinfo->frag_list ||
+	    !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) != ETH_HLEN ||
+	    skb_transport_offset(skb) ||
+	    skb_network_header_len(skb) != sizeof(*iph) ||
+	    *(const u8 *)iph != SOFTRDMA_ROCE_GRO_IPV4_VIHL ||
+	    skb_pagelen(skb) != sizeof(*uh) + shinfo->gso_size ||
+	    skb->len <= sizeof(*uh) + shinfo->gso_size)
+		return false;
+
+	skb_walk_frags(skb, m) {
+		if (skb_shared(m) || skb_cloned(m) ||
+		    skb_transport_header(m) + sizeof(*uh) != m->data ||
+		    skb_network_header(m) + sizeof(*iph) !=
+			skb_transport_header(m) ||
+		    skb_network_header(m) - m->head < ETH_HLEN)
+			return false;
+		iph2 = ip_hdr(m);
+		uh2 = udp_hdr(m);
+		if (*(const u8 *)iph2 != SOFTRDMA_ROCE_GRO_IPV4_VIHL ||
+		    iph2->saddr != iph->saddr || iph2->daddr != iph->daddr ||
+		    uh2->source != uh->source || uh2->dest != uh->dest)
+			return false;
+	}
+	return true;
+}
+
+/* ip_send_check() of a 20-byte header, inline */
+static void softrdma_roce_gro_ip_check(struct iphdr *iph)
+{
+	iph->check = 0;
+	iph->check = ip_fast_csum(iph, sizeof(*iph) / 4);
+}
+
+/**
+ * softrdma_roce_gro_split() - take the head of a burst off its members
+ * @split: filled in, for softrdma_roce_gro_member()
+ * @skb: a burst softrdma_roce_gro_walkable() takes; becomes its first
+ *	packet alone
+ *
+ * The head gets back what GRO changed and segmentation restores (IP
+ * total length, UDP length, IP header checksum): the lengths of its own
+ * packet, as it was sent, which its ICRC covers.
+ *
+ * Return: the members, linked by skb->next, in the order received.
+ */
+struct sk_buff *softrdma_roce_gro_split(struct softrdma_roce_gro_split *split,
+					struct sk_buff *skb)
+{
+	struct skb_shared_info *shinfo = skb_shinfo(skb);
+	struct sk_buff *members = shinfo->frag_list, *m;
+	unsigned int len = 0, truesize = 0;
+	struct iphdr *iph = ip_hdr(skb);
+
+	skb_walk_frags(skb, m) {
+		len += m->len;
+		truesize += m->truesize;
+	}
+	shinfo->frag_list = NULL;
+	skb->len -= len;
+	skb->data_len -= len;
+	skb->truesize -= truesize;
+	udp_hdr(skb)->len = htons(sizeof(struct udphdr) + shinfo->gso_size);
+	skb_gso_reset(skb);
+	iph->tot_len = htons(skb->len - skb_network_offset(skb));
+	softrdma_roce_gro_ip_check(iph);
+
+	split->dev = skb->dev;
+	split->protocol = skb->protocol;
+	split->id = ntohs(iph->id);
+	split->index = 0;
+	memcpy(split->link, skb_mac_header(skb), ETH_HLEN);
+	return members;
+}
+
+/**
+ * softrdma_roce_gro_member() - a member of a split burst as a packet alone
+ * @split: from softrdma_roce_gro_split() on its burst
+ * @skb: the next member, off the list; skb->data moves from its BTH to
+ *	its UDP header
+ *
+ * What segmentation gives each member (skb_segment_list(),
+ * inet_gso_segment()) and the receive path reads: the head's link header
+ * and ingress netdev, the IPv4 ID that follows the previous packet's, the
+ * IP total length of its own packet and the header checksum.  Its
+ * addresses, ports and the rest of its bytes stay as received.
+ */
+void softrdma_roce_gro_member(struct softrdma_roce_gro_split *split,
+			      struct sk_buff *skb)
+{
+	struct iphdr *iph = ip_hdr(skb);
+
+	__skb_push(skb, sizeof(struct udphdr));
+	skb->dev = split->dev;
+	skb->protocol = split->protocol;
+	skb_set_mac_header(skb, skb_network_offset(skb) - ETH_HLEN);
+	memcpy(skb_mac_header(skb), split->link, ETH_HLEN);
+	skb->mac_len = ETH_HLEN;
+
+	iph->id = htons((u16)(split->id + ++split->index));
+	iph->tot_len = htons(skb->len - skb_network_offset(skb));
+	softrdma_roce_gro_ip_check(iph);
 }

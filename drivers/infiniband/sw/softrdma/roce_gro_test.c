@@ -3,7 +3,10 @@
  * KUnit tests for roce_gro.c: which packets start a receive burst, which
  * join one and which end it, gro_receive on a list of held bursts, and
  * that a burst built as GRO builds it and segmented as UDP segments it
- * gives back every packet byte for byte.
+ * gives back every packet byte for byte, and that the RoCE socket's
+ * encap_rcv, taking a burst apart itself, gives back the same packets and
+ * receives and counts each as when it comes alone, as it does a GSO skb
+ * of any other shape, which it segments.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -14,13 +17,19 @@
 #include <linux/udp.h>
 #include <net/gro.h>
 #include <net/ip.h>
+#include <net/sock.h>
 #include <rdma/ib_pack.h>
 
+#include "av.h"
 #include "compat.h"
+#include "counters.h"
+#include "device.h"
 #include "icrc.h"
+#include "qp.h"
 #include "roce_gro.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
+#include "roce_qp.h"
 
 struct gro_start_case {
 	const char *name;
@@ -329,6 +338,7 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, const struct gro_bth *b,
 {
 	unsigned int len = GRO_NH + ib_len + ROCE_ICRC_SIZE, k;
 	struct softrdma_bth *bth;
+	struct ethhdr *eth;
 	struct sk_buff *skb;
 	struct udphdr *uh;
 	struct iphdr *iph;
@@ -338,7 +348,14 @@ static struct sk_buff *gro_rx_pkt(struct kunit *test, const struct gro_bth *b,
 	skb = alloc_skb(GRO_HEADROOM + len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb_reserve(skb, GRO_HEADROOM);
-	skb_reset_mac_header(skb);
+	/* its Ethernet header, where eth_type_trans() leaves it */
+	skb_set_mac_header(skb, -ETH_HLEN);
+	eth = eth_hdr(skb);
+	eth_broadcast_addr(eth->h_dest);
+	eth->h_dest[0] = 0x02;
+	eth_zero_addr(eth->h_source);
+	eth->h_source[5] = seed;
+	eth->h_proto = htons(ETH_P_IP);
 	skb_reset_network_header(skb);
 	skb->protocol = htons(ETH_P_IP);
 	iph = skb_put_zero(skb, sizeof(*iph));
@@ -458,6 +475,438 @@ static void softrdma_roce_gro_burst_segments(struct kunit *test)
 		i++;
 	}
 	KUNIT_EXPECT_EQ(test, i, c->n);
+}
+
+/* a packet of a burst as it arrives */
+struct gro_pkt_spec {
+	unsigned int ib_len;	/* BTH to pad */
+	u32 qpn;
+	u16 id_skew;		/* off the consecutive IPv4 ID, ICRC and all */
+	bool bad_icrc;		/* a payload byte changed on the way */
+	unsigned int cut;	/* bytes lost off its end */
+};
+
+/*
+ * A burst of @n packets of @spec, their PSNs consecutive, as UDP hands
+ * it to the RoCE socket's encap_rcv: built as GRO builds it, its IP and
+ * UDP lengths those of the whole burst, skb->data at the head's UDP
+ * header.  @wire, unless NULL, gets each packet's bytes as sent.
+ */
+static struct sk_buff *gro_burst_make(struct kunit *test,
+				      const struct gro_pkt_spec *spec,
+				      unsigned int n, u16 id0, bool vlan,
+				      u8 **wire)
+{
+	struct gro_bth bth = { .opcode = MID };
+	struct sk_buff *head = NULL, *skb;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		bth.qpn = spec[i].qpn;
+		bth.psn = 0x100 + i;
+		skb = gro_rx_pkt(test, &bth, spec[i].ib_len, i,
+				 (u16)(id0 + i + spec[i].id_skew),
+				 wire ? wire[i] : NULL);
+		if (spec[i].bad_icrc)
+			skb->data[GRO_NH + sizeof(struct softrdma_bth)] ^= 0x10;
+		if (spec[i].cut)
+			skb_trim(skb, skb->len - spec[i].cut);
+		if (!i) {
+			head = skb;
+			NAPI_GRO_CB(head)->last = head;
+			skb_shinfo(head)->gso_size = skb_gro_len(head);
+			continue;
+		}
+		if (vlan)
+			gro_rx_tag(skb);
+		KUNIT_ASSERT_EQ(test, softrdma_roce_gro_chain(head, skb), 0);
+	}
+
+	/* inet_gro_complete(), udp_gro_complete() and the socket's */
+	ip_hdr(head)->tot_len = htons(head->len);
+	ip_send_check(ip_hdr(head));
+	udp_hdr(head)->len = htons(head->len - sizeof(struct iphdr));
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_TUNNEL;
+	head->encapsulation = 1;
+	KUNIT_EXPECT_EQ(test, softrdma_roce_gro_complete(NULL, head, GRO_NH),
+			0);
+	/* ip_rcv() and udp_rcv(): skb->data at the UDP header */
+	__skb_pull(head, sizeof(struct iphdr));
+	return head;
+}
+
+/* @skb's bytes from its network header, as a packet @len long */
+static void gro_expect_packet(struct kunit *test, struct sk_buff *skb,
+			      const u8 *wire, unsigned int len, unsigned int i)
+{
+	u8 *got;
+
+	KUNIT_EXPECT_EQ_MSG(test, skb->len - skb_network_offset(skb), len,
+			    "packet %u", i);
+	if (skb->len - skb_network_offset(skb) != len)
+		return;
+	got = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, skb_network_offset(skb), got,
+					    len), 0);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(got, wire, len), 0,
+			    "packet %u differs", i);
+	KUNIT_EXPECT_TRUE_MSG(test, softrdma_icrc_check_buf(got, len),
+			      "packet %u: bad ICRC", i);
+}
+
+/*
+ * A burst taken apart as encap_rcv takes it: the head with the lengths of
+ * its own packet (the ICRC covers them, GRO rewrote them), each member
+ * with its own; every packet the one sent, byte for byte, behind the
+ * head's link header, as segmentation gives them back
+ */
+static void softrdma_roce_gro_burst_walk(struct kunit *test)
+{
+	const struct gro_burst_case *c = test->param_value;
+	struct gro_pkt_spec spec[4] = {};
+	struct softrdma_roce_gro_split split;
+	struct sk_buff *head, *skb, *next;
+	unsigned int i, len;
+	u8 *wire[4];
+
+	for (i = 0; i < c->n; i++) {
+		spec[i].ib_len = c->len[i];
+		spec[i].qpn = 0x11;
+		wire[i] = kunit_kzalloc(test, GRO_NH + c->len[i] +
+					ROCE_ICRC_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, wire[i]);
+	}
+	head = gro_burst_make(test, spec, c->n, c->id0, c->vlan, wire);
+	KUNIT_ASSERT_TRUE(test, softrdma_roce_gro_walkable(head));
+
+	next = softrdma_roce_gro_split(&split, head);
+	KUNIT_EXPECT_FALSE(test, skb_is_gso(head));
+	KUNIT_EXPECT_FALSE(test, skb_has_frag_list(head));
+	gro_expect_packet(test, head, wire[0],
+			  GRO_NH + c->len[0] + ROCE_ICRC_SIZE, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(split.link, skb_mac_header(head), ETH_HLEN),
+			0);
+	kfree_skb(head);
+
+	for (i = 1; (skb = next); i++) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		if (i >= c->n) {
+			KUNIT_FAIL(test, "more members than packets");
+			kfree_skb(skb);
+			continue;
+		}
+		softrdma_roce_gro_member(&split, skb);
+		KUNIT_EXPECT_EQ(test, skb_transport_offset(skb), 0);
+		len = GRO_NH + c->len[i] + ROCE_ICRC_SIZE;
+		gro_expect_packet(test, skb, wire[i], len, i);
+		/* the head's link header and netdev, as segmentation copies */
+		KUNIT_EXPECT_EQ(test, skb_network_offset(skb) -
+				skb_mac_offset(skb), ETH_HLEN);
+		KUNIT_EXPECT_EQ(test, memcmp(skb_mac_header(skb), split.link,
+					     ETH_HLEN), 0);
+		KUNIT_EXPECT_PTR_EQ(test, skb->dev, split.dev);
+		kfree_skb(skb);
+	}
+	KUNIT_EXPECT_EQ(test, i, c->n);
+}
+
+/*
+ * Which GSO skbs encap_rcv takes apart itself: a GRO burst as
+ * softrdma_roce_gro_complete() leaves it; nothing else (those it
+ * segments as UDP would).  The change may hand back an extra skb to free.
+ */
+struct gro_walkable_case {
+	const char *name;
+	struct sk_buff *(*change)(struct sk_buff *head);
+	bool walkable;
+};
+
+static struct sk_buff *wk_none(struct sk_buff *head)
+{
+	return NULL;
+}
+
+/* softrdma's transmit burst, UDP's own fraglist GRO: no tunnel mark */
+static struct sk_buff *wk_no_tunnel(struct sk_buff *head)
+{
+	skb_shinfo(head)->gso_type &= ~SKB_GSO_UDP_TUNNEL;
+	return NULL;
+}
+
+/* a UDP_SEGMENT sender's GSO skb: not a frag list */
+static struct sk_buff *wk_udp_l4(struct sk_buff *head)
+{
+	skb_shinfo(head)->gso_type = SKB_GSO_UDP_L4;
+	return NULL;
+}
+
+/* segmentation would take the tunnel's way */
+static struct sk_buff *wk_encapsulation(struct sk_buff *head)
+{
+	head->encapsulation = 1;
+	return NULL;
+}
+
+static struct sk_buff *wk_dodgy(struct sk_buff *head)
+{
+	skb_shinfo(head)->gso_type |= SKB_GSO_DODGY;
+	return NULL;
+}
+
+/* the head no longer gso_size long: __udp_gso_segment() linearizes */
+static struct sk_buff *wk_geometry(struct sk_buff *head)
+{
+	skb_shinfo(head)->gso_size -= 4;
+	return NULL;
+}
+
+static struct sk_buff *wk_head_cloned(struct sk_buff *head)
+{
+	return skb_clone(head, GFP_KERNEL);
+}
+
+static struct sk_buff *wk_head_ip_options(struct sk_buff *head)
+{
+	*(u8 *)ip_hdr(head) = 0x46;
+	return NULL;
+}
+
+static struct sk_buff *wk_member_shared(struct sk_buff *head)
+{
+	return skb_get(skb_shinfo(head)->frag_list->next);
+}
+
+/* a third packet's destination rewritten (a NAT rule), or its port */
+static struct sk_buff *wk_member_daddr(struct sk_buff *head)
+{
+	ip_hdr(skb_shinfo(head)->frag_list->next)->daddr ^= htonl(1);
+	return NULL;
+}
+
+static struct sk_buff *wk_member_sport(struct sk_buff *head)
+{
+	udp_hdr(skb_shinfo(head)->frag_list)->source ^= htons(1);
+	return NULL;
+}
+
+static struct sk_buff *wk_member_ip_options(struct sk_buff *head)
+{
+	*(u8 *)ip_hdr(skb_shinfo(head)->frag_list) = 0x46;
+	return NULL;
+}
+
+/* a member that does not start right behind its UDP header */
+static struct sk_buff *wk_member_layout(struct sk_buff *head)
+{
+	struct sk_buff *m = skb_shinfo(head)->frag_list;
+
+	__skb_pull(m, 4);
+	head->len -= 4;
+	head->data_len -= 4;
+	return NULL;
+}
+
+static const struct gro_walkable_case gro_walkable_cases[] = {
+	{ "gro_burst", wk_none, true },
+	{ "fraglist_without_tunnel_mark", wk_no_tunnel, false },
+	{ "udp_segment_sender", wk_udp_l4, false },
+	{ "encapsulation", wk_encapsulation, false },
+	{ "dodgy", wk_dodgy, false },
+	{ "head_not_gso_size", wk_geometry, false },
+	{ "head_cloned", wk_head_cloned, false },
+	{ "head_ip_options", wk_head_ip_options, false },
+	{ "member_shared", wk_member_shared, false },
+	{ "member_other_destination", wk_member_daddr, false },
+	{ "member_other_source_port", wk_member_sport, false },
+	{ "member_ip_options", wk_member_ip_options, false },
+	{ "member_past_its_headers", wk_member_layout, false },
+};
+
+static void gro_walkable_case_desc(const struct gro_walkable_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_walkable, gro_walkable_cases, gro_walkable_case_desc);
+
+static void softrdma_roce_gro_walkable_shapes(struct kunit *test)
+{
+	const struct gro_walkable_case *c = test->param_value;
+	const struct gro_pkt_spec spec[3] = {
+		{ 12 + 1024, 0x11 }, { 12 + 1024, 0x11 }, { 12 + 100, 0x11 },
+	};
+	struct sk_buff *head, *extra;
+
+	head = gro_burst_make(test, spec, ARRAY_SIZE(spec), 7, false, NULL);
+	extra = c->change(head);
+	KUNIT_EXPECT_EQ(test, softrdma_roce_gro_walkable(head), c->walkable);
+	kfree_skb(extra);
+	kfree_skb(head);
+}
+
+/*
+ * Through encap_rcv's GSO path on a device: each packet of a burst
+ * counted where it would be counted alone, whether the burst is taken
+ * apart (a GRO burst) or segmented (the same packets without the GRO
+ * burst's mark, as a burst of any other origin).  QP 0x11 exists, with a
+ * path from the packets' source to their destination and its engines
+ * stopped (a packet that reaches them counts as rcv_qp_not_ready); QP
+ * 0x12 does not.
+ */
+#define QP_A	0x11
+#define QP_B	0x12
+#define FULL	(12 + 1024)
+#define NOT_READY	SOFTRDMA_CNT_RCV_QP_NOT_READY
+#define NO_QP		SOFTRDMA_CNT_RCV_NO_QP
+
+struct gro_rcv_case {
+	const char *name;
+	unsigned int n;
+	struct gro_pkt_spec pkt[4];
+	enum softrdma_counter counter[4];
+};
+
+static const struct gro_rcv_case gro_rcv_cases[] = {
+	{ "one_qp", 3, { { FULL, QP_A }, { FULL, QP_A }, { 12 + 100, QP_A } },
+	  { NOT_READY, NOT_READY, NOT_READY } },
+	{ "member_of_another_qp", 4,
+	  { { FULL, QP_A }, { FULL, QP_B }, { FULL, QP_A }, { FULL, QP_A } },
+	  { NOT_READY, NO_QP, NOT_READY, NOT_READY } },
+	{ "head_of_another_qp", 3,
+	  { { FULL, QP_B }, { FULL, QP_A }, { FULL, QP_A } },
+	  { NO_QP, NOT_READY, NOT_READY } },
+	{ "member_cut_short", 3,
+	  { { FULL, QP_A }, { FULL, QP_A, 0, false, 8 }, { FULL, QP_A } },
+	  { NOT_READY, SOFTRDMA_CNT_RCV_BAD_UDP_LEN, NOT_READY } },
+	{ "member_bad_icrc", 3,
+	  { { FULL, QP_A }, { FULL, QP_A }, { FULL, QP_A, 0, true } },
+	  { NOT_READY, NOT_READY, SOFTRDMA_CNT_RCV_ICRC_ERR } },
+	{ "member_ip_id_not_next", 3,
+	  { { FULL, QP_A }, { FULL, QP_A, 5 }, { FULL, QP_A } },
+	  { NOT_READY, SOFTRDMA_CNT_RCV_ICRC_ERR, NOT_READY } },
+	{ "head_bad_icrc", 2, { { FULL, QP_A, 0, true }, { FULL, QP_A } },
+	  { SOFTRDMA_CNT_RCV_ICRC_ERR, NOT_READY } },
+	{ "head_cut_short", 2, { { FULL, QP_A, 0, false, 8 }, { FULL, QP_A } },
+	  { SOFTRDMA_CNT_RCV_ICRC_ERR, NOT_READY } },
+};
+
+static void gro_rcv_case_desc(const struct gro_rcv_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_rcv, gro_rcv_cases, gro_rcv_case_desc);
+
+/* a device never registered, as the RoCE receive path sees one */
+static struct softrdma_dev *gro_rcv_dev(struct kunit *test)
+{
+	struct softrdma_dev *sdev;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(sdev), 0);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
+	refcount_set(&sdev->ibdev.refcount, 1);
+	init_completion(&sdev->ibdev.unreg_completion);
+	return sdev;
+}
+
+/* an RC QP in RTS, its engines stopped, talking to the packets' source */
+static struct softrdma_qp *gro_rcv_qp(struct kunit *test,
+				      struct softrdma_dev *sdev, u32 qpn)
+{
+	struct softrdma_roce_path *path;
+	struct softrdma_roce_qp *rqp;
+	struct softrdma_av av = {};
+	struct softrdma_qp *qp;
+
+	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rqp);
+	qp = &rqp->qp;
+	qp->sdev = sdev;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->ibqp.qp_num = qpn;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	skb_queue_head_init(&rqp->rc.req_txq);
+	skb_queue_head_init(&rqp->rc.resp_txq);
+	skb_queue_head_init(&rqp->rc.backlog);
+	rqp->rc.req_state = SOFTRDMA_RC_REQ_STOPPED;
+	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
+	qp->state = IB_QPS_RTS;
+
+	av.network_type = RDMA_NETWORK_IPV4;
+	av.hop_limit = 64;
+	av.saddr.v4.s_addr = htonl(0xc0000202);
+	av.daddr.v4.s_addr = htonl(0xc0000201);
+	path = softrdma_roce_path_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
+	RCU_INIT_POINTER(rqp->path, path);
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
+					      GFP_KERNEL)), 0);
+	return qp;
+}
+
+static void softrdma_roce_gro_rcv_counts(struct kunit *test)
+{
+	const struct gro_rcv_case *c = test->param_value;
+	u64 want[SOFTRDMA_NUM_COUNTERS];
+	struct softrdma_dev *sdev = gro_rcv_dev(test);
+	struct sk_buff *head;
+	struct socket *sock;
+	struct softrdma_qp *qp;
+	unsigned int i, pass;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_DGRAM,
+					       IPPROTO_UDP, &sock), 0);
+	qp = gro_rcv_qp(test, sdev, QP_A);
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+			want[i] = softrdma_counter_read(sdev, i);
+		want[SOFTRDMA_CNT_RCV_PACKETS] += c->n;
+		for (i = 0; i < c->n; i++) {
+			want[SOFTRDMA_CNT_RCV_BYTES] += c->pkt[i].ib_len +
+				ROCE_ICRC_SIZE - c->pkt[i].cut;
+			want[c->counter[i]]++;
+		}
+
+		head = gro_burst_make(test, c->pkt, c->n, 7, false, NULL);
+		/* the second time round, of no GRO burst's shape */
+		if (pass)
+			skb_shinfo(head)->gso_type &= ~SKB_GSO_UDP_TUNNEL;
+		KUNIT_EXPECT_EQ(test, softrdma_roce_gro_walkable(head), !pass);
+
+		local_bh_disable();
+		rcu_read_lock();
+		softrdma_roce_rcv_gso(sock->sk, sdev, head);
+		rcu_read_unlock();
+		local_bh_enable();
+
+		for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+			KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(sdev, i),
+					    want[i], "%s: counter %s",
+					    pass ? "segmented" : "walked",
+					    softrdma_counter_name(i));
+	}
+
+	/* every reference taken on the way was given back */
+	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&sdev->ibdev.refcount), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sock->sk->sk_drops), 0);
+	xa_erase(&sdev->qp_xa, QP_A);
+	softrdma_roce_path_free(rcu_dereference_protected(to_roce_qp(qp)->path,
+							  true));
+	rcu_barrier();
+	sock_release(sock);
+	xa_destroy(&sdev->qp_xa);
+	softrdma_counters_free(sdev);
 }
 
 /* softrdma_roce_rcv_for_host() as for packets sroce takes here, or not */
@@ -948,6 +1397,10 @@ static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE(softrdma_roce_gro_ipv6),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_segments,
 			 gro_burst_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_burst_walk, gro_burst_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_walkable_shapes,
+			 gro_walkable_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_rcv_counts, gro_rcv_gen_params),
 	{}
 };
 

@@ -10,12 +10,12 @@
  * leaves the namespace, so the sockets never outlive their namespace.
  *
  * Receive: GRO merges consecutive packets of one message into bursts
- * (roce_gro.c), which UDP segments again before encap_rcv.  The sockets'
+ * (roce_gro.c), which the IPv4 socket takes whole.  The sockets'
  * encap_rcv finds the sroce device of the ingress netdev (or of a device
  * below it: a VLAN's, macvlan's or ipvlan's real device; or, for a frame
  * the real device kept, of the upper device owning the destination
- * address), validates the packet, and hands it to the transport
- * (softrdma_roce_rcv_pkt()).  Every drop counts.
+ * address), once for a burst, validates each packet, and hands it to the
+ * transport (softrdma_roce_rcv_deliver()).  Every drop counts.
  *
  * Transmit: the transport builds BTH, extension headers and payload in an
  * skb from softrdma_roce_alloc_skb(); softrdma_roce_xmit() routes it out of
@@ -43,6 +43,7 @@
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <net/xfrm.h>
 #include <trace/events/softrdma.h>
 #include <rdma/ib_verbs.h>
 
@@ -122,6 +123,12 @@ static struct socket *softrdma_roce_sock_create(struct net *net, bool ipv6)
 		return ERR_PTR(err);
 
 	softrdma_setup_udp_tunnel_sock(net, sock, &tnl_cfg);
+	/*
+	 * Receive bursts (roce_gro.c) reach encap_rcv whole, to be taken
+	 * apart there: they are IPv4's
+	 */
+	if (!ipv6)
+		udp_allow_gso(sock->sk);
 	return sock;
 }
 
@@ -386,19 +393,14 @@ VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_parse);
 
-/**
- * softrdma_roce_rcv_skb() - receive one RoCEv2 datagram on a device
- * @sdev: the device; the caller's reference passes to the packet
- * @skb: as for softrdma_roce_rcv_parse()
- *
- * Counts it, validates it and hands it to the transport, or counts the
- * drop and frees it and the device reference.
- *
- * Context: softirq, or BHs disabled.
+/*
+ * Count one RoCEv2 datagram, validate it and hand it to the transport
+ * through @ctx, or count the drop and free it.
  */
-VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
-					    struct sk_buff *skb)
+static void softrdma_roce_rcv_one(struct softrdma_roce_rcv_ctx *ctx,
+				  struct sk_buff *skb)
 {
+	struct softrdma_dev *sdev = ctx->sdev;
 	enum softrdma_counter drop;
 
 	softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_PACKETS);
@@ -412,16 +414,68 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
 		ibdev_dbg_ratelimited(&sdev->ibdev, "dropped a packet: %s\n",
 				      softrdma_counter_name(drop));
 		kfree_skb(skb);
-		softrdma_dev_put(sdev);
 		return;
 	}
 
 	if (softrdma_roce_pkt(skb)->icrc_rxe_flush)
 		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_ICRC_RXE_FLUSH);
 	softrdma_roce_pkt(skb)->sdev = sdev;
-	softrdma_roce_rcv_pkt(skb);
+	softrdma_roce_rcv_deliver(ctx, skb);
+}
+
+/**
+ * softrdma_roce_rcv_skb() - receive one RoCEv2 datagram on a device
+ * @sdev: the device; the caller's reference is dropped
+ * @skb: as for softrdma_roce_rcv_parse()
+ *
+ * Counts it, validates it and hands it to the transport, or counts the
+ * drop and frees it.
+ *
+ * Context: softirq, or BHs disabled.
+ */
+VISIBLE_IF_KUNIT void softrdma_roce_rcv_skb(struct softrdma_dev *sdev,
+					    struct sk_buff *skb)
+{
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = sdev };
+
+	rcu_read_lock();
+	softrdma_roce_rcv_one(&ctx, skb);
+	softrdma_roce_rcv_done(&ctx);
+	rcu_read_unlock();
+	softrdma_dev_put(sdev);
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_skb);
+
+/**
+ * softrdma_roce_rcv_burst() - receive the packets of a burst on a device
+ * @sdev: the device, referenced by the caller
+ * @skb: a burst softrdma_roce_gro_walkable() takes, skb->data at the
+ *	head's UDP header
+ *
+ * Each packet, the head first and then the members in the order
+ * received, is counted, validated (its ICRC over its own headers) and
+ * handed to the transport, or counted as dropped, exactly as when it
+ * comes alone; the QP lookup is shared while they are for one QP.
+ *
+ * Context: softirq, or BHs disabled; under rcu_read_lock().
+ */
+static void softrdma_roce_rcv_burst(struct softrdma_dev *sdev,
+				    struct sk_buff *skb)
+{
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = sdev };
+	struct softrdma_roce_gro_split split;
+	struct sk_buff *next;
+
+	next = softrdma_roce_gro_split(&split, skb);
+	softrdma_roce_rcv_one(&ctx, skb);
+	while ((skb = next)) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		softrdma_roce_gro_member(&split, skb);
+		softrdma_roce_rcv_one(&ctx, skb);
+	}
+	softrdma_roce_rcv_done(&ctx);
+}
 
 /**
  * softrdma_roce_path_rcv_ok() - did a packet come from a path's peer
@@ -571,32 +625,134 @@ bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh)
 }
 
 /*
- * udp_tunnel encap_rcv: skb->data at the UDP header, its checksum checked
- * by UDP, under rcu_read_lock().  Returns 0: the packet is consumed,
- * whatever became of it.
+ * The device that takes a datagram, referenced, or NULL.  The ingress
+ * netdev's own device first: with devices on both a real device and a
+ * macvlan on it, a frame the real device kept is for the real device's,
+ * which has the macvlan's addresses as GIDs.
+ *
+ * Context: under rcu_read_lock().
  */
-static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
+static struct softrdma_dev *softrdma_roce_rcv_dev(struct sk_buff *skb)
 {
 	struct softrdma_dev *sdev;
 	struct net_device *upper;
 
-	/*
-	 * The ingress netdev's own device first: with devices on both a
-	 * real device and a macvlan on it, a frame the real device kept is
-	 * for the real device's, which has the macvlan's addresses as GIDs.
-	 */
 	sdev = softrdma_roce_dev_of(skb->dev);
 	if (!sdev) {
 		upper = softrdma_roce_upper_of_daddr(skb);
 		sdev = upper ? softrdma_roce_dev_of(upper) : NULL;
 	}
+	return sdev;
+}
+
+/* one datagram, to the device that takes it */
+static void softrdma_roce_rcv_datagram(struct sk_buff *skb)
+{
+	struct softrdma_dev *sdev = softrdma_roce_rcv_dev(skb);
+
+	/* no device here to count it against: a netdev without sroce */
+	if (!sdev) {
+		kfree_skb(skb);
+		return;
+	}
+	softrdma_roce_rcv_skb(sdev, skb);
+}
+
+/* a datagram UDP would drop before encap_rcv, counted as UDP counts it */
+static void softrdma_roce_udp_drop(struct sock *sk, struct sk_buff *skb,
+				   bool csum)
+{
+	if (csum)
+		__UDP_INC_STATS(sock_net(sk), UDP_MIB_CSUMERRORS, 0);
+	__UDP_INC_STATS(sock_net(sk), UDP_MIB_INERRORS, 0);
+	atomic_inc(&sk->sk_drops);
+	kfree_skb(skb);
+}
+
+/*
+ * A GSO skb that is no burst of roce_gro.c's shape, or one the walk
+ * cannot take apart as segmentation would: segmented as UDP segments
+ * what a socket that takes no GSO skbs gets (udp_queue_rcv_skb()), and
+ * each datagram checked as UDP checks it before encap_rcv
+ * (udp_queue_rcv_one_skb(): IPsec policy, conntrack reference, checksum)
+ * and received alone on @sdev.
+ */
+static void softrdma_roce_rcv_segment(struct sock *sk,
+				      struct softrdma_dev *sdev,
+				      struct sk_buff *skb)
+{
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = sdev };
+	struct sk_buff *segs, *next;
+
+	__skb_push(skb, -skb_mac_offset(skb));
+	segs = udp_rcv_segment(sk, skb, true);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		__skb_pull(skb, skb_transport_offset(skb));
+		udp_post_segment_fix_csum(skb);
+		if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb)) {
+			softrdma_roce_udp_drop(sk, skb, false);
+			continue;
+		}
+		nf_reset_ct(skb);
+		if (udp_lib_checksum_complete(skb)) {
+			softrdma_roce_udp_drop(sk, skb, true);
+			continue;
+		}
+		softrdma_roce_rcv_one(&ctx, skb);
+	}
+	softrdma_roce_rcv_done(&ctx);
+}
+
+/**
+ * softrdma_roce_rcv_gso() - receive a GSO skb UDP would have segmented
+ * @sk: the IPv4 RoCE socket
+ * @sdev: the device that takes its head, referenced by the caller
+ * @skb: skb->data at the head's UDP header
+ *
+ * A receive burst (roce_gro.c) is taken apart, anything else segmented;
+ * either way each packet is received as when it comes alone.  Every
+ * packet has the head's ingress netdev, and the destination address the
+ * IP layer delivered the skb by (segmentation rewrites the members' to
+ * the head's when the first differs): the head's device takes them all.
+ *
+ * Context: softirq; under rcu_read_lock().
+ */
+VISIBLE_IF_KUNIT void softrdma_roce_rcv_gso(struct sock *sk,
+					    struct softrdma_dev *sdev,
+					    struct sk_buff *skb)
+{
+	if (softrdma_roce_gro_walkable(skb))
+		softrdma_roce_rcv_burst(sdev, skb);
+	else
+		softrdma_roce_rcv_segment(sk, sdev, skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_gso);
+
+/*
+ * udp_tunnel encap_rcv: skb->data at the UDP header, its checksum checked
+ * by UDP, under rcu_read_lock().  The IPv4 socket takes GSO skbs
+ * (softrdma_roce_sock_create()): what UDP would have segmented
+ * (udp_unexpected_gso()) goes to softrdma_roce_rcv_gso().
+ * Returns 0: the packet is consumed, whatever became of it.
+ */
+static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct softrdma_dev *sdev;
+
+	if (!skb_is_gso(skb) || sk->sk_family != AF_INET) {
+		softrdma_roce_rcv_datagram(skb);
+		return 0;
+	}
+
+	sdev = softrdma_roce_rcv_dev(skb);
 	/* no device here to count it against: a netdev without sroce */
 	if (!sdev) {
 		kfree_skb(skb);
 		return 0;
 	}
-
-	softrdma_roce_rcv_skb(sdev, skb);
+	softrdma_roce_rcv_gso(sk, sdev, skb);
+	softrdma_dev_put(sdev);
 	return 0;
 }
 

@@ -100,10 +100,23 @@ int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
 /*
  * The transport's receive entry (roce_rx.c): gets every packet that
  * passed softrdma_roce_net's checks, with skb->cb holding a filled
- * struct softrdma_roce_pkt (roce_pkt.h says where skb->data points).
- * Consumes the skb and the device reference in the pkt.
+ * struct softrdma_roce_pkt (roce_pkt.h says where skb->data points), and
+ * consumes it.  The packets received together (one datagram, or the
+ * packets of a receive burst, roce_gro.c) share a context: their device,
+ * referenced by the caller throughout, and the QP of the last packet
+ * delivered, looked up again only for a packet of another QP (its path is
+ * read for each packet).  softrdma_roce_rcv_done() ends the context.
  */
-void softrdma_roce_rcv_pkt(struct sk_buff *skb);
+struct softrdma_qp;
+
+struct softrdma_roce_rcv_ctx {
+	struct softrdma_dev *sdev;
+	struct softrdma_qp *qp;		/* referenced, or NULL */
+};
+
+void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
+			       struct sk_buff *skb);
+void softrdma_roce_rcv_done(struct softrdma_roce_rcv_ctx *ctx);
 
 /* receive bursts (roce_gro.c) are for the packets this says sroce takes */
 bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh);
@@ -111,8 +124,12 @@ bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh);
 #if IS_ENABLED(CONFIG_KUNIT)
 #include "counters.h"
 
+struct sock;
+
 int softrdma_roce_rcv_parse(struct sk_buff *skb, enum softrdma_counter *drop);
 void softrdma_roce_rcv_skb(struct softrdma_dev *sdev, struct sk_buff *skb);
+void softrdma_roce_rcv_gso(struct sock *sk, struct softrdma_dev *sdev,
+			   struct sk_buff *skb);
 void *softrdma_roce_icrc_append(struct sk_buff *skb);
 int softrdma_roce_push_hdrs(struct net *net, struct sk_buff *skb,
 			    const struct softrdma_roce_tx *tx,

@@ -3,7 +3,7 @@
  * A received RoCEv2 packet as the transport stages pass it along: the skb
  * and what parsing its headers established.  Lives in skb->cb.
  *
- * When softrdma_roce_net hands a packet to softrdma_roce_rcv_pkt():
+ * When softrdma_roce_net hands a packet to softrdma_roce_rcv_deliver():
  *  - skb->data points at the BTH; the BTH and the extension headers its
  *    opcode calls for (hdr_len bytes) are in the linear area;
  *  - the payload follows at skb->data + hdr_len, linear or in page frags
@@ -11,8 +11,13 @@
  *    have been trimmed off, so skb->len == hdr_len + payload_len;
  *  - skb_network_header() is the IPv4 or IPv6 header and
  *    skb_transport_header() the UDP header, both still intact;
- *  - sdev holds a reference on the device, which the receiver drops
- *    (softrdma_dev_put()) when done with the packet.
+ *  - sdev is the device, which the caller holds a reference on for as
+ *    long as the call;
+ *  - skb->dev is the ingress netdev.
+ * Nothing else of the skb is to be read: a member of a receive burst
+ * (roce_gro.c) keeps what GRO left it, not what segmentation would have
+ * copied from the burst's head (no dst, its own VLAN tag state, mark,
+ * timestamps).
  */
 #ifndef SOFTRDMA_ROCE_PKT_H
 #define SOFTRDMA_ROCE_PKT_H

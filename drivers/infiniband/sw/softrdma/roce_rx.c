@@ -7,7 +7,10 @@
  * opcode class does not match the QP's type as rcv_bad_opcode (IBA
  * 9.6.1.2, C9-40: the transport must match the QP's); one for a connected
  * QP that does not come from its peer's address to its own as
- * rcv_addr_mismatch (softrdma_roce_path_rcv_ok()).
+ * rcv_addr_mismatch (softrdma_roce_path_rcv_ok()).  The packets of a
+ * receive burst share one QP lookup while they are for the same QP
+ * (struct softrdma_roce_rcv_ctx); each is checked against the path the
+ * QP has when it is delivered.
  */
 #include <linux/skbuff.h>
 #include <trace/events/softrdma.h>
@@ -22,21 +25,6 @@
 #include "roce_qp.h"
 #include "ud.h"
 
-/* a packet for a connected QP: from its peer, to its own address? */
-static bool softrdma_roce_rcv_from_peer(struct softrdma_qp *qp,
-					const struct sk_buff *skb)
-{
-	const struct softrdma_roce_path *path;
-	bool ok;
-
-	rcu_read_lock();
-	path = rcu_dereference(to_roce_qp(qp)->path);
-	/* no path yet: no peer, and the engines do not run */
-	ok = path && softrdma_roce_path_rcv_ok(path, skb);
-	rcu_read_unlock();
-	return ok;
-}
-
 static void softrdma_roce_rcv_drop(struct softrdma_dev *sdev,
 				   struct sk_buff *skb,
 				   enum softrdma_counter why)
@@ -46,36 +34,61 @@ static void softrdma_roce_rcv_drop(struct softrdma_dev *sdev,
 	kfree_skb(skb);
 }
 
-/**
- * softrdma_roce_rcv_pkt() - deliver a validated packet to its QP
- * @skb: as roce_pkt.h describes; consumed, with the device reference
- *
- * Context: softirq, or BHs disabled.
+/*
+ * The QP of a packet, from @ctx when the previous packet's was the same:
+ * one lookup and one reference for a run of packets to one QP
  */
-void softrdma_roce_rcv_pkt(struct sk_buff *skb)
+static struct softrdma_qp *softrdma_roce_rcv_qp(struct softrdma_roce_rcv_ctx *ctx,
+						u32 qpn)
+{
+	struct softrdma_qp *qp = ctx->qp;
+
+	if (qp && softrdma_qpn(qp) == qpn)
+		return qp;
+	if (qp)
+		softrdma_qp_put(qp);
+	qp = softrdma_qp_get(ctx->sdev, qpn);
+	ctx->qp = qp;
+	return qp;
+}
+
+/**
+ * softrdma_roce_rcv_deliver() - deliver a validated packet to its QP
+ * @ctx: what the packets received with it share; ctx->sdev is the
+ *	packet's device
+ * @skb: as roce_pkt.h describes; consumed
+ *
+ * Context: softirq, or BHs disabled; under rcu_read_lock(), held across
+ * the packets that share @ctx.
+ */
+void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
+			       struct sk_buff *skb)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
-	struct softrdma_dev *sdev = pkt->sdev;
+	const struct softrdma_roce_path *path;
+	struct softrdma_dev *sdev = ctx->sdev;
 	struct softrdma_qp *qp;
 
 	trace_softrdma_roce_rx(&sdev->ibdev, pkt->qpn, pkt->opcode, pkt->psn,
 			       pkt->payload_len);
-	qp = softrdma_qp_get(sdev, pkt->qpn);
+	qp = softrdma_roce_rcv_qp(ctx, pkt->qpn);
 	if (!qp) {
-		softrdma_counter_inc(sdev, SOFTRDMA_CNT_RCV_NO_QP);
-		trace_softrdma_drop(&sdev->ibdev,
-				    softrdma_counter_name(SOFTRDMA_CNT_RCV_NO_QP));
 		ibdev_dbg_ratelimited(&sdev->ibdev, "no QP %#x for opcode %u\n",
 				      pkt->qpn, pkt->opcode);
-		kfree_skb(skb);
-		softrdma_dev_put(sdev);
+		softrdma_roce_rcv_drop(sdev, skb, SOFTRDMA_CNT_RCV_NO_QP);
 		return;
 	}
 	if ((qp->ibqp.qp_type == IB_QPT_RC &&
 	     softrdma_roce_opcode_is_rc(pkt->opcode)) ||
 	    (qp->ibqp.qp_type == IB_QPT_UC &&
 	     softrdma_roce_opcode_is_uc(pkt->opcode))) {
-		if (softrdma_roce_rcv_from_peer(qp, skb)) {
+		/*
+		 * a connected QP takes packets from its peer only; no path
+		 * yet: no peer, and the engines do not run.  Read for each
+		 * packet: a modify may publish another one mid-burst.
+		 */
+		path = rcu_dereference(to_roce_qp(qp)->path);
+		if (path && softrdma_roce_path_rcv_ok(path, skb)) {
 			softrdma_rc_rcv(qp, skb);
 		} else {
 			ibdev_dbg_ratelimited(&sdev->ibdev,
@@ -90,6 +103,15 @@ void softrdma_roce_rcv_pkt(struct sk_buff *skb)
 	} else {
 		softrdma_roce_rcv_drop(sdev, skb, SOFTRDMA_CNT_RCV_BAD_OPCODE);
 	}
-	softrdma_qp_put(qp);
-	softrdma_dev_put(sdev);
+}
+
+/**
+ * softrdma_roce_rcv_done() - the last packet sharing @ctx was delivered
+ * @ctx: gives back the QP reference it holds
+ */
+void softrdma_roce_rcv_done(struct softrdma_roce_rcv_ctx *ctx)
+{
+	if (ctx->qp)
+		softrdma_qp_put(ctx->qp);
+	ctx->qp = NULL;
 }

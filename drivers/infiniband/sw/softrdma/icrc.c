@@ -175,6 +175,25 @@ static unsigned int softrdma_icrc_ip_len(const u8 *iph, unsigned int avail)
  * Write the masked IP header, UDP header and BTH (A17.8.2) to @dst; @ip_len
  * was validated by the caller.  Return: the bytes written.
  */
+/* set the fields of the IP header at @iph that A17.8.2 masks to ones */
+static void softrdma_icrc_mask_ip(u8 *iph)
+{
+	if ((iph[0] >> 4) == 4) {
+		struct iphdr *ip4 = (struct iphdr *)iph;
+
+		ip4->tos = 0xff;
+		ip4->ttl = 0xff;
+		ip4->check = CSUM_MANGLED_0;
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)iph;
+
+		/* version stays; traffic class and flow label go */
+		ip6->priority = 0xf;
+		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
+		ip6->hop_limit = 0xff;
+	}
+}
+
 static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 				       unsigned int ip_len,
 				       const struct udphdr *udph,
@@ -190,20 +209,7 @@ static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 		memcpy(dst, iph, sizeof(struct ipv6hdr));
 	else
 		memcpy(dst, iph, ip_len);
-	if ((iph[0] >> 4) == 4) {
-		struct iphdr *ip4 = (struct iphdr *)dst;
-
-		ip4->tos = 0xff;
-		ip4->ttl = 0xff;
-		ip4->check = CSUM_MANGLED_0;
-	} else {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)dst;
-
-		/* version stays; traffic class and flow label go */
-		ip6->priority = 0xf;
-		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
-		ip6->hop_limit = 0xff;
-	}
+	softrdma_icrc_mask_ip(dst);
 
 	mudph = (struct udphdr *)(dst + ip_len);
 	memcpy(mudph, udph, sizeof(*mudph));
@@ -620,6 +626,66 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 	return crc;
 }
 
+/* the bytes of an IP header that hold every field A17.8.2 masks */
+#define SOFTRDMA_ICRC_IP_MASKED	12
+static_assert(offsetofend(struct iphdr, check) <= SOFTRDMA_ICRC_IP_MASKED);
+static_assert(offsetofend(struct ipv6hdr, hop_limit) <=
+	      SOFTRDMA_ICRC_IP_MASKED);
+
+/*
+ * A packet being built that lies in the linear part from its IP header
+ * to the end of its pad, in a head no clone shares, is reckoned where it
+ * lies, in one piece: one fold, with no copy of headers or payload.  The
+ * fields A17.8.2 masks are set to ones in place and put back after; the
+ * LRH stand-in goes into the headroom in front of the IP header, in its
+ * zero-register form (see above the block), behind zeros from the
+ * 16-byte boundary before it, where crc32-pclmul folds from.  The
+ * headroom is not the packet's: what the link header does not cover
+ * later is never sent.
+ *
+ * Return: false, nothing written, if @skb is not of that shape or the
+ * crypto API failed; else true and the CRC register in @crc.
+ */
+static bool softrdma_icrc_linear_state(struct sk_buff *skb, int ib_off,
+				       unsigned int ib_len, u32 *crc)
+{
+	u8 *iph = skb_network_header(skb), *start, *bthb;
+	u8 ip_saved[SOFTRDMA_ICRC_IP_MASKED];
+	struct softrdma_icrc_sum sum;
+	struct udphdr *udph;
+	__sum16 udp_check;
+	u8 bth_byte;
+	bool ok;
+
+	start = PTR_ALIGN_DOWN(iph - SOFTRDMA_ICRC_LRH_BYTES,
+			       SOFTRDMA_ICRC_ALIGN);
+	if (skb_cloned(skb) || start < skb->head ||
+	    ib_off + ib_len > skb_headlen(skb))
+		return false;
+
+	udph = udp_hdr(skb);
+	bthb = (u8 *)(udph + 1) + SOFTRDMA_BTH_ICRC_MASKED_BYTE;
+	memcpy(ip_saved, iph, sizeof(ip_saved));
+	udp_check = udph->check;
+	bth_byte = *bthb;
+
+	memset(start, 0, iph - SOFTRDMA_ICRC_LRH_BYTES / 2 - start);
+	memset(iph - SOFTRDMA_ICRC_LRH_BYTES / 2, 0xff,
+	       SOFTRDMA_ICRC_LRH_BYTES / 2);
+	softrdma_icrc_mask_ip(iph);
+	udph->check = CSUM_MANGLED_0;
+	*bthb = 0xff;
+
+	softrdma_icrc_sum_begin(&sum);
+	*crc = softrdma_icrc_sum_end(&sum, start,
+				     skb->data + ib_off + ib_len - start, &ok);
+
+	memcpy(iph, ip_saved, sizeof(ip_saved));
+	udph->check = udp_check;
+	*bthb = bth_byte;
+	return ok;
+}
+
 /**
  * softrdma_icrc_compute() - ICRC of a RoCEv2 packet in an skb
  * @skb: the packet; its network header is the IPv4 or IPv6 header and its
@@ -628,20 +694,27 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
  *	a frag list.
  * @ib_len: bytes from the BTH to the end of the pad, ICRC excluded
  *
- * Walks the skb in place: no copy of the payload, no allocation.  The
- * caller guarantees the layout (the transmit path, which built it);
- * softrdma_icrc_check() is the one to use on received packets.
+ * Walks the skb in place: no copy of the payload, no allocation.  A
+ * packet linear from its IP header on, in a head it does not share with
+ * a clone, is reckoned as it lies: its masked fields are set to ones for
+ * the while and put back, and the up to 23 bytes of headroom in front of
+ * the IP header are overwritten.  The caller guarantees the layout (the
+ * transmit path, which built it); softrdma_icrc_check() is the one to
+ * use on received packets.
  *
  * Return: the ICRC the packet should carry, in CPU order.
  */
-u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
+u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len)
 {
 	int ib_off = softrdma_icrc_ib_offset(skb);
+	u32 crc;
 
 	if (WARN_ON_ONCE(!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 ||
 			 ib_len < sizeof(struct softrdma_bth) ||
 			 ib_off + ib_len > skb->len))
 		return 0;
+	if (softrdma_icrc_linear_state(skb, ib_off, ib_len, &crc))
+		return ~crc;
 	return ~softrdma_icrc_skb_state(skb, ib_off, ib_len);
 }
 

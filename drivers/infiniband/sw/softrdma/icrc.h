@@ -34,7 +34,7 @@ struct crypto_shash *softrdma_icrc_swap_tfm(struct crypto_shash *tfm);
 #endif
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);
 bool softrdma_icrc_check_buf(const void *pkt, unsigned int len);
-u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len);
+u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len);
 
 /* what softrdma_icrc_check() found */
 enum softrdma_icrc_verdict {

@@ -852,6 +852,91 @@ static void softrdma_icrc_sweep(struct kunit *test)
 }
 
 /*
+ * softrdma_icrc_compute() reckons a linear packet where it lies, the LRH
+ * stand-in written into the headroom, when the headroom reaches back to
+ * the 16-byte boundary in front of the stand-in and no clone shares the
+ * head; else it walks the packet as any other.  Every headroom from 0 to
+ * 39 bytes, with and without a clone, for every payload length: the ICRC
+ * is the reference's, the packet's bytes are as they were, and the
+ * headroom is written exactly when the packet may be reckoned in place.
+ */
+static void softrdma_icrc_compute_in_place(struct kunit *test)
+{
+	const struct sweep_case *c = test->param_value;
+	unsigned int payload, hr, len, ip_len, wrong = 0, in_place = 0;
+	unsigned int walked = 0;
+#if SOFTRDMA_ICRC_USE_SHASH
+	struct crypto_shash *tfm = NULL;
+#endif
+	u8 *dgram;
+
+	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	ip_len = c->ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
+		 c->ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		tfm = softrdma_icrc_swap_tfm(NULL);
+#endif
+
+	for (payload = 0; payload <= SWEEP_PAYLOAD_MAX; payload++) {
+		unsigned int ib_len = BTH_LEN + payload;
+		u32 want;
+
+		len = sweep_datagram(dgram, c->ip, payload);
+		want = softrdma_icrc_get(dgram + len - ROCE_ICRC_SIZE);
+
+		for (hr = 0; hr < 40; hr++) {
+			struct sk_buff *skb, *clone = NULL;
+			bool fits, written;
+			u32 got;
+
+			skb = alloc_skb(hr + len, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			skb_reserve(skb, hr);
+			skb_put_data(skb, dgram, len);
+			skb_reset_network_header(skb);
+			skb_set_transport_header(skb, ip_len);
+			memset(skb->head, 0x5a, hr);
+			if (hr % 3 == 1) {
+				clone = skb_clone(skb, GFP_KERNEL);
+				if (!clone) {
+					kfree_skb(skb);
+					KUNIT_ASSERT_NOT_NULL(test, clone);
+				}
+			}
+			fits = !clone &&
+			       PTR_ALIGN_DOWN(skb->data - 8, 16) >= skb->head;
+
+			got = softrdma_icrc_compute(skb, ib_len);
+			written = memchr_inv(skb->head, 0x5a, hr);
+			if ((got != want || memcmp(skb->data, dgram, len) ||
+			     written != fits ||
+			     (fits && get_unaligned_be32(skb->data - 4) !=
+				      0xffffffff)) && !wrong++)
+				kunit_err(test,
+					  "payload %u, headroom %u%s: %08x, want %08x, headroom %s\n",
+					  payload, hr, clone ? ", cloned" : "",
+					  got, want,
+					  written ? "written" : "untouched");
+			if (fits)
+				in_place++;
+			else
+				walked++;
+			kfree_skb(clone);
+			kfree_skb(skb);
+		}
+	}
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		softrdma_icrc_swap_tfm(tfm);
+#endif
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	KUNIT_EXPECT_GT(test, in_place, (SWEEP_PAYLOAD_MAX + 1) * 10U);
+	KUNIT_EXPECT_GT(test, walked, (SWEEP_PAYLOAD_MAX + 1) * 10U);
+}
+
+/*
  * A wrong byte anywhere in the IB packet is caught, in every shape: each
  * byte of a 300-byte payload flipped in turn, at two alignments.
  */
@@ -1016,6 +1101,7 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE(softrdma_icrc_check_malformed),
 	KUNIT_CASE(softrdma_icrc_rxe_flush),
 	KUNIT_CASE_PARAM(softrdma_icrc_sweep, sweep_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_compute_in_place, sweep_gen_params),
 	KUNIT_CASE(softrdma_icrc_sweep_corrupt),
 	KUNIT_CASE_PARAM(softrdma_icrc_capture_shapes, capture_gen_params),
 #if SOFTRDMA_ICRC_USE_SHASH

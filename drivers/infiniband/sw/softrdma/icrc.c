@@ -718,6 +718,31 @@ u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len)
 	return ~softrdma_icrc_skb_state(skb, ib_off, ib_len);
 }
 
+/*
+ * The ICRC field at @off: where it lies in the linear part or, as in a
+ * received packet whose payload the NIC put in pages, wholly inside the
+ * last page fragment; else copied to @buf.
+ */
+static const void *softrdma_icrc_field(const struct sk_buff *skb,
+				       unsigned int off, void *buf)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	const skb_frag_t *last;
+	unsigned int last_off;
+
+	if (off + ROCE_ICRC_SIZE <= skb_headlen(skb))
+		return skb->data + off;
+	if (!IS_ENABLED(CONFIG_HIGHMEM) && shinfo->nr_frags &&
+	    !skb_has_frag_list(skb)) {
+		/* without a frag list the last fragment ends the skb */
+		last = &shinfo->frags[shinfo->nr_frags - 1];
+		last_off = skb->len - skb_frag_size(last);
+		if (off >= last_off && off + ROCE_ICRC_SIZE <= skb->len)
+			return skb_frag_address(last) + (off - last_off);
+	}
+	return skb_header_pointer(skb, off, ROCE_ICRC_SIZE, buf);
+}
+
 /**
  * softrdma_icrc_check() - does a received RoCEv2 skb carry a good ICRC
  * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
@@ -756,8 +781,7 @@ enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
 	if (ib_off + ib_len + ROCE_ICRC_SIZE > skb->len)
 		return SOFTRDMA_ICRC_BAD;
 
-	stored = skb_header_pointer(skb, ib_off + ib_len, ROCE_ICRC_SIZE,
-				    &stored_buf);
+	stored = softrdma_icrc_field(skb, ib_off + ib_len, &stored_buf);
 	want = softrdma_icrc_get(stored);
 	crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
 	if (~crc == want)

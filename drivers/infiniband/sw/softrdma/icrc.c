@@ -633,38 +633,78 @@ static_assert(offsetofend(struct ipv6hdr, hop_limit) <=
 	      SOFTRDMA_ICRC_IP_MASKED);
 
 /*
- * A packet being built that lies in the linear part from its IP header
- * to the end of its pad, in a head no clone shares, is reckoned where it
- * lies, in one piece: one fold, with no copy of headers or payload.  The
- * fields A17.8.2 masks are set to ones in place and put back after; the
- * LRH stand-in goes into the headroom in front of the IP header, in its
- * zero-register form (see above the block), behind zeros from the
- * 16-byte boundary before it, where crc32-pclmul folds from.  The
- * headroom is not the packet's: what the link header does not cover
- * later is never sent.
+ * What the reckoning in place overwrites in front of the IP header, the
+ * LRH stand-in and up to 15 bytes to the 16-byte boundary before it, is
+ * saved and put back as one block of this many bytes from that boundary
+ * on; it reaches no further than the BTH's end.
+ */
+#define SOFTRDMA_ICRC_FRONT	32
+static_assert(SOFTRDMA_ICRC_ALIGN - 1 + SOFTRDMA_ICRC_LRH_BYTES <=
+	      SOFTRDMA_ICRC_FRONT);
+static_assert(SOFTRDMA_ICRC_FRONT - SOFTRDMA_ICRC_LRH_BYTES <=
+	      sizeof(struct iphdr) + sizeof(struct udphdr) +
+	      sizeof(struct softrdma_bth));
+
+/* where the reckoning in place starts: the boundary before the LRH's */
+static u8 *softrdma_icrc_front(const struct sk_buff *skb)
+{
+	return PTR_ALIGN_DOWN(skb_network_header(skb) - SOFTRDMA_ICRC_LRH_BYTES,
+			      SOFTRDMA_ICRC_ALIGN);
+}
+
+/**
+ * softrdma_icrc_in_place_ok() - may a packet be reckoned where it lies
+ * @skb: the packet, its headers as softrdma_icrc_compute() takes them
+ * @ib_off: where its BTH is, from skb->data
+ * @ib_len: bytes from the BTH to the end of the pad
  *
- * Return: false, nothing written, if @skb is not of that shape or the
- * crypto API failed; else true and the CRC register in @crc.
+ * It may when it lies in the linear part from its IP header to the end of
+ * its pad, the linear part reaches back to the 16-byte boundary before
+ * the LRH stand-in's place in front of the IP header, and nobody else can
+ * see the bytes for the while: the skb is neither shared nor a clone or
+ * cloned.
+ */
+VISIBLE_IF_KUNIT bool softrdma_icrc_in_place_ok(const struct sk_buff *skb,
+						int ib_off,
+						unsigned int ib_len)
+{
+	return !skb_shared(skb) && !skb_cloned(skb) &&
+	       softrdma_icrc_front(skb) >= skb->head &&
+	       ib_off + ib_len <= skb_headlen(skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_icrc_in_place_ok);
+
+/*
+ * A packet that softrdma_icrc_in_place_ok() allows is reckoned where it
+ * lies, in one piece: one fold, with no copy of headers or payload.  The
+ * fields A17.8.2 masks are set to ones; the LRH stand-in goes in front of
+ * the IP header (over the link header of a received packet, into the
+ * headroom of one being sent), in its zero-register form (see above the
+ * block), behind zeros from the 16-byte boundary before it, where
+ * crc32-pclmul folds from.  Every byte is put back after.
+ *
+ * Return: false, nothing changed, if @skb may not be reckoned in place or
+ * the crypto API failed; else true and the CRC register in @crc.
  */
 static bool softrdma_icrc_linear_state(struct sk_buff *skb, int ib_off,
 				       unsigned int ib_len, u32 *crc)
 {
 	u8 *iph = skb_network_header(skb), *start, *bthb;
 	u8 ip_saved[SOFTRDMA_ICRC_IP_MASKED];
+	u8 front[SOFTRDMA_ICRC_FRONT];
 	struct softrdma_icrc_sum sum;
 	struct udphdr *udph;
 	__sum16 udp_check;
 	u8 bth_byte;
 	bool ok;
 
-	start = PTR_ALIGN_DOWN(iph - SOFTRDMA_ICRC_LRH_BYTES,
-			       SOFTRDMA_ICRC_ALIGN);
-	if (skb_cloned(skb) || start < skb->head ||
-	    ib_off + ib_len > skb_headlen(skb))
+	if (!softrdma_icrc_in_place_ok(skb, ib_off, ib_len))
 		return false;
 
+	start = softrdma_icrc_front(skb);
 	udph = udp_hdr(skb);
 	bthb = (u8 *)(udph + 1) + SOFTRDMA_BTH_ICRC_MASKED_BYTE;
+	memcpy(front, start, sizeof(front));
 	memcpy(ip_saved, iph, sizeof(ip_saved));
 	udp_check = udph->check;
 	bth_byte = *bthb;
@@ -680,7 +720,9 @@ static bool softrdma_icrc_linear_state(struct sk_buff *skb, int ib_off,
 	*crc = softrdma_icrc_sum_end(&sum, start,
 				     skb->data + ib_off + ib_len - start, &ok);
 
+	/* the front block holds the IP header's first bytes as they were */
 	memcpy(iph, ip_saved, sizeof(ip_saved));
+	memcpy(start, front, sizeof(front));
 	udph->check = udp_check;
 	*bthb = bth_byte;
 	return ok;
@@ -695,12 +737,11 @@ static bool softrdma_icrc_linear_state(struct sk_buff *skb, int ib_off,
  * @ib_len: bytes from the BTH to the end of the pad, ICRC excluded
  *
  * Walks the skb in place: no copy of the payload, no allocation.  A
- * packet linear from its IP header on, in a head it does not share with
- * a clone, is reckoned as it lies: its masked fields are set to ones for
- * the while and put back, and the up to 23 bytes of headroom in front of
- * the IP header are overwritten.  The caller guarantees the layout (the
- * transmit path, which built it); softrdma_icrc_check() is the one to
- * use on received packets.
+ * packet that softrdma_icrc_in_place_ok() allows is reckoned as it lies,
+ * its masked fields set to ones and the LRH stand-in written in front of
+ * the IP header for the while, every byte put back after.  The caller
+ * guarantees the layout (the transmit path, which built it);
+ * softrdma_icrc_check() is the one to use on received packets.
  *
  * Return: the ICRC the packet should carry, in CPU order.
  */
@@ -746,7 +787,9 @@ static const void *softrdma_icrc_field(const struct sk_buff *skb,
 /**
  * softrdma_icrc_check() - does a received RoCEv2 skb carry a good ICRC
  * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
- *	from the UDP header
+ *	from the UDP header.  Reckoned in place as there when
+ *	softrdma_icrc_in_place_ok() allows: as received by a NIC that
+ *	builds the packet linear, nothing else holding it.
  *
  * Stock rxe (6.2 on) gives RC FLUSH no payload offset in its opcode
  * table, so the ICRC of its FLUSH requests runs on over the BTH, FETH and
@@ -758,7 +801,7 @@ static const void *softrdma_icrc_field(const struct sk_buff *skb,
  * length fits the skb and the stored ICRC matches; SOFTRDMA_ICRC_RXE_FLUSH
  * for a FLUSH request with stock rxe's ICRC; else SOFTRDMA_ICRC_BAD.
  */
-enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
+enum softrdma_icrc_verdict softrdma_icrc_check(struct sk_buff *skb)
 {
 	int ib_off = softrdma_icrc_ib_offset(skb);
 	const struct softrdma_bth *bth;
@@ -783,7 +826,8 @@ enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
 
 	stored = softrdma_icrc_field(skb, ib_off + ib_len, &stored_buf);
 	want = softrdma_icrc_get(stored);
-	crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
+	if (!softrdma_icrc_linear_state(skb, ib_off, ib_len, &crc))
+		crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
 	if (~crc == want)
 		return SOFTRDMA_ICRC_OK;
 

@@ -175,6 +175,25 @@ static unsigned int softrdma_icrc_ip_len(const u8 *iph, unsigned int avail)
  * Write the masked IP header, UDP header and BTH (A17.8.2) to @dst; @ip_len
  * was validated by the caller.  Return: the bytes written.
  */
+/* set the fields of the IP header at @iph that A17.8.2 masks to ones */
+static void softrdma_icrc_mask_ip(u8 *iph)
+{
+	if ((iph[0] >> 4) == 4) {
+		struct iphdr *ip4 = (struct iphdr *)iph;
+
+		ip4->tos = 0xff;
+		ip4->ttl = 0xff;
+		ip4->check = CSUM_MANGLED_0;
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)iph;
+
+		/* version stays; traffic class and flow label go */
+		ip6->priority = 0xf;
+		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
+		ip6->hop_limit = 0xff;
+	}
+}
+
 static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 				       unsigned int ip_len,
 				       const struct udphdr *udph,
@@ -190,20 +209,7 @@ static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 		memcpy(dst, iph, sizeof(struct ipv6hdr));
 	else
 		memcpy(dst, iph, ip_len);
-	if ((iph[0] >> 4) == 4) {
-		struct iphdr *ip4 = (struct iphdr *)dst;
-
-		ip4->tos = 0xff;
-		ip4->ttl = 0xff;
-		ip4->check = CSUM_MANGLED_0;
-	} else {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)dst;
-
-		/* version stays; traffic class and flow label go */
-		ip6->priority = 0xf;
-		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
-		ip6->hop_limit = 0xff;
-	}
+	softrdma_icrc_mask_ip(dst);
 
 	mudph = (struct udphdr *)(dst + ip_len);
 	memcpy(mudph, udph, sizeof(*mudph));
@@ -620,6 +626,108 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
 	return crc;
 }
 
+/* the bytes of an IP header that hold every field A17.8.2 masks */
+#define SOFTRDMA_ICRC_IP_MASKED	12
+static_assert(offsetofend(struct iphdr, check) <= SOFTRDMA_ICRC_IP_MASKED);
+static_assert(offsetofend(struct ipv6hdr, hop_limit) <=
+	      SOFTRDMA_ICRC_IP_MASKED);
+
+/*
+ * What the reckoning in place overwrites in front of the IP header, the
+ * LRH stand-in and up to 15 bytes to the 16-byte boundary before it, is
+ * saved and put back as one block of this many bytes from that boundary
+ * on; it reaches no further than the BTH's end.
+ */
+#define SOFTRDMA_ICRC_FRONT	32
+static_assert(SOFTRDMA_ICRC_ALIGN - 1 + SOFTRDMA_ICRC_LRH_BYTES <=
+	      SOFTRDMA_ICRC_FRONT);
+static_assert(SOFTRDMA_ICRC_FRONT - SOFTRDMA_ICRC_LRH_BYTES <=
+	      sizeof(struct iphdr) + sizeof(struct udphdr) +
+	      sizeof(struct softrdma_bth));
+
+/* where the reckoning in place starts: the boundary before the LRH's */
+static u8 *softrdma_icrc_front(const struct sk_buff *skb)
+{
+	return PTR_ALIGN_DOWN(skb_network_header(skb) - SOFTRDMA_ICRC_LRH_BYTES,
+			      SOFTRDMA_ICRC_ALIGN);
+}
+
+/**
+ * softrdma_icrc_in_place_ok() - may a packet be reckoned where it lies
+ * @skb: the packet, its headers as softrdma_icrc_compute() takes them
+ * @ib_off: where its BTH is, from skb->data
+ * @ib_len: bytes from the BTH to the end of the pad
+ *
+ * It may when it lies in the linear part from its IP header to the end of
+ * its pad, the linear part reaches back to the 16-byte boundary before
+ * the LRH stand-in's place in front of the IP header, and nobody else can
+ * see the bytes for the while: the skb is neither shared nor a clone or
+ * cloned.
+ */
+VISIBLE_IF_KUNIT bool softrdma_icrc_in_place_ok(const struct sk_buff *skb,
+						int ib_off,
+						unsigned int ib_len)
+{
+	return !skb_shared(skb) && !skb_cloned(skb) &&
+	       softrdma_icrc_front(skb) >= skb->head &&
+	       ib_off + ib_len <= skb_headlen(skb);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_icrc_in_place_ok);
+
+/*
+ * A packet that softrdma_icrc_in_place_ok() allows is reckoned where it
+ * lies, in one piece: one fold, with no copy of headers or payload.  The
+ * fields A17.8.2 masks are set to ones; the LRH stand-in goes in front of
+ * the IP header (over the link header of a received packet, into the
+ * headroom of one being sent), in its zero-register form (see above the
+ * block), behind zeros from the 16-byte boundary before it, where
+ * crc32-pclmul folds from.  Every byte is put back after.
+ *
+ * Return: false, nothing changed, if @skb may not be reckoned in place or
+ * the crypto API failed; else true and the CRC register in @crc.
+ */
+static bool softrdma_icrc_linear_state(struct sk_buff *skb, int ib_off,
+				       unsigned int ib_len, u32 *crc)
+{
+	u8 *iph = skb_network_header(skb), *start, *bthb;
+	u8 ip_saved[SOFTRDMA_ICRC_IP_MASKED];
+	u8 front[SOFTRDMA_ICRC_FRONT];
+	struct softrdma_icrc_sum sum;
+	struct udphdr *udph;
+	__sum16 udp_check;
+	u8 bth_byte;
+	bool ok;
+
+	if (!softrdma_icrc_in_place_ok(skb, ib_off, ib_len))
+		return false;
+
+	start = softrdma_icrc_front(skb);
+	udph = udp_hdr(skb);
+	bthb = (u8 *)(udph + 1) + SOFTRDMA_BTH_ICRC_MASKED_BYTE;
+	memcpy(front, start, sizeof(front));
+	memcpy(ip_saved, iph, sizeof(ip_saved));
+	udp_check = udph->check;
+	bth_byte = *bthb;
+
+	memset(start, 0, iph - SOFTRDMA_ICRC_LRH_BYTES / 2 - start);
+	memset(iph - SOFTRDMA_ICRC_LRH_BYTES / 2, 0xff,
+	       SOFTRDMA_ICRC_LRH_BYTES / 2);
+	softrdma_icrc_mask_ip(iph);
+	udph->check = CSUM_MANGLED_0;
+	*bthb = 0xff;
+
+	softrdma_icrc_sum_begin(&sum);
+	*crc = softrdma_icrc_sum_end(&sum, start,
+				     skb->data + ib_off + ib_len - start, &ok);
+
+	/* the front block holds the IP header's first bytes as they were */
+	memcpy(iph, ip_saved, sizeof(ip_saved));
+	memcpy(start, front, sizeof(front));
+	udph->check = udp_check;
+	*bthb = bth_byte;
+	return ok;
+}
+
 /**
  * softrdma_icrc_compute() - ICRC of a RoCEv2 packet in an skb
  * @skb: the packet; its network header is the IPv4 or IPv6 header and its
@@ -628,27 +736,60 @@ static u32 softrdma_icrc_skb_state(const struct sk_buff *skb, int ib_off,
  *	a frag list.
  * @ib_len: bytes from the BTH to the end of the pad, ICRC excluded
  *
- * Walks the skb in place: no copy of the payload, no allocation.  The
- * caller guarantees the layout (the transmit path, which built it);
+ * Walks the skb in place: no copy of the payload, no allocation.  A
+ * packet that softrdma_icrc_in_place_ok() allows is reckoned as it lies,
+ * its masked fields set to ones and the LRH stand-in written in front of
+ * the IP header for the while, every byte put back after.  The caller
+ * guarantees the layout (the transmit path, which built it);
  * softrdma_icrc_check() is the one to use on received packets.
  *
  * Return: the ICRC the packet should carry, in CPU order.
  */
-u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
+u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len)
 {
 	int ib_off = softrdma_icrc_ib_offset(skb);
+	u32 crc;
 
 	if (WARN_ON_ONCE(!softrdma_icrc_skb_ip_ok(skb) || ib_off < 0 ||
 			 ib_len < sizeof(struct softrdma_bth) ||
 			 ib_off + ib_len > skb->len))
 		return 0;
+	if (softrdma_icrc_linear_state(skb, ib_off, ib_len, &crc))
+		return ~crc;
 	return ~softrdma_icrc_skb_state(skb, ib_off, ib_len);
+}
+
+/*
+ * The ICRC field at @off: where it lies in the linear part or, as in a
+ * received packet whose payload the NIC put in pages, wholly inside the
+ * last page fragment; else copied to @buf.
+ */
+static const void *softrdma_icrc_field(const struct sk_buff *skb,
+				       unsigned int off, void *buf)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	const skb_frag_t *last;
+	unsigned int last_off;
+
+	if (off + ROCE_ICRC_SIZE <= skb_headlen(skb))
+		return skb->data + off;
+	if (!IS_ENABLED(CONFIG_HIGHMEM) && shinfo->nr_frags &&
+	    !skb_has_frag_list(skb)) {
+		/* without a frag list the last fragment ends the skb */
+		last = &shinfo->frags[shinfo->nr_frags - 1];
+		last_off = skb->len - skb_frag_size(last);
+		if (off >= last_off && off + ROCE_ICRC_SIZE <= skb->len)
+			return skb_frag_address(last) + (off - last_off);
+	}
+	return skb_header_pointer(skb, off, ROCE_ICRC_SIZE, buf);
 }
 
 /**
  * softrdma_icrc_check() - does a received RoCEv2 skb carry a good ICRC
  * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
- *	from the UDP header
+ *	from the UDP header.  Reckoned in place as there when
+ *	softrdma_icrc_in_place_ok() allows: as received by a NIC that
+ *	builds the packet linear, nothing else holding it.
  *
  * Stock rxe (6.2 on) gives RC FLUSH no payload offset in its opcode
  * table, so the ICRC of its FLUSH requests runs on over the BTH, FETH and
@@ -660,7 +801,7 @@ u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len)
  * length fits the skb and the stored ICRC matches; SOFTRDMA_ICRC_RXE_FLUSH
  * for a FLUSH request with stock rxe's ICRC; else SOFTRDMA_ICRC_BAD.
  */
-enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
+enum softrdma_icrc_verdict softrdma_icrc_check(struct sk_buff *skb)
 {
 	int ib_off = softrdma_icrc_ib_offset(skb);
 	const struct softrdma_bth *bth;
@@ -683,10 +824,10 @@ enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb)
 	if (ib_off + ib_len + ROCE_ICRC_SIZE > skb->len)
 		return SOFTRDMA_ICRC_BAD;
 
-	stored = skb_header_pointer(skb, ib_off + ib_len, ROCE_ICRC_SIZE,
-				    &stored_buf);
+	stored = softrdma_icrc_field(skb, ib_off + ib_len, &stored_buf);
 	want = softrdma_icrc_get(stored);
-	crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
+	if (!softrdma_icrc_linear_state(skb, ib_off, ib_len, &crc))
+		crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
 	if (~crc == want)
 		return SOFTRDMA_ICRC_OK;
 

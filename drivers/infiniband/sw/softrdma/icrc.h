@@ -32,9 +32,13 @@ u32 softrdma_icrc_shash_crc32(struct crypto_shash *tfm, u32 crc,
 			      const void *p, size_t len);
 struct crypto_shash *softrdma_icrc_swap_tfm(struct crypto_shash *tfm);
 #endif
+#if IS_ENABLED(CONFIG_KUNIT)
+bool softrdma_icrc_in_place_ok(const struct sk_buff *skb, int ib_off,
+			       unsigned int ib_len);
+#endif
 u32 softrdma_icrc_compute_buf(const void *pkt, unsigned int len);
 bool softrdma_icrc_check_buf(const void *pkt, unsigned int len);
-u32 softrdma_icrc_compute(const struct sk_buff *skb, unsigned int ib_len);
+u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len);
 
 /* what softrdma_icrc_check() found */
 enum softrdma_icrc_verdict {
@@ -43,7 +47,7 @@ enum softrdma_icrc_verdict {
 	SOFTRDMA_ICRC_RXE_FLUSH,	/* a FLUSH with stock rxe's ICRC */
 };
 
-enum softrdma_icrc_verdict softrdma_icrc_check(const struct sk_buff *skb);
+enum softrdma_icrc_verdict softrdma_icrc_check(struct sk_buff *skb);
 
 /* store @icrc into the ICRC field at @p */
 static inline void softrdma_icrc_put(void *p, u32 icrc)

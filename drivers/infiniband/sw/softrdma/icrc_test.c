@@ -852,6 +852,98 @@ static void softrdma_icrc_sweep(struct kunit *test)
 }
 
 /*
+ * softrdma_icrc_compute() and softrdma_icrc_check() reckon a linear packet
+ * where it lies, the LRH stand-in written in front of the IP header for
+ * the while, when the linear part reaches back to the 16-byte boundary
+ * before the stand-in and nobody else holds the skb or its head; else
+ * they walk it as any other.  Every headroom from 0 to 39 bytes, the skb
+ * alone, cloned or shared, for every payload length: the choice is that,
+ * the ICRC is the reference's and found good, and every byte of the
+ * skb's head, headroom included, is as it was.
+ */
+static void softrdma_icrc_in_place(struct kunit *test)
+{
+	const struct sweep_case *c = test->param_value;
+	unsigned int payload, hr, len, ip_len, wrong = 0, in_place = 0;
+	unsigned int walked = 0;
+#if SOFTRDMA_ICRC_USE_SHASH
+	struct crypto_shash *tfm = NULL;
+#endif
+	u8 *dgram;
+
+	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	ip_len = c->ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
+		 c->ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		tfm = softrdma_icrc_swap_tfm(NULL);
+#endif
+
+	for (payload = 0; payload <= SWEEP_PAYLOAD_MAX; payload++) {
+		unsigned int ib_len = BTH_LEN + payload;
+		u32 want;
+
+		len = sweep_datagram(dgram, c->ip, payload);
+		want = softrdma_icrc_get(dgram + len - ROCE_ICRC_SIZE);
+
+		for (hr = 0; hr < 40; hr++) {
+			struct sk_buff *skb, *clone = NULL;
+			bool fits, ok, shared = hr % 3 == 2;
+			u32 got;
+			int v;
+
+			skb = alloc_skb(hr + len, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			skb_reserve(skb, hr);
+			skb_put_data(skb, dgram, len);
+			skb_reset_network_header(skb);
+			skb_set_transport_header(skb, ip_len);
+			memset(skb->head, 0x5a, hr);
+			if (hr % 3 == 1) {
+				clone = skb_clone(skb, GFP_KERNEL);
+				if (!clone) {
+					kfree_skb(skb);
+					KUNIT_ASSERT_NOT_NULL(test, clone);
+				}
+			}
+			if (shared)
+				skb_get(skb);
+			fits = !clone && !shared &&
+			       PTR_ALIGN_DOWN(skb->data - 8, 16) >= skb->head;
+
+			ok = softrdma_icrc_in_place_ok(skb, ip_len + UDP_LEN,
+						       ib_len) == fits;
+			got = softrdma_icrc_compute(skb, ib_len);
+			v = softrdma_icrc_check(skb);
+			if ((!ok || got != want || v != SOFTRDMA_ICRC_OK ||
+			     memchr_inv(skb->head, 0x5a, hr) ||
+			     memcmp(skb->data, dgram, len)) && !wrong++)
+				kunit_err(test,
+					  "payload %u, headroom %u%s%s: in place %d, %08x, want %08x, check %d\n",
+					  payload, hr, clone ? ", cloned" : "",
+					  shared ? ", shared" : "", fits, got,
+					  want, v);
+			if (fits)
+				in_place++;
+			else
+				walked++;
+			if (shared)
+				kfree_skb(skb);
+			kfree_skb(clone);
+			kfree_skb(skb);
+		}
+	}
+#if SOFTRDMA_ICRC_USE_SHASH
+	if (c->crc32_le)
+		softrdma_icrc_swap_tfm(tfm);
+#endif
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	KUNIT_EXPECT_GT(test, in_place, (SWEEP_PAYLOAD_MAX + 1) * 5U);
+	KUNIT_EXPECT_GT(test, walked, (SWEEP_PAYLOAD_MAX + 1) * 20U);
+}
+
+/*
  * A wrong byte anywhere in the IB packet is caught, in every shape: each
  * byte of a 300-byte payload flipped in turn, at two alignments.
  */
@@ -1016,6 +1108,7 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE(softrdma_icrc_check_malformed),
 	KUNIT_CASE(softrdma_icrc_rxe_flush),
 	KUNIT_CASE_PARAM(softrdma_icrc_sweep, sweep_gen_params),
+	KUNIT_CASE_PARAM(softrdma_icrc_in_place, sweep_gen_params),
 	KUNIT_CASE(softrdma_icrc_sweep_corrupt),
 	KUNIT_CASE_PARAM(softrdma_icrc_capture_shapes, capture_gen_params),
 #if SOFTRDMA_ICRC_USE_SHASH

@@ -192,6 +192,16 @@ softrdma_mr_get_slot(struct softrdma_dev *sdev, u32 key)
 	return mr;
 }
 
+/* Does @key name @mr, which its slot holds, as softrdma_mr_get() asks? */
+static bool softrdma_mr_key_ok(const struct softrdma_mr *mr, u32 key)
+{
+	if (mr->type == SOFTRDMA_MR_FAST &&
+	    /* valid before key: REG_MR stores the key, then releases valid */
+	    !smp_load_acquire(&mr->valid))
+		return false;
+	return READ_ONCE(mr->key) == key;
+}
+
 /**
  * softrdma_mr_get() - look an MR up by lkey or rkey
  * @sdev: the device
@@ -208,15 +218,49 @@ softrdma_mr_get_slot(struct softrdma_dev *sdev, u32 key)
 struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
 {
 	struct softrdma_mr *mr = softrdma_mr_get_slot(sdev, key);
-	bool valid;
 
 	if (!mr)
 		return NULL;
-	/* valid before key: REG_MR stores the key, then releases valid */
-	valid = mr->type != SOFTRDMA_MR_FAST || smp_load_acquire(&mr->valid);
-	if (!valid || READ_ONCE(mr->key) != key) {
+	if (!softrdma_mr_key_ok(mr, key)) {
 		softrdma_mr_put(mr);
 		return NULL;
+	}
+	return mr;
+}
+
+/**
+ * softrdma_mr_get_cached() - softrdma_mr_get() through a one-MR cache
+ * @sdev: the device
+ * @key: the key from a work request
+ * @cache: the MR the last lookup found, with a reference of the cache's
+ *	own, or NULL; a lookup that finds another MR puts it there instead.
+ *	Its owner drops it with softrdma_mr_put() soon, when a run of
+ *	lookups ends: a deregistration waits for it.
+ *
+ * Packets of one message built in one pass look up the same key: the
+ * cached MR answers them without the key space's walk.  It answers only
+ * as softrdma_mr_get() would: not once its deregistration began (which
+ * unpublishes it next), and for a fast-registration MR only while valid
+ * and with the whole key it was registered with, an invalidation seen at
+ * the next lookup as without the cache.
+ *
+ * Return: as softrdma_mr_get(), a reference of the caller's own.
+ */
+struct softrdma_mr *softrdma_mr_get_cached(struct softrdma_dev *sdev,
+					   u32 key, struct softrdma_mr **cache)
+{
+	struct softrdma_mr *mr = *cache;
+
+	if (mr && !READ_ONCE(mr->dereg) && softrdma_mr_key_ok(mr, key)) {
+		kref_get(&mr->ref);
+		return mr;
+	}
+	mr = softrdma_mr_get(sdev, key);
+	if (mr) {
+		if (*cache)
+			softrdma_mr_put(*cache);
+		kref_get(&mr->ref);
+		*cache = mr;
 	}
 	return mr;
 }
@@ -947,7 +991,7 @@ int softrdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	spin_lock_irqsave(&mr->fast_lock, flags);
 	bound = mr->num_mw;
 	if (!bound)
-		mr->dereg = true;
+		WRITE_ONCE(mr->dereg, true);
 	spin_unlock_irqrestore(&mr->fast_lock, flags);
 	if (bound)
 		return -EINVAL;

@@ -76,7 +76,8 @@ struct softrdma_mr {
 	spinlock_t fast_lock;
 	bool valid;		/* registered, not invalidated */
 	u32 num_mw;		/* memory windows bound to it (mw.c) */
-	bool dereg;		/* dereg began: no window binds to it */
+	/* dereg began: no window binds to it, no cache answers with it */
+	bool dereg;
 	u64 *pbl;		/* block addresses, pbl_max of them */
 	u32 pbl_max;		/* max_num_sg of alloc_mr */
 	u32 pbl_mapped;		/* blocks of the last map_mr_sg() */
@@ -136,6 +137,8 @@ int softrdma_mr_window_get(struct softrdma_mr *mr);
 void softrdma_mr_window_put(struct softrdma_mr *mr);
 
 struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key);
+struct softrdma_mr *softrdma_mr_get_cached(struct softrdma_dev *sdev,
+					   u32 key, struct softrdma_mr **cache);
 /* the last reference's kref release (softrdma_mr_put()) */
 void softrdma_mr_release(struct kref *ref);
 

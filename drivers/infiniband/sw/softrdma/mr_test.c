@@ -1164,6 +1164,93 @@ static void softrdma_mr_fast_reg_cycle(struct kunit *test)
 }
 
 /*
+ * softrdma_mr_get_cached() answers as softrdma_mr_get() does: from its
+ * cache while the key names the cached MR, through the key space when the
+ * key names another MR, a fast-registration MR invalidated or registered
+ * again with another key byte, or an MR whose deregistration began; every
+ * reference balanced.
+ */
+static void softrdma_mr_lookup_cached(struct kunit *test)
+{
+	struct mr_test_ctx *ctx = test->priv;
+	struct softrdma_dev *sdev = ctx->sdev;
+	struct softrdma_mr *a, *cache = NULL, *got;
+	struct fast_ctx f = {};
+	u32 key_a, key, index;
+
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->pd = &ctx->pd;
+	KUNIT_ASSERT_EQ(test, softrdma_mr_add(sdev, a), 0);
+	KUNIT_ASSERT_EQ(test, softrdma_mr_publish(sdev, a), 0);
+	key_a = a->key;
+
+	/* found, and kept: one reference the caller's, one the cache's */
+	got = softrdma_mr_get_cached(sdev, key_a, &cache);
+	KUNIT_EXPECT_PTR_EQ(test, got, a);
+	KUNIT_EXPECT_PTR_EQ(test, cache, a);
+	KUNIT_EXPECT_EQ(test, kref_read(&a->ref), 3U);
+	if (got)
+		softrdma_mr_put(got);
+	/* from the cache: a slot emptied behind it does not matter */
+	index = softrdma_mr_key_index(key_a);
+	xa_erase(&sdev->mr_xa, index);
+	got = softrdma_mr_get_cached(sdev, key_a, &cache);
+	KUNIT_EXPECT_PTR_EQ(test, got, a);
+	if (got)
+		softrdma_mr_put(got);
+	/* but not once the deregistration began */
+	WRITE_ONCE(a->dereg, true);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get_cached(sdev, key_a, &cache));
+	KUNIT_EXPECT_PTR_EQ(test, cache, a);
+	WRITE_ONCE(a->dereg, false);
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->mr_xa, index, a,
+					      GFP_KERNEL)), 0);
+	/* another key byte of the same index names nothing */
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get_cached(sdev, key_a ^ 1,
+						       &cache));
+	KUNIT_EXPECT_EQ(test, kref_read(&a->ref), 2U);
+
+	/* another MR: looked up, and the cache moves to it */
+	fast_setup(test, &f, TEST_NPAGES);
+	KUNIT_ASSERT_EQ(test, softrdma_map_mr_sg(&f.mr->ibmr, f.sg,
+						 TEST_NPAGES, NULL),
+			TEST_NPAGES);
+	key = fast_key(&f, softrdma_mr_key_byte(f.mr->key) + 1);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get_cached(sdev, key, &cache));
+	KUNIT_ASSERT_EQ(test, softrdma_mr_fast_reg(sdev, &ctx->pd, f.mr, key,
+						   IB_ACCESS_LOCAL_WRITE), 0);
+	got = softrdma_mr_get_cached(sdev, key, &cache);
+	KUNIT_EXPECT_PTR_EQ(test, got, f.mr);
+	KUNIT_EXPECT_PTR_EQ(test, cache, f.mr);
+	KUNIT_EXPECT_EQ(test, kref_read(&a->ref), 1U);
+	if (got)
+		softrdma_mr_put(got);
+
+	/* invalidated: the cache does not answer, as the key space would not */
+	KUNIT_EXPECT_EQ(test, softrdma_mr_invalidate(sdev, &ctx->pd, key,
+						     true), 0);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get_cached(sdev, key, &cache));
+	/* registered again with a new key byte: only the new key finds it */
+	KUNIT_ASSERT_EQ(test, softrdma_mr_fast_reg(sdev, &ctx->pd, f.mr,
+						   fast_key(&f,
+							    softrdma_mr_key_byte(key) + 1),
+						   IB_ACCESS_LOCAL_WRITE), 0);
+	KUNIT_EXPECT_NULL(test, softrdma_mr_get_cached(sdev, key, &cache));
+	key = f.mr->key;
+	got = softrdma_mr_get_cached(sdev, key, &cache);
+	KUNIT_EXPECT_PTR_EQ(test, got, f.mr);
+	if (got)
+		softrdma_mr_put(got);
+	KUNIT_EXPECT_EQ(test, kref_read(&f.mr->ref), 2U);
+
+	if (cache)
+		softrdma_mr_put(cache);
+	softrdma_mr_remove(sdev, f.mr);
+	softrdma_mr_remove(sdev, a);
+}
+
+/*
  * A consumer's scatterlist longer than the page list maps only what fits;
  * a registration never reaches past what was mapped, and a page size
  * below PAGE_SIZE is refused.
@@ -1229,6 +1316,7 @@ static struct kunit_case softrdma_mr_cases[] = {
 	KUNIT_CASE(softrdma_mr_atomic_concurrent),
 	KUNIT_CASE(softrdma_mr_fast_reg_cycle),
 	KUNIT_CASE(softrdma_mr_fast_reg_limits),
+	KUNIT_CASE(softrdma_mr_lookup_cached),
 	{}
 };
 

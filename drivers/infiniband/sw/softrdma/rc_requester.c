@@ -194,13 +194,16 @@ static int softrdma_rc_gather_one(struct softrdma_mr *mr, u64 addr, u32 len,
  * packet is handed to the host, which may still hold it in a queue, and
  * the consumer may then write the buffer again.  So does a packet whose
  * devices would copy the pages anyway (softrdma_rc_tx_sg()): once, into
- * a head sized for it.  Returns the skb or an ERR_PTR: -EMSGSIZE (a
- * length error), -EACCES (a protection error), -ENOMEM.
+ * a head sized for it.  The keys are looked up through @mr_cache
+ * (softrdma_mr_get_cached()) if not NULL.  Returns the skb or an
+ * ERR_PTR: -EMSGSIZE (a length error), -EACCES (a protection error),
+ * -ENOMEM.
  */
 static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 					   const struct softrdma_send_wqe *wqe,
 					   unsigned int hdr_len, u32 offset,
-					   u32 len)
+					   u32 len,
+					   struct softrdma_mr **mr_cache)
 {
 	struct softrdma_rc_gather g = {};
 	u32 pad = (4 - (len & 3)) & 3;
@@ -212,8 +215,10 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		if (!g.skb)
 			return ERR_PTR(-ENOMEM);
 		g.frags = true;
-		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk_cached(qp, wqe->sge, wqe->num_sge,
+					       offset, len, 0,
+					       softrdma_rc_gather_one, &g,
+					       mr_cache);
 		if (!err)
 			return g.skb;
 		kfree_skb(g.skb);
@@ -232,8 +237,10 @@ static struct sk_buff *softrdma_rc_req_skb(struct softrdma_qp *qp,
 		else
 			skb_put_data(g.skb, wqe->inline_data + offset, len);
 	} else {
-		err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-					len, 0, softrdma_rc_gather_one, &g);
+		err = softrdma_sge_walk_cached(qp, wqe->sge, wqe->num_sge,
+					       offset, len, 0,
+					       softrdma_rc_gather_one, &g,
+					       mr_cache);
 	}
 	if (err) {
 		kfree_skb(g.skb);
@@ -252,12 +259,14 @@ static void *softrdma_rc_ext(struct sk_buff *skb, u8 opcode,
 
 /*
  * Build packet @pkt of @wqe (its PSN first_psn + pkt); for a READ, the
- * request for @n of its responses from @pkt on.
+ * request for @n of its responses from @pkt on.  @mr_cache: as for
+ * softrdma_rc_req_skb().
  */
 static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 					       const struct softrdma_send_wqe *wqe,
 					       const struct softrdma_rc_wqe *st,
-					       u32 pkt, u32 n)
+					       u32 pkt, u32 n,
+					       struct softrdma_mr **mr_cache)
 {
 	bool reliable = softrdma_rc_reliable(qp);
 	const struct softrdma_roce_opcode *op;
@@ -278,7 +287,7 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 		plen = seg.len;
 
 	skb = softrdma_rc_req_skb(qp, wqe, softrdma_roce_hdr_len(seg.opcode),
-				  seg.offset, plen);
+				  seg.offset, plen, mr_cache);
 	if (IS_ERR(skb))
 		return skb;
 
@@ -368,7 +377,8 @@ static struct sk_buff *softrdma_rc_req_build_n(struct softrdma_qp *qp,
 static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 					     const struct softrdma_send_wqe *wqe,
 					     const struct softrdma_rc_wqe *st,
-					     u32 pkt)
+					     u32 pkt,
+					     struct softrdma_mr **mr_cache)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 psn = psn_add(st->first_psn, pkt);
@@ -377,7 +387,7 @@ static struct sk_buff *softrdma_rc_req_build(struct softrdma_qp *qp,
 	if (wqe->opcode == IB_WR_RDMA_READ)
 		n = softrdma_rc_rd_gap(&rc->rd_ahead, psn, rc->una_psn,
 				       psn_add(st->first_psn, st->npsn));
-	return softrdma_rc_req_build_n(qp, wqe, st, pkt, n);
+	return softrdma_rc_req_build_n(qp, wqe, st, pkt, n, mr_cache);
 }
 
 /* A WQE the requester cannot send: retire it in turn with @status */
@@ -468,12 +478,14 @@ static bool softrdma_rc_req_local(struct softrdma_qp *qp,
  * @qp: the QP; sq.lock held
  *
  * Packets are built here and queued; softrdma_rc_req_flush() sends them
- * once the lock is dropped.
+ * once the lock is dropped.  The pass looks its keys up through one MR
+ * cache (softrdma_mr_get_cached()), dropped when it ends.
  */
 void softrdma_rc_req_run(struct softrdma_qp *qp)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	struct softrdma_mr *mr_cache = NULL;
 	struct softrdma_send_wqe *wqe;
 	struct softrdma_rc_wqe *st;
 	struct sk_buff *skb;
@@ -513,7 +525,7 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 			continue;
 		}
 
-		skb = softrdma_rc_req_build(qp, wqe, st, pkt);
+		skb = softrdma_rc_req_build(qp, wqe, st, pkt, &mr_cache);
 		if (IS_ERR(skb)) {
 			if (PTR_ERR(skb) == -ENOMEM) {
 				/* retried from the work item, after a pause */
@@ -539,6 +551,8 @@ void softrdma_rc_req_run(struct softrdma_qp *qp)
 			rc->sent_psn = rc->req_psn;
 		softrdma_rc_arm_retry(qp);
 	}
+	if (mr_cache)
+		softrdma_mr_put(mr_cache);
 }
 
 /**
@@ -603,7 +617,7 @@ int softrdma_rc_req_reread(struct softrdma_qp *qp, u32 idx, u32 psn, u32 n)
 
 	wqe = softrdma_rc_wqe_at(qp, idx, &st);
 	skb = softrdma_rc_req_build_n(qp, wqe, st,
-				      psn_diff(psn, st->first_psn), n);
+				      psn_diff(psn, st->first_psn), n, NULL);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
 	__skb_queue_tail(&softrdma_qp_rc(qp)->req_txq, skb);

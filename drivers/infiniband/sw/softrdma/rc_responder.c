@@ -313,25 +313,22 @@ static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
 /*
  * Find and check the MR an R_Key names, for @access to [*@va, +@len): the
  * MR's own key, or a memory window's (mw.c), through which *@va becomes
- * the MR address it reaches (a zero-based window's offsets).
+ * the MR address it reaches (a zero-based window's offsets).  A key's
+ * slot holds an MR or a window: the MR is looked for first, as most keys
+ * name one, and a key that names none is tried as a window's.
  */
 static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
 					    u64 *va, u32 len, int access)
 {
 	struct softrdma_mr *mr;
-	int err;
 
 	/* IBA 9.4.5: a QP grants remote rights of its own (10.2.4.1) */
 	if ((qp->attr.qp_access_flags & access) != access)
 		return NULL;
-	err = softrdma_mw_rkey(qp->sdev, qp, rkey, *va, len, access, &mr, va);
-	if (!err)
-		return mr;
-	if (err != -ENOENT)
-		return NULL;
 	mr = softrdma_mr_get(qp->sdev, rkey);
 	if (!mr)
-		return NULL;
+		return softrdma_mw_rkey(qp->sdev, qp, rkey, *va, len, access,
+					&mr, va) ? NULL : mr;
 	if (softrdma_mr_check(mr, qp->ibqp.pd, *va, len, access)) {
 		softrdma_mr_put(mr);
 		return NULL;

@@ -334,9 +334,17 @@ else
 			start=$SECONDS
 			spawn inject 3600 "$INJECT_BIN" -i eth0 -t "$SRV" -T "$SRV6" -n "$PACKETS" -l 3 ${SEED:+-s "$SEED"}
 		fi
+		# iw_peer's connections take their local ports from a range of
+		# their own: the TIME_WAIT sockets its closes leave hold their
+		# ports for a minute, and rdma_cm picks the fresh rping's port
+		# from the usual range without looking at TCP's sockets (the
+		# connect then fails with EADDRINUSE, with stock siw alike)
+		range=$(sysctl -n net.ipv4.ip_local_port_range)
+		sysctl -qw net.ipv4.ip_local_port_range="20000 31999"
 		spawn iwpeer 3600 "$PEER_BIN" -a "$SRV" -p "$RP_PORT" -n "$CONNS" -j 4 -f ${SEED:+-s "$SEED"}
 		[ -n "$IWARP_ONLY" ] || wait "${PIDS[inject]}"
 		wait "${PIDS[iwpeer]}"
+		sysctl -qw net.ipv4.ip_local_port_range="$range"
 		lab_note "attack took $((SECONDS - start)) s"
 		cp /tmp/iwpeer "$LAB_OUT/checks/"
 		if [ -z "$IWARP_ONLY" ]; then

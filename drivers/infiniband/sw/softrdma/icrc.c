@@ -171,10 +171,6 @@ static unsigned int softrdma_icrc_ip_len(const u8 *iph, unsigned int avail)
 	return 0;
 }
 
-/*
- * Write the masked IP header, UDP header and BTH (A17.8.2) to @dst; @ip_len
- * was validated by the caller.  Return: the bytes written.
- */
 /* set the fields of the IP header at @iph that A17.8.2 masks to ones */
 static void softrdma_icrc_mask_ip(u8 *iph)
 {
@@ -194,6 +190,10 @@ static void softrdma_icrc_mask_ip(u8 *iph)
 	}
 }
 
+/*
+ * Write the masked IP header, UDP header and BTH (A17.8.2) to @dst; @ip_len
+ * was validated by the caller.  Return: the bytes written.
+ */
 static unsigned int softrdma_icrc_mask(u8 *dst, const u8 *iph,
 				       unsigned int ip_len,
 				       const struct udphdr *udph,

@@ -235,7 +235,9 @@ struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
  * @cache: the MR the last lookup found, with a reference of the cache's
  *	own, or NULL; a lookup that finds another MR puts it there instead.
  *	Its owner drops it with softrdma_mr_put() soon, when a run of
- *	lookups ends: a deregistration waits for it.
+ *	lookups ends: a deregistration waits for it.  A run must be
+ *	bounded and must not wait on a deregistration itself; a cache kept
+ *	beyond it would hold deregistrations for as long.
  *
  * Packets of one message built in one pass look up the same key: the
  * cached MR answers them without the key space's walk.  It answers only

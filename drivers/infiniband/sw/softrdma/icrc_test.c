@@ -613,6 +613,22 @@ static const struct sweep_shape sweep_shapes[] = {
 	{ "frag_list_of_many", UINT_MAX, 13, BTH_LEN },
 };
 
+/* the length of the IP header sweep_datagram() writes for @ip */
+static unsigned int sweep_ip_len(enum sweep_ip ip)
+{
+	return ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
+	       ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+}
+
+/* room for the largest datagram sweep_datagram() writes */
+static u8 *sweep_buf(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
+}
+
 /* the datagram of @ip with @payload bytes, its ICRC the reference's */
 static unsigned int sweep_datagram(u8 *buf, enum sweep_ip ip,
 				   unsigned int payload)
@@ -799,10 +815,8 @@ static void softrdma_icrc_sweep(struct kunit *test)
 #endif
 	u8 *dgram;
 
-	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, dgram);
-	ip_len = c->ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
-		 c->ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+	dgram = sweep_buf(test);
+	ip_len = sweep_ip_len(c->ip);
 #if SOFTRDMA_ICRC_USE_SHASH
 	if (c->crc32_le)
 		tfm = softrdma_icrc_swap_tfm(NULL);
@@ -871,10 +885,8 @@ static void softrdma_icrc_in_place(struct kunit *test)
 #endif
 	u8 *dgram;
 
-	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, dgram);
-	ip_len = c->ip == SWEEP_IPV6 ? sizeof(struct ipv6hdr) :
-		 c->ip == SWEEP_IPV4_OPTIONS ? IP4_LEN + 12 : IP4_LEN;
+	dgram = sweep_buf(test);
+	ip_len = sweep_ip_len(c->ip);
 #if SOFTRDMA_ICRC_USE_SHASH
 	if (c->crc32_le)
 		tfm = softrdma_icrc_swap_tfm(NULL);
@@ -952,8 +964,7 @@ static void softrdma_icrc_sweep_corrupt(struct kunit *test)
 	unsigned int s, align, off, len, missed = 0, runs = 0;
 	u8 *dgram;
 
-	dgram = kunit_kzalloc(test, 128 + SWEEP_PAYLOAD_MAX, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, dgram);
+	dgram = sweep_buf(test);
 	len = sweep_datagram(dgram, SWEEP_IPV4, 300);
 
 	for (s = 0; s < ARRAY_SIZE(sweep_shapes); s++) {

@@ -129,16 +129,32 @@ lab_rping_exit_race() {
 # a CM id (rdma_init_qp_attr's first read of the id: the freed id's
 # memory), or moving the id's QP to ERR in rdma_disconnect after the
 # other thread destroyed that QP (ibv_modify_qp calls through the freed
-# QP's context: the fault is at a heap address, "??").
+# QP's context: the fault is at a heap address, "??"), or posting a work
+# request in rping_test_server after its accept on a QP that the other
+# thread destroyed.  That last one happens when both threads' rdma_create_qp
+# ran at once: each passed librdmacm's "no QP on this id yet" test, each
+# then read back the id's one QP, the second rdma_accept was refused and
+# its thread destroyed the QP on the way out while the first posted to
+# it.  libsiw's post_send then reads a send queue ring that is no longer
+# mapped.  A crash in libsiw is taken as this only when it is a call
+# from one of rping_test_server's four ibv_post_send()s, called from the
+# server thread, in Debian 12's rping (rdmacm-utils 44.0-2): return
+# addresses RPING_POST_SEND and RPING_TEST_SERVER; another rping build
+# fails the check.
 # Prints what it found; succeeds only for exactly that.
+RPING_POST_SEND='rping\+0x(3b0f|3b7b|3c0c|3c4f)'
+RPING_TEST_SERVER='rping\+0x4aa6'
 lab_rping_shared_id() {
-	local shared
+	local shared refused
 	shared=$(grep -Ec '^rdma_(create_qp|accept): Invalid argument$' "$1")
-	echo "CM ids rping gave a second server thread: $shared"
+	refused=$(grep -Ec '^rdma_accept: Invalid argument$' "$1")
+	echo "CM ids rping gave a second server thread: $shared ($refused refused accepts)"
 	echo "stack: $2"
 	[ "$shared" -gt 0 ] || return 1
 	[[ $2 =~ ^SIGSEGV\ in\ rdma_init_qp_attr\ \<-\ (librdmacm[^ ]*\ \<-\ )*(rdma_accept|rdma_create_qp_ex|rdma_create_qp)\ \<- ]] ||
 		[[ $2 =~ ^SIGSEGV\ in\ [^\ ]+\ \<-\ ibv_modify_qp\ \<-\ (librdmacm[^ ]*\ \<-\ )*rdma_disconnect\ \<- ]] ||
+		{ [ "$refused" -gt 0 ] &&
+			[[ $2 =~ ^SIGSEGV\ in\ libsiw-rdmav34\.so\+0x[0-9a-f]+\ \<-\ $RPING_POST_SEND\ \<-\ $RPING_TEST_SERVER\ \<-\ start_thread\ \<- ]]; } ||
 		return 1
 	lab_note "${CUR:+$CUR: }rping -P's own race on guest$LAB_ID: a CM id given to two server threads, used after one destroyed it"
 }

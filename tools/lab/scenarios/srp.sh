@@ -110,7 +110,14 @@ host_login() {
 	modprobe sd_mod || return 1
 	echo "id_ext=$guid,ioc_guid=$guid,dest=$TARGET_ADDR:$PORT" \
 		>"/sys/class/infiniband_srp/srp-$LAB_IBDEV-1/add_target" || return 1
-	lab_wait_for 30 host_disk >/dev/null || return 1
+	if ! lab_wait_for 30 host_disk >/dev/null; then
+		# a disk attached in the log but not found here: say what is
+		echo "no block device of an ib_srp SCSI host after 30 s; what there is:"
+		grep -H . /sys/class/scsi_host/host*/proc_name
+		ls -l /sys/class/scsi_host/host*/device/target*/*/block/ /dev/sd* 2>&1
+		dmesg | grep -E 'ib_srp|scsi|sd ' | tail -n 12
+		return 1
+	fi
 	dev=$(host_disk)
 	echo "logged in: $dev, $(cat /sys/block/"${dev#/dev/}"/size) sectors," \
 		"max I/O $(cat /sys/block/"${dev#/dev/}"/queue/max_hw_sectors_kb) KiB"

@@ -23,7 +23,7 @@
 # - iWARP, on the wire: each of those four errors ends its stream with
 #   one TERMINATE, received by the other end (iw_term_sent and
 #   iw_term_rcvd up by 4, iw_term_unsent unchanged): the requester's own
-#   failure too, which sends it instead of the SEND (RFC 5040 7.2), the
+#   failure too, which sends it instead of the SEND (RFC 5040 7.1), the
 #   one send WQE that fails locally (iw_local_err up by 1);
 # - RoCE: a QP in RTR raises IB_EVENT_COMM_EST on its first packet, once;
 #   RTS -> SQD with IB_QP_EN_SQD_ASYNC_NOTIFY raises SQ_DRAINED.

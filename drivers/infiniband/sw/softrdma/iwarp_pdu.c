@@ -81,24 +81,27 @@ const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
 	}
 
 /*
- * The one table from a validation failure to its TERMINATE: RFC 5040 7.1
- * and 7.2 (RDMAP), RFC 5041 7.2 (DDP), RFC 5044 8 (MPA).  RFC 5040 4.8:
- * the DDP header (and a Read Request's RDMAP header) of the offending
- * segment is copied when it was decoded; not after a version error, whose
- * layout is unknown.  Where the RFCs have no specific code (a ULPDU too
- * short for its headers, a Read Request with payload, a single-segment
- * message without L) the RDMAP "unspecified" remote operation error is
- * used.  A Send whose receive WQE fails on our side (the WQE malformed,
- * or its buffer refused: a local key that names no MR of the QP's PD, or
- * one too small or without local write) is nothing the peer did wrong:
- * a DDP Local Catastrophic error (RFC 5041 7.2, IANA's RDDP registry
- * 0x1/0x0/0x00), with the offending segment's DDP header, as stock siw
- * sends it.  A send WQE of ours that cannot be sent (a local key that
- * names no MR of the PD, one too small or without the right, an
- * operation iWARP lacks, a local operation that fails) is an error found
- * while creating a message (RFC 5040 7.2, first case): a TERMINATE goes
- * instead of it, an RDMAP Local Catastrophic error (IANA's RDDP registry
- * 0x0/0x0) with no headers, there being no offending message.
+ * The one table from a validation failure to its TERMINATE: RFC 5040 4.8
+ * Figure 9 (RDMAP), RFC 5041 7.2 (DDP), RFC 5044 8 (MPA).  RFC 5040 7.1
+ * and 4.8: the DDP header (and a Read Request's RDMAP header) of the
+ * offending segment is copied when it was decoded; not after a version
+ * error, whose layout is unknown, nor for an RDMAP Local Catastrophic or
+ * an LLP error, which carry none (Figure 10).  Where the RFCs have no
+ * specific code (a ULPDU too short for its headers, a Read Request with
+ * payload, a single-segment message without L) the RDMAP "unspecified"
+ * remote operation error is used.  A Send whose receive WQE fails on our
+ * side (the WQE malformed, or its buffer refused: a local key that names
+ * no MR of the QP's PD, or one too small or without local write) is
+ * nothing the peer did wrong: a DDP Local Catastrophic error (RFC 5041
+ * 7.2, IANA's RDDP registry 0x1/0x0/0x00), with the offending segment's
+ * DDP header, as stock siw sends it.  A send WQE of ours that fails here
+ * (a local key that names no MR of the PD, one too small or without the
+ * right, an operation iWARP lacks, a local operation that fails) is an
+ * error found while creating a message (RFC 5040 7.1, first case): a
+ * TERMINATE goes instead, an RDMAP
+ * Local Catastrophic error (RFC 5040 4.8, IANA's 0x0/0x0/ALL: the type
+ * has no error code, any value is accepted, 0 is sent) whose DDP and
+ * RDMA header fields 7.1 sets to zero: M, D and R clear, none carried.
  */
 static const struct softrdma_iwarp_err_info
 softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {

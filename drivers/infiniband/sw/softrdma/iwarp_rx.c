@@ -388,7 +388,7 @@ static enum softrdma_iwarp_err softrdma_iw_tagged_err(int err)
 {
 	if (err == -EINVAL)
 		return SOFTRDMA_IWERR_T_STAG_STREAM;
-	/* RFC 5040 7.2 has no tagged access code; rights are RDMAP */
+	/* RFC 5041 7.2 has no tagged access code; rights are RDMAP's */
 	if (err == -EACCES)
 		return SOFTRDMA_IWERR_RREQ_ACCESS;
 	return SOFTRDMA_IWERR_T_BOUNDS;

@@ -444,10 +444,11 @@ EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_fail_cause);
 
 /*
  * A WQE the engine cannot send completes with @status, now if it is the
- * oldest, and ends the QP (IBA 10.8.3.1) and the stream: RFC 5040 7.2,
- * an error found while creating a message, sends a TERMINATE instead of
- * it (RDMAP Local Catastrophic, SOFTRDMA_IWERR_SQ_LOCAL), which the
- * caller builds next; the connection then closes as for any TERMINATE.
+ * oldest, and ends the QP (IBA 10.8.3.1) and the stream: RFC 5040 7.1,
+ * first case, an error found while creating a message, sends a TERMINATE
+ * instead of it (RDMAP Local Catastrophic, SOFTRDMA_IWERR_SQ_LOCAL: RFC
+ * 5040 4.8, no error code, no headers), which the caller builds next;
+ * the connection then closes as for any TERMINATE.
  */
 static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 				enum ib_wc_status status)
@@ -645,7 +646,7 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 		/*
 		 * A WQE that must not run: the QP fails (qp.c flushes it,
 		 * with no word of why: QP_FATAL) and, as for any WQE that
-		 * cannot be sent, a TERMINATE goes instead (RFC 5040 7.2).
+		 * cannot be sent, a TERMINATE goes instead (RFC 5040 7.1).
 		 */
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
 		__softrdma_iw_tx_terminate(qp, SOFTRDMA_IWERR_CATASTROPHIC,

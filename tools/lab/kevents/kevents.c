@@ -17,17 +17,18 @@
  *   end in ERR;
  * - the same with the server's QP on an SRQ: it raises
  *   IB_EVENT_QP_LAST_WQE_REACHED once as it leaves, and nothing else;
- * - errors that define an event, each on a fresh connection: a WRITE
- *   with an R_Key that names nothing (the responder raises
- *   IB_EVENT_QP_ACCESS_ERR), a SEND longer than the receive WQE
- *   (IB_EVENT_QP_REQ_ERR, the receive completes with a length error), a
- *   SEND into a receive WQE whose L_Key names nothing (the responder's
- *   local protection error, which the receive's completion reports: no
- *   event on either transport), a SEND from a buffer whose L_Key names
- *   nothing (the requester's local protection error, which the send's
- *   completion reports: no event on either transport, as stock rxe;
- *   stock siw raises IB_EVENT_QP_FATAL besides); the requester of a
- *   remote error raises nothing;
+ * - errors, each on a fresh connection: a WRITE with an R_Key that
+ *   names nothing (the responder raises IB_EVENT_QP_ACCESS_ERR), a SEND
+ *   longer than the receive WQE (the receive completes with
+ *   IB_WC_LOC_LEN_ERR, which reports it: no event on either transport,
+ *   as stock rxe; stock siw raises IB_EVENT_QP_FATAL), a SEND into a
+ *   receive WQE whose L_Key names nothing (the responder's local
+ *   protection error, which the receive's completion reports: no event
+ *   on either transport), a SEND from a buffer whose L_Key names nothing
+ *   (the requester's local protection error, which the send's completion
+ *   reports: no event on either transport, as stock rxe; stock siw
+ *   raises IB_EVENT_QP_FATAL besides); the requester of a remote error
+ *   raises nothing;
  * - RoCE only, two QPs connected by hand (no CM): the first SEND into a
  *   QP still in RTR raises IB_EVENT_COMM_EST once; RTS -> SQD with
  *   IB_QP_EN_SQD_ASYNC_NOTIFY raises IB_EVENT_SQ_DRAINED.
@@ -499,9 +500,9 @@ static const struct kev_fault_case kev_faults[] = {
 	  { IB_EVENT_QP_ACCESS_ERR, IB_EVENT_QP_ACCESS_ERR },
 	  /* an iWARP WRITE completes when sent */
 	  { IB_WC_REM_ACCESS_ERR, -1 }, -1 },
+	/* the receive's completion reports it (as rxe; siw: QP_FATAL) */
 	{ "a SEND longer than the receive WQE", KEV_SEND_TOO_LONG, true,
-	  { IB_EVENT_QP_REQ_ERR, IB_EVENT_QP_REQ_ERR },
-	  { IB_WC_REM_INV_REQ_ERR, -1 }, IB_WC_LOC_LEN_ERR },
+	  { -1, -1 }, { IB_WC_REM_INV_REQ_ERR, -1 }, IB_WC_LOC_LEN_ERR },
 	/* the receive's completion reports it (IBA 11.6.2, 11.6.3.1) */
 	{ "a SEND into a receive WQE whose L_Key names nothing",
 	  KEV_RECV_BAD_LKEY, true, { -1, -1 },

@@ -15,9 +15,9 @@
 # - the same with the server's QP on an SRQ: it raises
 #   IB_EVENT_QP_LAST_WQE_REACHED once, and nothing else;
 # - a WRITE with an R_Key that names nothing raises QP_ACCESS_ERR on the
-#   responder, a SEND longer than the receive WQE QP_REQ_ERR, a SEND into
-#   a receive WQE whose L_Key names nothing no event (the receive's
-#   completion reports it); the requester raises nothing; a SEND from a
+#   responder; a SEND longer than the receive WQE, or into a receive WQE
+#   whose L_Key names nothing, no event (the receive's completion reports
+#   it); the requester raises nothing; a SEND from a
 #   buffer whose L_Key names nothing raises nothing either (the send's
 #   completion reports it); the completions' statuses are checked;
 # - iWARP, on the wire: each of those four errors ends its stream with

@@ -182,12 +182,13 @@ softrdma_iwarp_err_info(enum softrdma_iwarp_err err)
  * raises them: a protection error (a tagged buffer's STag, bounds or
  * stream, a Read Request's source) is an access violation; any other
  * inbound RDMAP or DDP error is an invalid request; an MPA (LLP) error or
- * a catastrophic one is a local failure.  A failure of our own receive
- * WQE is none of these: an affiliated error reports what no completion
- * can (IBA 11.6.3.1, which the iWARP verbs follow), and here the WQE
- * completes in error (IBA 11.6.2), so the QP only enters ERR.  Stock siw
- * raises an access error besides.  So does a send WQE of ours that cannot
- * be sent, which completes in error too (stock siw raises QP_FATAL).
+ * a catastrophic one is a local failure.  An affiliated error reports
+ * only what no completion can (IBA 11.6.3.1, which the iWARP verbs
+ * follow), so none is raised where a WQE completes in error saying what
+ * failed (IBA 11.6.2) and the QP only enters ERR: a failure of our own
+ * receive WQE (stock siw raises an access error), a Send longer than its
+ * receive WQE, IB_WC_LOC_LEN_ERR (stock siw raises QP_FATAL), and a send
+ * WQE of ours that cannot be sent (stock siw raises QP_FATAL).
  *
  * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
  */
@@ -195,7 +196,8 @@ enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err)
 {
 	const struct softrdma_iwarp_err_info *info = softrdma_iwarp_err_info(err);
 
-	if (err == SOFTRDMA_IWERR_U_LOCAL || err == SOFTRDMA_IWERR_SQ_LOCAL)
+	if (err == SOFTRDMA_IWERR_U_LOCAL || err == SOFTRDMA_IWERR_U_TOO_LONG ||
+	    err == SOFTRDMA_IWERR_SQ_LOCAL)
 		return SOFTRDMA_QP_ERR_WC;
 	if (!info || info->layer == IWARP_TERM_LAYER_LLP)
 		return SOFTRDMA_QP_ERR_LOCAL;

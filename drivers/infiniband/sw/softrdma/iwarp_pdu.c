@@ -96,9 +96,10 @@ const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
  * 7.2, IANA's RDDP registry 0x1/0x0/0x00), with the offending segment's
  * DDP header, as stock siw sends it.  A send WQE of ours that fails here
  * (a local key that names no MR of the PD, one too small or without the
- * right, an operation iWARP lacks, a local operation that fails) is an
- * error found while creating a message (RFC 5040 7.1, first case): a
- * TERMINATE goes instead, an RDMAP
+ * right, an operation iWARP lacks, a local operation that fails, an RDMA
+ * Read's local invalidate as its Read Response ends it) is an error found
+ * while creating a message, or not directly associated with an incoming
+ * one (RFC 5040 7.1, first case): a TERMINATE goes instead, an RDMAP
  * Local Catastrophic error (RFC 5040 4.8, IANA's 0x0/0x0/ALL: the type
  * has no error code, any value is accepted, 0 is sent) whose DDP and
  * RDMA header fields 7.1 sets to zero: M, D and R clear, none carried.

@@ -697,12 +697,15 @@ static enum ib_wc_status softrdma_iw_read_inv(struct softrdma_qp *qp,
  * READ latency run would otherwise wake the work item for every READ).
  * A local invalidate that fails is a local error of the READ's, as any
  * other of a send WQE: softrdma_iw_tx_wqe_fail() completes it in error
- * and queues the TERMINATE, which the work item sends.
+ * and queues the TERMINATE, which the work item sends; the stream ends
+ * here as after a receive error, the rest discarded (a Send in progress
+ * completes its receive WQE as flushed), so that nothing completes after
+ * the READ but in the flush.
  */
 static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
-	enum ib_wc_status status;
+	enum ib_wc_status status = IB_WC_SUCCESS;
 	struct softrdma_iw_read *rd;
 	bool kick = false;
 	u32 slot;
@@ -727,6 +730,10 @@ static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 		}
 	}
 	spin_unlock(&qp->sq.lock);
+	if (status != IB_WC_SUCCESS) {
+		softrdma_qp_iw(qp)->rx.state = SOFTRDMA_IW_RX_DEAD;
+		softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
+	}
 	if (kick)
 		softrdma_iw_tx_schedule(qp);
 }

@@ -50,6 +50,10 @@
  * 11.6.2, 11.6.3.1); RoCE: the client's SEND completes with
  * IBV_WC_REM_OP_ERR (the responder's NAK, IBA 9.9.3.1.3); iWARP: the
  * server's TERMINATE ends the stream; neither client raises a QP event.
+ * On a fourth the client's SEND is longer than the server's one receive:
+ * it completes with IBV_WC_LOC_LEN_ERR, which reports the error, and
+ * again the server's QP enters ERR without a QP event; RoCE: the SEND
+ * completes with IBV_WC_REM_INV_REQ_ERR (an Invalid Request NAK).
  *
  * Prints "ok - ..." / "not ok - ..." lines; exit status 0 iff all held.
  */
@@ -1211,11 +1215,18 @@ static int wait_disconnected(struct rdma_cm_id *id, int ms)
 }
 
 /*
- * A SEND into a receive posted with a wrong lkey (an MR's, changed): the
- * receiver's own WQE fails, and its completion says so.
+ * A SEND the receiver's own WQE cannot take, its completion saying why:
+ * posted with a wrong lkey (an MR's, changed), or too short for it.
  */
-static void wrong_lkey_recv(int server, const char *addr, const char *port)
+static void bad_recv(int server, const char *addr, const char *port,
+		     int too_short)
 {
+	const char *why = too_short ? "shorter than the SEND" :
+				      "with a wrong lkey";
+	enum ibv_wc_status rwc = too_short ? IBV_WC_LOC_LEN_ERR :
+					     IBV_WC_LOC_PROT_ERR;
+	enum ibv_wc_status swc = too_short ? IBV_WC_REM_INV_REQ_ERR :
+					     IBV_WC_REM_OP_ERR;
 	struct rdma_cm_id *id;
 	struct ibv_wc wc;
 	struct ibv_mr *mr;
@@ -1230,8 +1241,8 @@ static void wrong_lkey_recv(int server, const char *addr, const char *port)
 	if (server) {
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)&msg,
-			.length = sizeof(msg),
-			.lkey = mr->lkey ^ 0x5a5a00,
+			.length = too_short ? sizeof(msg) / 2 : sizeof(msg),
+			.lkey = too_short ? mr->lkey : mr->lkey ^ 0x5a5a00,
 		};
 		struct ibv_recv_wr wr = {
 			.wr_id = 0x3333, .sg_list = &sge, .num_sge = 1,
@@ -1240,34 +1251,35 @@ static void wrong_lkey_recv(int server, const char *addr, const char *port)
 		if (ibv_post_recv(id->qp, &wr, &bad) || rdma_accept(id, NULL))
 			lv_die("post_recv/accept");
 		n = rdma_get_recv_comp(id, &wc);
-		lv_check(n == 1 && wc.wr_id == 0x3333 &&
-			 wc.status == IBV_WC_LOC_PROT_ERR,
-			 "server: a SEND into a receive with a wrong lkey completes it with IBV_WC_LOC_PROT_ERR (got %s)",
+		lv_check(n == 1 && wc.wr_id == 0x3333 && wc.status == rwc,
+			 "server: a SEND into a receive %s completes it with %s (got %s)",
+			 why, ibv_wc_status_str(rwc),
 			 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
 		lv_check(!qp_events_within(id->verbs, 2000, seen, sizeof(seen)),
-			 "server: the receive's own error raises no QP event (its completion reports it; events:%s)",
-			 seen);
+			 "server: the receive %s raises no QP event (its completion reports it; events:%s)",
+			 why, seen);
 		lv_check(lv_qp_state(id->qp) == IBV_QPS_ERR,
-			 "server: the QP is in ERR after the receive's error");
+			 "server: the QP is in ERR after the receive %s", why);
 	} else {
 		if (rdma_connect(id, NULL))
 			lv_die("rdma_connect");
-		snprintf(msg.text, sizeof(msg.text), "qp_events: wrong lkey");
+		snprintf(msg.text, sizeof(msg.text), "qp_events: bad receive");
 		if (rdma_post_send(id, NULL, &msg, sizeof(msg), mr, 0))
 			lv_die("rdma_post_send");
 		n = rdma_get_send_comp(id, &wc);
 		/* iWARP: the SEND may have completed before the TERMINATE */
 		if (!iwarp)
-			lv_check(n == 1 && wc.status == IBV_WC_REM_OP_ERR,
-				 "client: the SEND completes with IBV_WC_REM_OP_ERR (got %s)",
+			lv_check(n == 1 && wc.status == swc,
+				 "client: the SEND into a receive %s completes with %s (got %s)",
+				 why, ibv_wc_status_str(swc),
 				 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
 		else
 			lv_check(wait_disconnected(id, 5000),
-				 "client: the server's TERMINATE ends the connection (SEND: %s)",
-				 n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
+				 "client: the server's TERMINATE ends the connection (SEND into a receive %s: %s)",
+				 why, n == 1 ? ibv_wc_status_str(wc.status) : "nothing");
 		lv_check(!qp_events_within(id->verbs, 1000, seen, sizeof(seen)),
-			 "client: no QP event after the server's receive error (events:%s)",
-			 seen);
+			 "client: no QP event after the server's receive %s (events:%s)",
+			 why, seen);
 	}
 	rdma_dereg_mr(mr);
 	rdma_destroy_ep(id);
@@ -1389,7 +1401,8 @@ static void events(int server, const char *addr, const char *port)
 	ibv_dereg_mr(tmr);
 	rdma_destroy_ep(id);
 
-	wrong_lkey_recv(server, addr, port);
+	bad_recv(server, addr, port, 0);
+	bad_recv(server, addr, port, 1);
 }
 
 int main(int argc, char **argv)

@@ -17,17 +17,21 @@
  *   end in ERR;
  * - the same with the server's QP on an SRQ: it raises
  *   IB_EVENT_QP_LAST_WQE_REACHED once as it leaves, and nothing else;
- * - errors that define an event, each on a fresh connection: a WRITE
- *   with an R_Key that names nothing (the responder raises
- *   IB_EVENT_QP_ACCESS_ERR), a SEND longer than the receive WQE
- *   (IB_EVENT_QP_REQ_ERR, the receive completes with a length error), a
- *   SEND into a receive WQE whose L_Key names nothing (the responder's
- *   local protection error, which the receive's completion reports: no
- *   event on either transport), a SEND from a buffer whose L_Key names
- *   nothing (the requester's local protection error, which the send's
- *   completion reports: no event on either transport, as stock rxe;
- *   stock siw raises IB_EVENT_QP_FATAL besides); the requester of a
- *   remote error raises nothing;
+ * - errors, each on a fresh connection: a WRITE with an R_Key that
+ *   names nothing (the responder raises IB_EVENT_QP_ACCESS_ERR), a SEND
+ *   longer than the receive WQE (the receive completes with
+ *   IB_WC_LOC_LEN_ERR, which reports it: no event on either transport,
+ *   as stock rxe; stock siw raises IB_EVENT_QP_FATAL), a SEND into a
+ *   receive WQE whose L_Key names nothing (the responder's local
+ *   protection error, which the receive's completion reports: no event
+ *   on either transport), a SEND from a buffer whose L_Key names nothing
+ *   (the requester's local protection error, which the send's completion
+ *   reports: no event on either transport, as stock rxe; stock siw
+ *   raises IB_EVENT_QP_FATAL besides); iWARP only, an RDMA READ with
+ *   local invalidate of a key that cannot be invalidated (the PD's DMA
+ *   MR): the data arrives, the READ completes with IB_WC_MW_BIND_ERR and
+ *   neither QP raises an event; the requester of a remote error raises
+ *   nothing;
  * - RoCE only, two QPs connected by hand (no CM): the first SEND into a
  *   QP still in RTR raises IB_EVENT_COMM_EST once; RTS -> SQD with
  *   IB_QP_EN_SQD_ASYNC_NOTIFY raises IB_EVENT_SQ_DRAINED.
@@ -482,12 +486,14 @@ enum kev_fault {
 	KEV_SEND_TOO_LONG,
 	KEV_RECV_BAD_LKEY,
 	KEV_SEND_BAD_LKEY,
+	KEV_READ_INV_BAD,
 };
 
 /* one error, provoked on a fresh connection; [0] RoCE, [1] iWARP */
 struct kev_fault_case {
 	const char *what;
 	enum kev_fault fault;
+	bool iwarp_only;
 	bool server;		/* whose QP raises the event */
 	int event[2];		/* IB_EVENT_*, -1: neither QP raises one */
 	int send_wc[2];		/* the client's completion, -1: unchecked */
@@ -495,22 +501,56 @@ struct kev_fault_case {
 };
 
 static const struct kev_fault_case kev_faults[] = {
-	{ "a WRITE with an R_Key that names nothing", KEV_WRITE_BAD_RKEY, true,
-	  { IB_EVENT_QP_ACCESS_ERR, IB_EVENT_QP_ACCESS_ERR },
+	{ "a WRITE with an R_Key that names nothing", KEV_WRITE_BAD_RKEY,
+	  false, true, { IB_EVENT_QP_ACCESS_ERR, IB_EVENT_QP_ACCESS_ERR },
 	  /* an iWARP WRITE completes when sent */
 	  { IB_WC_REM_ACCESS_ERR, -1 }, -1 },
-	{ "a SEND longer than the receive WQE", KEV_SEND_TOO_LONG, true,
-	  { IB_EVENT_QP_REQ_ERR, IB_EVENT_QP_REQ_ERR },
-	  { IB_WC_REM_INV_REQ_ERR, -1 }, IB_WC_LOC_LEN_ERR },
+	/* the receive's completion reports it (as rxe; siw: QP_FATAL) */
+	{ "a SEND longer than the receive WQE", KEV_SEND_TOO_LONG, false, true,
+	  { -1, -1 }, { IB_WC_REM_INV_REQ_ERR, -1 }, IB_WC_LOC_LEN_ERR },
 	/* the receive's completion reports it (IBA 11.6.2, 11.6.3.1) */
 	{ "a SEND into a receive WQE whose L_Key names nothing",
-	  KEV_RECV_BAD_LKEY, true, { -1, -1 },
+	  KEV_RECV_BAD_LKEY, false, true, { -1, -1 },
 	  { IB_WC_REM_OP_ERR, -1 }, IB_WC_LOC_PROT_ERR },
 	/* the send's completion reports it: no event (as rxe; siw: QP_FATAL) */
 	{ "a SEND from a buffer whose L_Key names nothing", KEV_SEND_BAD_LKEY,
-	  false, { -1, -1 },
+	  false, false, { -1, -1 },
 	  { IB_WC_LOC_PROT_ERR, IB_WC_LOC_PROT_ERR }, -1 },
+	/* a local error of the READ's, which its completion reports */
+	{ "an RDMA READ with local invalidate of a key that cannot be invalidated",
+	  KEV_READ_INV_BAD, true, false, { -1, -1 },
+	  { -1, IB_WC_MW_BIND_ERR }, -1 },
 };
+
+/*
+ * An RDMA READ of KEV_MSG bytes from the server's buffer into the
+ * client's, invalidating @inv as it ends
+ */
+static int kev_post_read_inv(struct kev_run *run, u32 inv)
+{
+	struct ib_sge sge = {
+		.addr = run->dma,
+		.length = KEV_MSG,
+		.lkey = run->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_id = KEV_WR_SEND,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_RDMA_READ_WITH_INV,
+			.send_flags = IB_SEND_SIGNALED,
+			.ex.invalidate_rkey = inv,
+		},
+		.remote_addr = run->dma + KEV_BUF,
+		.rkey = run->pd->unsafe_global_rkey,
+	};
+
+	memset(run->buf + KEV_BUF, 0xa7, KEV_MSG);
+	ib_dma_sync_single_for_device(run->dev, run->dma + KEV_BUF, KEV_MSG,
+				      DMA_BIDIRECTIONAL);
+	return ib_post_send(run->cli.qp, &wr.wr, NULL);
+}
 
 static void kev_fault(struct kev_run *run, const struct kev_fault_case *c)
 {
@@ -530,6 +570,9 @@ static void kev_fault(struct kev_run *run, const struct kev_fault_case *c)
 	if (c->fault == KEV_WRITE_BAD_RKEY)
 		err = kev_post_send(run, run->cli.qp, IB_WR_RDMA_WRITE, KEV_MSG,
 				    false, run->pd->local_dma_lkey ^ KEV_BAD_KEY);
+	else if (c->fault == KEV_READ_INV_BAD)
+		/* the PD's DMA MR: not a fast-registration MR */
+		err = kev_post_read_inv(run, run->pd->local_dma_lkey);
 	else
 		err = kev_post_send(run, run->cli.qp, IB_WR_SEND, KEV_MSG,
 				    c->fault == KEV_SEND_BAD_LKEY, 0);
@@ -565,6 +608,13 @@ static void kev_fault(struct kev_run *run, const struct kev_fault_case *c)
 		kev_check(run, rst == c->recv_wc,
 			  "%s: the receive WQE completes with %s (%s)", c->what,
 			  kev_wname(c->recv_wc), kev_wname(rst));
+	if (c->fault == KEV_READ_INV_BAD) {
+		ib_dma_sync_single_for_cpu(run->dev, run->dma, KEV_MSG,
+					   DMA_BIDIRECTIONAL);
+		kev_check(run, !memcmp(run->buf, run->buf + KEV_BUF, KEV_MSG),
+			  "%s: the data arrives before the invalidate fails",
+			  c->what);
+	}
 out:
 	kev_close(run);
 }
@@ -760,7 +810,8 @@ static int kev_run(__be32 addr)
 		goto out_free;
 	}
 	run->buf = kzalloc(2 * KEV_BUF, GFP_KERNEL);
-	run->pd = ib_alloc_pd(run->dev, 0);
+	/* its DMA MR's rkey, for the READ (its lkey names it too) */
+	run->pd = ib_alloc_pd(run->dev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (!run->buf || IS_ERR(run->pd)) {
 		err = -ENOMEM;
 		goto out_free_pd;
@@ -777,7 +828,8 @@ static int kev_run(__be32 addr)
 	kev_orderly(run, false);
 	kev_orderly(run, true);
 	for (i = 0; i < ARRAY_SIZE(kev_faults); i++)
-		kev_fault(run, &kev_faults[i]);
+		if (run->iwarp || !kev_faults[i].iwarp_only)
+			kev_fault(run, &kev_faults[i]);
 	if (!run->iwarp)
 		kev_roce_loop(run);
 

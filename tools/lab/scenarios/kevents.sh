@@ -15,16 +15,19 @@
 # - the same with the server's QP on an SRQ: it raises
 #   IB_EVENT_QP_LAST_WQE_REACHED once, and nothing else;
 # - a WRITE with an R_Key that names nothing raises QP_ACCESS_ERR on the
-#   responder, a SEND longer than the receive WQE QP_REQ_ERR, a SEND into
-#   a receive WQE whose L_Key names nothing no event (the receive's
-#   completion reports it); the requester raises nothing; a SEND from a
-#   buffer whose L_Key names nothing raises nothing either (the send's
-#   completion reports it); the completions' statuses are checked;
-# - iWARP, on the wire: each of those four errors ends its stream with
+#   responder; a SEND longer than the receive WQE, or into a receive WQE
+#   whose L_Key names nothing, no event (the receive's completion reports
+#   it); the requester raises nothing; a SEND from a buffer whose L_Key
+#   names nothing raises nothing either (the send's completion reports
+#   it); iWARP: an RDMA READ with local invalidate of a key that cannot
+#   be invalidated completes with IB_WC_MW_BIND_ERR, the data in, and
+#   raises nothing; the completions' statuses are checked;
+# - iWARP, on the wire: each of those five errors ends its stream with
 #   one TERMINATE, received by the other end (iw_term_sent and
-#   iw_term_rcvd up by 4, iw_term_unsent unchanged): the requester's own
-#   failure too, which sends it instead of the SEND (RFC 5040 7.2), the
-#   one send WQE that fails locally (iw_local_err up by 1);
+#   iw_term_rcvd up by 5, iw_term_unsent unchanged): the requester's own
+#   failures too, the SEND's sent instead of it and the READ's as it
+#   fails (RFC 5040 7.1), the two send WQEs that fail locally
+#   (iw_local_err up by 2);
 # - RoCE: a QP in RTR raises IB_EVENT_COMM_EST on its first packet, once;
 #   RTS -> SQD with IB_QP_EN_SQD_ASYNC_NOTIFY raises SQ_DRAINED.
 # With sroce+siwarp the RDMA CM takes the siwarp device first; then it
@@ -50,12 +53,12 @@ kev_iw_wire() {
 	# shellcheck disable=SC2086 # four numbers, split on purpose
 	set -- $2 $3
 	le=$(($5 - $1)) ts=$(($6 - $2)) tu=$(($7 - $3)) tr=$(($8 - $4))
-	lab_check "kevents: $dev: one send WQE failed locally (iw_local_err +$le)" \
-		test "$le" = 1
-	lab_check "kevents: $dev: four TERMINATEs sent, none lost (iw_term_sent +$ts, iw_term_unsent +$tu)" \
-		test "$ts" = 4 -a "$tu" = 0
+	lab_check "kevents: $dev: two send WQEs failed locally (iw_local_err +$le)" \
+		test "$le" = 2
+	lab_check "kevents: $dev: five TERMINATEs sent, none lost (iw_term_sent +$ts, iw_term_unsent +$tu)" \
+		test "$ts" = 5 -a "$tu" = 0
 	lab_check "kevents: $dev: each TERMINATE received (iw_term_rcvd +$tr)" \
-		test "$tr" = 4
+		test "$tr" = 5
 }
 
 # kev_run DEV: kevents' checks on the device the RDMA CM binds LAB_ADDR

@@ -29,7 +29,10 @@
 #   server's QP and nothing on the client's; a SEND into a receive posted
 #   with a wrong lkey completes that receive with IBV_WC_LOC_PROT_ERR and
 #   raises no QP event on either side (RoCE: the SEND completes with
-#   IBV_WC_REM_OP_ERR; iWARP: the server's TERMINATE ends the stream).
+#   IBV_WC_REM_OP_ERR; iWARP: the server's TERMINATE ends the stream);
+#   a SEND longer than the one receive posted completes that receive
+#   with IBV_WC_LOC_LEN_ERR and raises no QP event on either side (RoCE:
+#   the SEND completes with IBV_WC_REM_INV_REQ_ERR).
 # Every "ok - " line of the program is a lab check.
 
 BIN=${QP_EVENTS_BIN:-/var/tmp/softrdma-lab/qp_events}

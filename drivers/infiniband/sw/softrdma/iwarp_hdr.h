@@ -427,7 +427,7 @@ static inline void iwarp_term_set_info(struct iwarp_terminate_hdr *t,
 					IWARP_TERM_FLAG_R)));
 }
 
-/* --- TERMINATE error codes (RFC 5040 7.1-7.2, RFC 5041 7, RFC 5044 8) -- */
+/* --- TERMINATE error codes (RFC 5040 4.8, RFC 5041 7.2, RFC 5044 8) --- */
 
 enum iwarp_term_layer {
 	IWARP_TERM_LAYER_RDMAP		= 0x0,
@@ -435,14 +435,17 @@ enum iwarp_term_layer {
 	IWARP_TERM_LAYER_LLP		= 0x2,	/* MPA */
 };
 
-/* RFC 5040 7.1: RDMAP error types */
+/* RFC 5040 4.8, Figure 9: RDMAP error types */
 enum iwarp_rdmap_etype {
 	IWARP_RDMAP_ETYPE_CATASTROPHIC	= 0x0,
 	IWARP_RDMAP_ETYPE_PROTECTION	= 0x1,	/* remote protection */
 	IWARP_RDMAP_ETYPE_OPERATION	= 0x2,	/* remote operation */
 };
 
-/* RFC 5040 7.2: RDMAP error codes */
+/*
+ * RFC 5040 4.8, Figure 9: RDMAP error codes (0x09 under both remote
+ * types; a Local Catastrophic error has none: any value is accepted)
+ */
 enum iwarp_rdmap_ecode {
 	IWARP_RDMAP_ECODE_INV_STAG	= 0x00,
 	IWARP_RDMAP_ECODE_BOUNDS	= 0x01,

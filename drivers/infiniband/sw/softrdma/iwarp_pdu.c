@@ -81,24 +81,28 @@ const struct softrdma_iwarp_op softrdma_iwarp_op_table[IWARP_OP_MAX + 1] = {
 	}
 
 /*
- * The one table from a validation failure to its TERMINATE: RFC 5040 7.1
- * and 7.2 (RDMAP), RFC 5041 7.2 (DDP), RFC 5044 8 (MPA).  RFC 5040 4.8:
- * the DDP header (and a Read Request's RDMAP header) of the offending
- * segment is copied when it was decoded; not after a version error, whose
- * layout is unknown.  Where the RFCs have no specific code (a ULPDU too
- * short for its headers, a Read Request with payload, a single-segment
- * message without L) the RDMAP "unspecified" remote operation error is
- * used.  A Send whose receive WQE fails on our side (the WQE malformed,
- * or its buffer refused: a local key that names no MR of the QP's PD, or
- * one too small or without local write) is nothing the peer did wrong:
- * a DDP Local Catastrophic error (RFC 5041 7.2, IANA's RDDP registry
- * 0x1/0x0/0x00), with the offending segment's DDP header, as stock siw
- * sends it.  A send WQE of ours that cannot be sent (a local key that
- * names no MR of the PD, one too small or without the right, an
- * operation iWARP lacks, a local operation that fails) is an error found
- * while creating a message (RFC 5040 7.2, first case): a TERMINATE goes
- * instead of it, an RDMAP Local Catastrophic error (IANA's RDDP registry
- * 0x0/0x0) with no headers, there being no offending message.
+ * The one table from a validation failure to its TERMINATE: RFC 5040 4.8
+ * Figure 9 (RDMAP), RFC 5041 7.2 (DDP), RFC 5044 8 (MPA).  RFC 5040 7.1
+ * and 4.8: the DDP header (and a Read Request's RDMAP header) of the
+ * offending segment is copied when it was decoded; not after a version
+ * error, whose layout is unknown, nor for an RDMAP Local Catastrophic or
+ * an LLP error, which carry none (Figure 10).  Where the RFCs have no
+ * specific code (a ULPDU too short for its headers, a Read Request with
+ * payload, a single-segment message without L) the RDMAP "unspecified"
+ * remote operation error is used.  A Send whose receive WQE fails on our
+ * side (the WQE malformed, or its buffer refused: a local key that names
+ * no MR of the QP's PD, or one too small or without local write) is
+ * nothing the peer did wrong: a DDP Local Catastrophic error (RFC 5041
+ * 7.2, IANA's RDDP registry 0x1/0x0/0x00), with the offending segment's
+ * DDP header, as stock siw sends it.  A send WQE of ours that fails here
+ * (a local key that names no MR of the PD, one too small or without the
+ * right, an operation iWARP lacks, a local operation that fails, an RDMA
+ * Read's local invalidate as its Read Response ends it) is an error found
+ * while creating a message, or not directly associated with an incoming
+ * one (RFC 5040 7.1, first case): a TERMINATE goes instead, an RDMAP
+ * Local Catastrophic error (RFC 5040 4.8, IANA's 0x0/0x0/ALL: the type
+ * has no error code, any value is accepted, 0 is sent) whose DDP and
+ * RDMA header fields 7.1 sets to zero: M, D and R clear, none carried.
  */
 static const struct softrdma_iwarp_err_info
 softrdma_iwarp_errs[SOFTRDMA_IWERR_MAX] = {
@@ -179,12 +183,13 @@ softrdma_iwarp_err_info(enum softrdma_iwarp_err err)
  * raises them: a protection error (a tagged buffer's STag, bounds or
  * stream, a Read Request's source) is an access violation; any other
  * inbound RDMAP or DDP error is an invalid request; an MPA (LLP) error or
- * a catastrophic one is a local failure.  A failure of our own receive
- * WQE is none of these: an affiliated error reports what no completion
- * can (IBA 11.6.3.1, which the iWARP verbs follow), and here the WQE
- * completes in error (IBA 11.6.2), so the QP only enters ERR.  Stock siw
- * raises an access error besides.  So does a send WQE of ours that cannot
- * be sent, which completes in error too (stock siw raises QP_FATAL).
+ * a catastrophic one is a local failure.  An affiliated error reports
+ * only what no completion can (IBA 11.6.3.1, which the iWARP verbs
+ * follow), so none is raised where a WQE completes in error saying what
+ * failed (IBA 11.6.2) and the QP only enters ERR: a failure of our own
+ * receive WQE (stock siw raises an access error), a Send longer than its
+ * receive WQE, IB_WC_LOC_LEN_ERR (stock siw raises QP_FATAL), and a send
+ * WQE of ours that cannot be sent (stock siw raises QP_FATAL).
  *
  * Return: the &enum softrdma_qp_err_cause for softrdma_qp_fail().
  */
@@ -192,7 +197,8 @@ enum softrdma_qp_err_cause softrdma_iwarp_err_cause(enum softrdma_iwarp_err err)
 {
 	const struct softrdma_iwarp_err_info *info = softrdma_iwarp_err_info(err);
 
-	if (err == SOFTRDMA_IWERR_U_LOCAL || err == SOFTRDMA_IWERR_SQ_LOCAL)
+	if (err == SOFTRDMA_IWERR_U_LOCAL || err == SOFTRDMA_IWERR_U_TOO_LONG ||
+	    err == SOFTRDMA_IWERR_SQ_LOCAL)
 		return SOFTRDMA_QP_ERR_WC;
 	if (!info || info->layer == IWARP_TERM_LAYER_LLP)
 		return SOFTRDMA_QP_ERR_LOCAL;

@@ -624,7 +624,7 @@ struct err_row {
 	bool copy_ddp, copy_rdmap;
 };
 
-/* RFC 5040 7.1-7.2, RFC 5041 7.2, RFC 5044 8, written out independently */
+/* RFC 5040 4.8 Figs 9-10, RFC 5041 7.2, RFC 5044 8, written out apart */
 static const struct err_row err_rows[] = {
 	{ SOFTRDMA_IWERR_DDP_VERSION_T, 1, 1, 0x04, false, false },
 	{ SOFTRDMA_IWERR_DDP_VERSION_U, 1, 2, 0x06, false, false },
@@ -710,7 +710,8 @@ static const struct {
 	{ SOFTRDMA_IWERR_T_STAG_STREAM, SOFTRDMA_QP_ERR_ACCESS },
 	{ SOFTRDMA_IWERR_U_MSN_NOBUF, SOFTRDMA_QP_ERR_REQ },
 	{ SOFTRDMA_IWERR_U_MSN_RANGE, SOFTRDMA_QP_ERR_REQ },
-	{ SOFTRDMA_IWERR_U_TOO_LONG, SOFTRDMA_QP_ERR_REQ },
+	/* a Send longer than its receive WQE: IB_WC_LOC_LEN_ERR says it */
+	{ SOFTRDMA_IWERR_U_TOO_LONG, SOFTRDMA_QP_ERR_WC },
 	/* our own receive WQE: its completion reports it, no event */
 	{ SOFTRDMA_IWERR_U_LOCAL, SOFTRDMA_QP_ERR_WC },
 	{ SOFTRDMA_IWERR_RREQ_INV_STAG, SOFTRDMA_QP_ERR_ACCESS },
@@ -805,7 +806,7 @@ static const struct term_case term_cases[] = {
 	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
 	{ "rqe_local_copies_untagged", SOFTRDMA_IWERR_U_LOCAL, &bad_send, 24,
 	  true, true, false, 20, { 0x10, 0x00, 0xc0, 0x00 } },
-	/* RFC 5040 7.2: instead of a message, no headers to carry */
+	/* RFC 5040 7.1 case 1, 4.8: Local Catastrophic, no code or headers */
 	{ "sq_local_no_message", SOFTRDMA_IWERR_SQ_LOCAL, NULL, 0,
 	  false, false, false, 0, { 0x00, 0x00, 0x00, 0x00 } },
 	{ "ird_overflow", SOFTRDMA_IWERR_IRD, &bad_rreq, 48,

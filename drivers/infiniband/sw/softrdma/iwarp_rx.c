@@ -388,7 +388,7 @@ static enum softrdma_iwarp_err softrdma_iw_tagged_err(int err)
 {
 	if (err == -EINVAL)
 		return SOFTRDMA_IWERR_T_STAG_STREAM;
-	/* RFC 5040 7.2 has no tagged access code; rights are RDMAP */
+	/* RFC 5041 7.2 has no tagged access code; rights are RDMAP's */
 	if (err == -EACCES)
 		return SOFTRDMA_IWERR_RREQ_ACCESS;
 	return SOFTRDMA_IWERR_T_BOUNDS;
@@ -695,33 +695,46 @@ static enum ib_wc_status softrdma_iw_read_inv(struct softrdma_qp *qp,
  * now: the work item starts it.  WQEs posted behind are retire's to
  * pass on (the doorbell rule); nothing waiting, nothing is scheduled (a
  * READ latency run would otherwise wake the work item for every READ).
+ * A local invalidate that fails is a local error of the READ's, as any
+ * other of a send WQE: softrdma_iw_tx_wqe_fail() completes it in error
+ * and queues the TERMINATE, which the work item sends; the stream ends
+ * here as after a receive error, the rest discarded (a Send in progress
+ * completes its receive WQE as flushed), so that nothing completes after
+ * the READ but in the flush.
  */
 static void softrdma_iw_rx_read_done(struct softrdma_qp *qp)
 {
 	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
-	enum ib_wc_status status;
+	enum ib_wc_status status = IB_WC_SUCCESS;
 	struct softrdma_iw_read *rd;
-	bool held = false;
+	bool kick = false;
+	u32 slot;
 
 	spin_lock(&qp->sq.lock);
 	rd = softrdma_iw_rdq_peek(&tx->orq);
 	if (rd) {
 		rd->done += softrdma_qp_iw(qp)->rx.pdu.payload_len;
 		if (softrdma_qp_iw(qp)->rx.pdu.last) {
-			status = softrdma_iw_read_inv(qp, rd->slot);
-			tx->st[rd->slot].status = status;
-			tx->st[rd->slot].done = true;
+			slot = rd->slot;
 			softrdma_iw_rdq_pop(&tx->orq);
-			softrdma_iw_tx_retire(qp);
-			held = tx->msg == SOFTRDMA_IW_TX_WQE;
-			/* a local error ends the QP (IBA 10.8.3.1) */
-			if (status != IB_WC_SUCCESS)
-				softrdma_iwarp_qp_fatal(qp, 0,
-							SOFTRDMA_QP_ERR_LOCAL);
+			status = softrdma_iw_read_inv(qp, slot);
+			if (status == IB_WC_SUCCESS) {
+				tx->st[slot].status = status;
+				tx->st[slot].done = true;
+				softrdma_iw_tx_retire(qp);
+				kick = tx->msg == SOFTRDMA_IW_TX_WQE;
+			} else {
+				softrdma_iw_tx_wqe_fail(qp, slot, status);
+				kick = true;
+			}
 		}
 	}
 	spin_unlock(&qp->sq.lock);
-	if (held)
+	if (status != IB_WC_SUCCESS) {
+		softrdma_qp_iw(qp)->rx.state = SOFTRDMA_IW_RX_DEAD;
+		softrdma_iw_rx_complete_rqe(qp, IB_WC_WR_FLUSH_ERR);
+	}
+	if (kick)
 		softrdma_iw_tx_schedule(qp);
 }
 

@@ -442,15 +442,24 @@ enum softrdma_qp_err_cause softrdma_iw_tx_fail_cause(bool completed)
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_iw_tx_fail_cause);
 
-/*
- * A WQE the engine cannot send completes with @status, now if it is the
- * oldest, and ends the QP (IBA 10.8.3.1) and the stream: RFC 5040 7.2,
- * an error found while creating a message, sends a TERMINATE instead of
- * it (RDMAP Local Catastrophic, SOFTRDMA_IWERR_SQ_LOCAL), which the
- * caller builds next; the connection then closes as for any TERMINATE.
+/**
+ * softrdma_iw_tx_wqe_fail() - a send WQE of ours failed here: end the QP
+ * @qp: the QP; sq.lock held
+ * @slot: the WQE's SQ slot
+ * @status: what it completes with
+ *
+ * The WQE completes with @status, now if it is the oldest, and ends the
+ * QP (IBA 10.8.3.1) and the stream.  RFC 5040 7.1, first case: an error
+ * found while creating a message, "or other reasons not directly
+ * associated with an incoming Message" (an RDMA Read's local invalidate
+ * failing as its Read Response ends it), sends a TERMINATE instead:
+ * RDMAP Local Catastrophic (SOFTRDMA_IWERR_SQ_LOCAL, RFC 5040 4.8: no
+ * error code, no headers).  It is queued as the next FPDU; the connection
+ * then closes as for any TERMINATE.  Context: the transmit engine, or the
+ * receive path.
  */
-static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
-				enum ib_wc_status status)
+void softrdma_iw_tx_wqe_fail(struct softrdma_qp *qp, u32 slot,
+			     enum ib_wc_status status)
 {
 	struct softrdma_iw_tx *tx = &softrdma_qp_iw(qp)->tx;
 
@@ -461,12 +470,19 @@ static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
 		  softrdma_qpn(qp), qp->sq.wqe[slot].opcode, status);
 	tx->st[slot].status = status;
 	tx->st[slot].done = true;
-	tx->msg = SOFTRDMA_IW_TX_IDLE;
 	/* retire clears done as it completes the WQE */
 	softrdma_iw_tx_retire(qp);
 	softrdma_iw_tx_term_queue(qp, SOFTRDMA_IWERR_SQ_LOCAL, NULL, 0);
 	softrdma_iwarp_qp_fatal(qp, -ECONNRESET,
 				softrdma_iw_tx_fail_cause(!tx->st[slot].done));
+}
+
+/* The WQE being built cannot be sent: nothing more of it goes */
+static void softrdma_iw_tx_fail(struct softrdma_qp *qp, u32 slot,
+				enum ib_wc_status status)
+{
+	softrdma_qp_iw(qp)->tx.msg = SOFTRDMA_IW_TX_IDLE;
+	softrdma_iw_tx_wqe_fail(qp, slot, status);
 }
 
 static enum ib_wc_status softrdma_iw_local_status(int err)
@@ -645,7 +661,7 @@ static bool softrdma_iw_tx_fetch(struct softrdma_qp *qp)
 		/*
 		 * A WQE that must not run: the QP fails (qp.c flushes it,
 		 * with no word of why: QP_FATAL) and, as for any WQE that
-		 * cannot be sent, a TERMINATE goes instead (RFC 5040 7.2).
+		 * cannot be sent, a TERMINATE goes instead (RFC 5040 7.1).
 		 */
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_IW_LOCAL_ERR);
 		__softrdma_iw_tx_terminate(qp, SOFTRDMA_IWERR_CATASTROPHIC,

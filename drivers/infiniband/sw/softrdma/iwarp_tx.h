@@ -31,6 +31,8 @@ void softrdma_iw_tx_reset(struct softrdma_qp *qp);
 void softrdma_iw_tx_terminate(struct softrdma_qp *qp,
 			      enum softrdma_iwarp_err err,
 			      const void *fpdu, size_t avail);
+void softrdma_iw_tx_wqe_fail(struct softrdma_qp *qp, u32 slot,
+			     enum ib_wc_status status);
 void softrdma_iw_fpdu_release(struct softrdma_iw_fpdu *f);
 
 /* read queues (ORQ, IRQ): pure, KUnit-tested */

@@ -413,7 +413,7 @@ struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
 bool softrdma_rc_atomic_write_rule(u64 va, u32 len, u32 payload_len);
 bool softrdma_rc_flush_access(u8 plt, u8 sel, int *access);
 enum softrdma_qp_err_cause
-softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code);
+softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code, bool rwqe_says);
 void softrdma_rc_timer_restart(struct softrdma_qp *qp);
 #endif
 

@@ -234,14 +234,21 @@ static void softrdma_rc_schedule(struct softrdma_qp *qp, unsigned int us)
 }
 
 /*
- * IBA 11.6.3.1: the responder's affiliated error for the NAK it sent.
- * A Remote Operational Error NAK answers a failure of the responder's
- * own receive WQE, which completes in error and so reports it (IBA
- * 11.6.2): an affiliated error reports only what no completion can, and
- * none is raised; the QP only enters ERR.
+ * IBA 11.6.3.1: the responder's affiliated error for the NAK it sent.  An
+ * affiliated error reports only what no completion can (IBA 11.6.2).  A
+ * Remote Operational Error NAK answers a failure of the responder's own
+ * receive WQE, which completes in error and so reports it: none is
+ * raised, the QP only enters ERR.  So does an Invalid Request whose
+ * receive WQE completed saying what was wrong (@rwqe_says: a SEND longer
+ * than the WQE, IB_WC_LOC_LEN_ERR, IBA 9.7.5.2.2).  An Invalid Request
+ * that consumed no WQE (an opcode out of sequence, a WRITE's length) has
+ * nothing to report it but QP_REQ_ERR.  A Remote Access Error is an
+ * access violation (QP_ACCESS_ERR) even when a Send with Invalidate's
+ * receive WQE completes with it: IB_WC_LOC_PROT_ERR would not tell the
+ * peer's key from the WQE's own.
  */
 VISIBLE_IF_KUNIT enum softrdma_qp_err_cause
-softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code)
+softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code, bool rwqe_says)
 {
 	switch (code) {
 	case SOFTRDMA_NAK_REM_ACCESS_ERR:
@@ -249,7 +256,7 @@ softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code)
 	case SOFTRDMA_NAK_REM_OP_ERR:
 		return SOFTRDMA_QP_ERR_WC;
 	default:
-		return SOFTRDMA_QP_ERR_REQ;
+		return rwqe_says ? SOFTRDMA_QP_ERR_WC : SOFTRDMA_QP_ERR_REQ;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_nak_cause);
@@ -268,11 +275,14 @@ static void softrdma_uc_resp_drop(struct softrdma_qp *qp)
 
 /*
  * A class C error (IBA 9.9.3.1.3): NAK it, then the QP goes to Error and
- * takes nothing more.  On UC, where no NAK exists, the same checks drop
- * the message silently and the QP goes on (rxe's class D1).
+ * takes nothing more; @rwqe_says: a receive WQE completed in error with
+ * it, its status saying what failed (softrdma_rc_nak_cause()).  On UC,
+ * where no NAK exists, the same checks drop the message silently and the
+ * QP goes on (rxe's class D1).
  */
-static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
-				   enum softrdma_aeth_nak_code code)
+static void softrdma_rc_resp_nak(struct softrdma_qp *qp, u32 psn,
+				 enum softrdma_aeth_nak_code code,
+				 bool rwqe_says)
 {
 	softrdma_counter_inc(qp->sdev, code == SOFTRDMA_NAK_REM_ACCESS_ERR ?
 				       SOFTRDMA_CNT_RCV_REMOTE_ACCESS_ERR :
@@ -284,7 +294,14 @@ static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
 	softrdma_rc_send_ack(qp, softrdma_aeth_syn_nak(code), psn);
 	/* a read being answered ends with it */
 	softrdma_rc_resp_move(qp, SOFTRDMA_RC_RESP_FAILED);
-	softrdma_qp_fail(qp, softrdma_rc_nak_cause(code));
+	softrdma_qp_fail(qp, softrdma_rc_nak_cause(code, rwqe_says));
+}
+
+/* A class C error that completed no receive WQE */
+static void softrdma_rc_resp_fatal(struct softrdma_qp *qp, u32 psn,
+				   enum softrdma_aeth_nak_code code)
+{
+	softrdma_rc_resp_nak(qp, psn, code, false);
 }
 
 /*
@@ -786,7 +803,8 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 		if (softrdma_rc_reliable(qp))
 			softrdma_rc_complete_rwqe(qp, skb, op,
 						  IB_WC_LOC_LEN_ERR);
-		softrdma_rc_resp_fatal(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ);
+		softrdma_rc_resp_nak(qp, pkt->psn, SOFTRDMA_NAK_INVALID_REQ,
+				     true);
 		return false;
 	}
 	if (err) {
@@ -805,8 +823,8 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 		if (softrdma_rc_send_inv(qp, skb)) {
 			softrdma_rc_complete_rwqe(qp, skb, op,
 						  IB_WC_LOC_PROT_ERR);
-			softrdma_rc_resp_fatal(qp, pkt->psn,
-					       SOFTRDMA_NAK_REM_ACCESS_ERR);
+			softrdma_rc_resp_nak(qp, pkt->psn,
+					     SOFTRDMA_NAK_REM_ACCESS_ERR, true);
 			return false;
 		}
 		rc->msn = psn_add(rc->msn, 1);

@@ -245,22 +245,31 @@ static void softrdma_rc_responder_flush_rights(struct kunit *test)
 struct nak_event_case {
 	const char *name;
 	enum softrdma_aeth_nak_code code;
+	bool rwqe_says;		/* a receive WQE completed saying what failed */
 	bool raise;
 	enum ib_event_type event;
 };
 
 /*
  * IBA 11.6.3.1: the affiliated error a responder's QP raises with the NAK
- * that ends it.  A Remote Operational Error answers a failure of its own
+ * that ends it; an affiliated error reports only what no completion can
+ * (IBA 11.6.2).  A Remote Operational Error answers a failure of its own
  * receive WQE (malformed, or its local key refused), which completes in
- * error and so reports it (IBA 11.6.2): no event, QP_FATAL least of all.
+ * error and so reports it: no event, QP_FATAL least of all.  A SEND
+ * longer than the receive WQE is an Invalid Request whose WQE completes
+ * with IB_WC_LOC_LEN_ERR: no event either.  An Invalid Request with no
+ * WQE to complete raises QP_REQ_ERR; a refused Send with Invalidate stays
+ * an access violation, its IB_WC_LOC_PROT_ERR being ambiguous.
  */
 static const struct nak_event_case nak_event_cases[] = {
-	{ "invalid_request", SOFTRDMA_NAK_INVALID_REQ, true,
+	{ "invalid_request", SOFTRDMA_NAK_INVALID_REQ, false, true,
 	  IB_EVENT_QP_REQ_ERR },
-	{ "remote_access", SOFTRDMA_NAK_REM_ACCESS_ERR, true,
+	{ "send_longer_than_rwqe", SOFTRDMA_NAK_INVALID_REQ, true, false, 0 },
+	{ "remote_access", SOFTRDMA_NAK_REM_ACCESS_ERR, false, true,
 	  IB_EVENT_QP_ACCESS_ERR },
-	{ "remote_operational", SOFTRDMA_NAK_REM_OP_ERR, false, 0 },
+	{ "send_inv_refused", SOFTRDMA_NAK_REM_ACCESS_ERR, true, true,
+	  IB_EVENT_QP_ACCESS_ERR },
+	{ "remote_operational", SOFTRDMA_NAK_REM_OP_ERR, true, false, 0 },
 };
 
 static void nak_event_case_desc(const struct nak_event_case *c, char *desc)
@@ -276,7 +285,9 @@ static void softrdma_rc_responder_nak_event(struct kunit *test)
 	enum ib_event_type event = IB_EVENT_DEVICE_FATAL;
 	bool raise;
 
-	raise = softrdma_qp_err_event(softrdma_rc_nak_cause(c->code), &event);
+	raise = softrdma_qp_err_event(softrdma_rc_nak_cause(c->code,
+							    c->rwqe_says),
+				      &event);
 	KUNIT_EXPECT_EQ(test, raise, c->raise);
 	if (c->raise)
 		KUNIT_EXPECT_EQ(test, event, c->event);

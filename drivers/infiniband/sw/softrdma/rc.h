@@ -422,7 +422,8 @@ softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code);
 void softrdma_rc_timer_restart(struct softrdma_qp *qp);
 #endif
 
-void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+			  struct softrdma_mr **mr_cache);
 void softrdma_rc_retry_timer(struct timer_list *t);
 
 /* pure helpers, KUnit-tested in rc_test.c */

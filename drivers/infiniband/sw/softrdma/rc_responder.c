@@ -800,7 +800,8 @@ static int softrdma_rc_send_inv(struct softrdma_qp *qp, struct sk_buff *skb)
 
 /* SEND First/Middle/Last/Only: into the receive WQE (IBA 9.7.5.1.1) */
 static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
-				const struct softrdma_roce_opcode *op)
+				const struct softrdma_roce_opcode *op,
+				struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_scatter sc = { .skb = skb, .offset = pkt->hdr_len };
@@ -812,10 +813,10 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 	/* a UC message dropped part-way left its WQE: it starts over */
 	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY))
 		rc->rcv_len = 0;
-	err = softrdma_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
-				rc->rcv_len, pkt->payload_len,
-				IB_ACCESS_LOCAL_WRITE,
-				softrdma_rc_scatter_one, &sc);
+	err = softrdma_sge_walk_cached(qp, rc->rwqe.sge, rc->rwqe.num_sge,
+				       rc->rcv_len, pkt->payload_len,
+				       IB_ACCESS_LOCAL_WRITE,
+				       softrdma_rc_scatter_one, &sc, mr_cache);
 	if (err == -EMSGSIZE) {
 		/* IBA 9.7.5.2.2; a UC message dropped completes nothing */
 		if (softrdma_rc_reliable(qp))
@@ -1275,7 +1276,7 @@ execute:
 			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_FLUSH))
 		softrdma_rc_push_ack(qp);
 	if (op->flags & SOFTRDMA_OPF_SEND)
-		ok = softrdma_rc_do_send(qp, skb, op);
+		ok = softrdma_rc_do_send(qp, skb, op, mr_cache);
 	else if (op->flags & SOFTRDMA_OPF_WRITE)
 		ok = softrdma_rc_do_write(qp, skb, op, mr_cache);
 	else if (op->flags & SOFTRDMA_OPF_READ)

@@ -5,7 +5,8 @@
  * rebuilt read) passes every check its arrival passed, on MRs published
  * in a device's key table as registration publishes them; a WRITE's
  * packets, resolving its R_Key through one MR cache, get what a lookup
- * gets, whatever happens between them; the rules of
+ * gets, whatever happens between them, and so do a SEND's or READ's
+ * packets walking a scatter list through it; the rules of
  * IBA 1.5 ATOMIC WRITE and FLUSH; the affiliated error of each NAK that
  * ends the QP.
  */
@@ -21,6 +22,7 @@
 #include "rc.h"
 #include "roce_hdr.h"
 #include "roce_qp.h"
+#include "sge.h"
 
 #define READ_IOVA	0x10000ULL
 #define READ_LENGTH	0x4000ULL
@@ -146,6 +148,7 @@ enum write_mr_change {
 	WRITE_MR_REREG,		/* invalidated, registered with a new key */
 	WRITE_MR_REREG_RO,	/* ... and without REMOTE_WRITE */
 	WRITE_MR_REREG_SHORT,	/* ... and one page shorter */
+	WRITE_MR_REREG_REMOTE,	/* ... and with REMOTE_READ alone */
 	WRITE_MR_QP_RIGHTS,	/* the QP no longer grants REMOTE_WRITE */
 };
 
@@ -283,6 +286,7 @@ static void write_mr_change(struct kunit *test, struct softrdma_dev *sdev,
 	case WRITE_MR_REREG:
 	case WRITE_MR_REREG_RO:
 	case WRITE_MR_REREG_SHORT:
+	case WRITE_MR_REREG_REMOTE:
 		break;
 	}
 	KUNIT_ASSERT_EQ(test, softrdma_mr_invalidate(sdev, mr->pd, key, true),
@@ -292,7 +296,8 @@ static void write_mr_change(struct kunit *test, struct softrdma_dev *sdev,
 	write_mr_fast_reg(test, sdev, mr, write_mr_next_key(key),
 			  change == WRITE_MR_REREG_RO ?
 			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ :
-			  WRITE_ACCESS,
+			  change == WRITE_MR_REREG_REMOTE ?
+			  IB_ACCESS_REMOTE_READ : WRITE_ACCESS,
 			  change == WRITE_MR_REREG_SHORT ?
 			  WRITE_LENGTH - PAGE_SIZE : WRITE_LENGTH);
 }
@@ -369,6 +374,180 @@ static void softrdma_rc_responder_write_rkey_cached(struct kunit *test)
 	}
 
 	/* the run ends: every reference taken was given back */
+	if (cache)
+		softrdma_mr_put(cache);
+	KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 1U);
+	KUNIT_EXPECT_EQ(test, kref_read(&other->ref), 1U);
+	softrdma_mr_remove(sdev, other);
+	softrdma_mr_remove(sdev, mr);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&sdev->mr_xa));
+	xa_destroy(&sdev->mr_xa);
+}
+
+/*
+ * A SEND's packets received together, and a READ's responses, place
+ * their payload through the receive or send WQE's scatter list, its
+ * L_Keys looked up through the same MR cache (softrdma_sge_walk_cached()).
+ * The list here: 1024 bytes of one MR, then 1024 of another.  The second
+ * packet's walk visits, with the cache, exactly the pieces it visits
+ * without it, or fails the same way.
+ */
+#define SGE_PIECE	1024U
+
+struct sge_case {
+	const char *name;
+	enum softrdma_mr_type type;	/* of the first SGE's MR */
+	enum write_mr_change change;
+	enum write_mr_key key;		/* the first SGE's key after it */
+	bool other_pd_qp;
+	u32 off;			/* message bytes of the second packet */
+	u32 len;
+	int err;
+};
+
+static const struct sge_case sge_cases[] = {
+	{ "next_packet", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_SAME,
+	  false, 0, SGE_PIECE, 0 },
+	{ "into_second_sge", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_SAME,
+	  false, SGE_PIECE / 2, SGE_PIECE, 0 },
+	{ "past_list", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_SAME,
+	  false, SGE_PIECE, SGE_PIECE + 1, -EMSGSIZE },
+	{ "stale_key_byte", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_BYTE,
+	  false, 0, SGE_PIECE, -EACCES },
+	{ "other_mr", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_OTHER_MR,
+	  false, 0, SGE_PIECE, 0 },
+	{ "other_pd_qp", SOFTRDMA_MR_USER, WRITE_MR_SAME, WRITE_KEY_SAME,
+	  true, 0, SGE_PIECE, -EACCES },
+	{ "dereg_began", SOFTRDMA_MR_USER, WRITE_MR_DEREG, WRITE_KEY_SAME,
+	  false, 0, SGE_PIECE, -EACCES },
+	{ "dma_mr_dereg_began", SOFTRDMA_MR_DMA, WRITE_MR_DEREG,
+	  WRITE_KEY_SAME, false, 0, SGE_PIECE, -EACCES },
+	{ "fast_reg_next_packet", SOFTRDMA_MR_FAST, WRITE_MR_SAME,
+	  WRITE_KEY_SAME, false, 0, SGE_PIECE, 0 },
+	{ "fast_reg_invalidated", SOFTRDMA_MR_FAST, WRITE_MR_INVALIDATED,
+	  WRITE_KEY_SAME, false, 0, SGE_PIECE, -EACCES },
+	{ "fast_reg_rereg_old_key", SOFTRDMA_MR_FAST, WRITE_MR_REREG,
+	  WRITE_KEY_SAME, false, 0, SGE_PIECE, -EACCES },
+	{ "fast_reg_rereg_new_key", SOFTRDMA_MR_FAST, WRITE_MR_REREG,
+	  WRITE_KEY_NEW, false, 0, SGE_PIECE, 0 },
+	{ "fast_reg_rereg_no_local_write", SOFTRDMA_MR_FAST,
+	  WRITE_MR_REREG_REMOTE, WRITE_KEY_NEW, false, 0, SGE_PIECE,
+	  -EACCES },
+	{ "fast_reg_dereg_began", SOFTRDMA_MR_FAST, WRITE_MR_DEREG,
+	  WRITE_KEY_SAME, false, 0, SGE_PIECE, -EACCES },
+};
+
+static void sge_case_desc(const struct sge_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sge, sge_cases, sge_case_desc);
+
+/* The pieces a walk visited */
+struct sge_visits {
+	unsigned int n;
+	struct {
+		struct softrdma_mr *mr;
+		u64 addr;
+		u32 len;
+		u32 done;
+	} piece[4];
+};
+
+static int sge_visit(struct softrdma_mr *mr, u64 addr, u32 len, u32 done,
+		     void *ctx)
+{
+	struct sge_visits *v = ctx;
+
+	if (v->n == ARRAY_SIZE(v->piece))
+		return -E2BIG;
+	v->piece[v->n].mr = mr;
+	v->piece[v->n].addr = addr;
+	v->piece[v->n].len = len;
+	v->piece[v->n].done = done;
+	v->n++;
+	return 0;
+}
+
+static void softrdma_rc_responder_sge_cached(struct kunit *test)
+{
+	const struct sge_case *c = test->param_value;
+	struct softrdma_mr *mr, *other, *cache = NULL;
+	struct sge_visits plain = {}, cached = {};
+	struct softrdma_roce_qp *rqps;
+	struct softrdma_sge sge[2];
+	struct softrdma_qp *qp;
+	struct softrdma_dev *sdev;
+	struct ib_pd *pds;
+	unsigned int i;
+	int err;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	pds = kunit_kcalloc(test, 2, sizeof(*pds), GFP_KERNEL);
+	rqps = kunit_kcalloc(test, 2, sizeof(*rqps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_NOT_NULL(test, pds);
+	KUNIT_ASSERT_NOT_NULL(test, rqps);
+	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
+	for (i = 0; i < 2; i++) {
+		rqps[i].qp.sdev = sdev;
+		rqps[i].qp.ibqp.pd = &pds[i];
+	}
+	qp = &rqps[0].qp;
+
+	mr = write_mr_new(test, sdev, &pds[0], c->type);
+	other = write_mr_new(test, sdev, &pds[0], SOFTRDMA_MR_USER);
+	sge[0] = (struct softrdma_sge){ .addr = WRITE_IOVA, .length = SGE_PIECE,
+					.lkey = mr->key };
+	sge[1] = (struct softrdma_sge){ .addr = WRITE_IOVA + SGE_PIECE,
+					.length = SGE_PIECE,
+					.lkey = other->key };
+
+	/* the first packet's walk fills the cache with the first SGE's MR */
+	KUNIT_ASSERT_EQ(test, softrdma_sge_walk_cached(qp, sge, 1, 0,
+						       SGE_PIECE,
+						       IB_ACCESS_LOCAL_WRITE,
+						       sge_visit, &plain,
+						       &cache), 0);
+	KUNIT_EXPECT_PTR_EQ(test, cache, mr);
+	plain.n = 0;
+
+	write_mr_change(test, sdev, qp, mr, c->change);
+	switch (c->key) {
+	case WRITE_KEY_SAME:
+		break;
+	case WRITE_KEY_NEW:
+		sge[0].lkey = READ_ONCE(mr->key);
+		break;
+	case WRITE_KEY_BYTE:
+		sge[0].lkey ^= 1;
+		break;
+	case WRITE_KEY_OTHER_MR:
+		sge[0].lkey = other->key;
+		break;
+	}
+	if (c->other_pd_qp)
+		qp = &rqps[1].qp;
+
+	err = softrdma_sge_walk(qp, sge, 2, c->off, c->len,
+				IB_ACCESS_LOCAL_WRITE, sge_visit, &plain);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	err = softrdma_sge_walk_cached(qp, sge, 2, c->off, c->len,
+				       IB_ACCESS_LOCAL_WRITE, sge_visit,
+				       &cached, &cache);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	KUNIT_EXPECT_EQ(test, cached.n, plain.n);
+	for (i = 0; i < min(cached.n, plain.n); i++) {
+		KUNIT_EXPECT_PTR_EQ(test, cached.piece[i].mr,
+				    plain.piece[i].mr);
+		KUNIT_EXPECT_EQ(test, cached.piece[i].addr,
+				plain.piece[i].addr);
+		KUNIT_EXPECT_EQ(test, cached.piece[i].len, plain.piece[i].len);
+		KUNIT_EXPECT_EQ(test, cached.piece[i].done,
+				plain.piece[i].done);
+	}
+
 	if (cache)
 		softrdma_mr_put(cache);
 	KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 1U);
@@ -547,6 +726,7 @@ static struct kunit_case softrdma_rc_responder_cases[] = {
 			 read_mr_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_responder_write_rkey_cached,
 			 write_mr_gen_params),
+	KUNIT_CASE_PARAM(softrdma_rc_responder_sge_cached, sge_gen_params),
 	KUNIT_CASE_PARAM(softrdma_rc_responder_nak_event, nak_event_gen_params),
 	{}
 };

@@ -10,7 +10,7 @@
  * rcv_addr_mismatch (softrdma_roce_path_rcv_ok()).  The packets of a
  * receive burst share one QP lookup while they are for the same QP
  * (struct softrdma_roce_rcv_ctx); each is checked against the path the
- * QP has when it is delivered.  Their R_Key lookups share a one-MR cache,
+ * QP has when it is delivered.  Their key lookups share a one-MR cache,
  * which answers each as a lookup would and is dropped with the context.
  */
 #include <linux/skbuff.h>

@@ -593,10 +593,15 @@ bool softrdma_rc_reliable(const struct softrdma_qp *qp)
  * softrdma_rc_rcv() - a packet for this QP
  * @qp: the QP, referenced by the caller
  * @skb: as roce_pkt.h describes; consumed
+ * @mr_cache: the MR cache (softrdma_mr_get_cached()) of the packets
+ *	received with @skb, which the caller drops when their delivery ends:
+ *	a WRITE's R_Key, a SEND's receive WQE's and a READ response's send
+ *	WQE's L_Keys are looked up through it, and checked for each packet
  *
  * Context: softirq, or BHs disabled.
  */
-void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+		     struct softrdma_mr **mr_cache)
 {
 	const struct softrdma_roce_opcode *op;
 
@@ -612,9 +617,9 @@ void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	if (op->flags & SOFTRDMA_OPF_REQ)
-		softrdma_rc_resp_rcv(qp, skb);
+		softrdma_rc_resp_rcv(qp, skb, mr_cache);
 	else
-		softrdma_rc_comp_rcv(qp, skb);
+		softrdma_rc_comp_rcv(qp, skb, mr_cache);
 }
 
 /**

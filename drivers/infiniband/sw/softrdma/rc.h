@@ -346,7 +346,9 @@ void softrdma_rc_drain(struct softrdma_qp *qp);
 bool softrdma_rc_release_rwqe(struct softrdma_qp *qp, u64 *wr_id);
 void softrdma_rc_sq_drained(struct softrdma_qp *qp);
 bool softrdma_rc_sq_drained_take(struct softrdma_qp *qp);
-void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+struct softrdma_mr;
+void softrdma_rc_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+		     struct softrdma_mr **mr_cache);
 
 /* The engines' state machines (rc.c); KUnit-tested in rc_test.c */
 const char *softrdma_rc_req_state_name(enum softrdma_rc_req_state state);
@@ -398,10 +400,10 @@ void softrdma_rc_arm_retry(struct softrdma_qp *qp);
 void softrdma_rc_retry_start(struct softrdma_qp *qp, unsigned long deadline);
 void softrdma_rc_retire(struct softrdma_qp *qp, u32 ack_psn);
 
-struct softrdma_mr;
 void softrdma_rc_ack_init(void);
 void softrdma_rc_ack_exit(void);
-void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+			  struct softrdma_mr **mr_cache);
 void softrdma_rc_resp_flush(struct softrdma_qp *qp);
 void softrdma_rc_resp_settle(struct softrdma_qp *qp);
 void softrdma_rc_resp_work(struct work_struct *work);
@@ -410,6 +412,9 @@ bool softrdma_rc_comp_fits(struct softrdma_qp *qp, u32 psn, u32 op_flags,
 			   u32 payload);
 struct softrdma_mr *softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey,
 					u64 *va, u32 len);
+struct softrdma_mr *softrdma_rc_write_mr(struct softrdma_qp *qp, u32 rkey,
+					 u64 *va, u32 len,
+					 struct softrdma_mr **mr_cache);
 bool softrdma_rc_atomic_write_rule(u64 va, u32 len, u32 payload_len);
 bool softrdma_rc_flush_access(u8 plt, u8 sel, int *access);
 enum softrdma_qp_err_cause
@@ -417,7 +422,8 @@ softrdma_rc_nak_cause(enum softrdma_aeth_nak_code code, bool rwqe_says);
 void softrdma_rc_timer_restart(struct softrdma_qp *qp);
 #endif
 
-void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb);
+void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+			  struct softrdma_mr **mr_cache);
 void softrdma_rc_retry_timer(struct timer_list *t);
 
 /* pure helpers, KUnit-tested in rc_test.c */

@@ -441,7 +441,8 @@ static bool softrdma_rc_read_open(const struct softrdma_send_wqe *wqe,
  */
 static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb,
 				  struct softrdma_send_wqe *wqe,
-				  struct softrdma_rc_wqe *st, u32 idx)
+				  struct softrdma_rc_wqe *st, u32 idx,
+				  struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_place place = { .skb = skb, .offset = pkt->hdr_len };
@@ -478,9 +479,9 @@ static bool softrdma_rc_comp_read(struct softrdma_qp *qp, struct sk_buff *skb,
 
 	/* its place and length were checked (softrdma_rc_comp_fits()) */
 	offset = psn_diff(pkt->psn, st->first_psn) * qp->mtu;
-	err = softrdma_sge_walk(qp, wqe->sge, wqe->num_sge, offset,
-				pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
-				softrdma_rc_place_skb, &place);
+	err = softrdma_sge_walk_cached(qp, wqe->sge, wqe->num_sge, offset,
+				       pkt->payload_len, IB_ACCESS_LOCAL_WRITE,
+				       softrdma_rc_place_skb, &place, mr_cache);
 	if (err) {
 		softrdma_rc_comp_fail(qp, err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
 							    IB_WC_LOC_PROT_ERR);
@@ -624,10 +625,13 @@ static void softrdma_rc_comp_replay(struct softrdma_qp *qp,
  * softrdma_rc_comp_rcv() - a response packet for this QP's requester
  * @qp: the QP, referenced by the caller
  * @skb: as roce_pkt.h describes; consumed
+ * @mr_cache: as for softrdma_rc_rcv(): a read response's local keys are
+ *	looked up through it
  *
  * Context: softirq, or BHs disabled.
  */
-void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+			  struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
@@ -680,7 +684,7 @@ void softrdma_rc_comp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 	    softrdma_rc_wr_is_iba15(wqe->opcode))
 		used = softrdma_rc_comp_iba15(qp, skb);
 	else if (op->flags & SOFTRDMA_OPF_READ)
-		used = softrdma_rc_comp_read(qp, skb, wqe, st, idx);
+		used = softrdma_rc_comp_read(qp, skb, wqe, st, idx, mr_cache);
 	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
 		used = softrdma_rc_comp_atomic(qp, skb);
 	else if (aeth)

@@ -332,17 +332,22 @@ static void softrdma_rc_resp_note(struct softrdma_qp *qp, struct sk_buff *skb,
  * MR's own key, or a memory window's (mw.c), through which *@va becomes
  * the MR address it reaches (a zero-based window's offsets).  A key's
  * slot holds an MR or a window: the MR is looked for first, as most keys
- * name one, and a key that names none is tried as a window's.
+ * name one, and a key that names none is tried as a window's.  The MR is
+ * looked up through @mr_cache if not NULL (softrdma_mr_get_cached(),
+ * which answers only as the lookup would); every check after it is made
+ * for each request all the same.
  */
 static struct softrdma_mr *softrdma_rc_rkey(struct softrdma_qp *qp, u32 rkey,
-					    u64 *va, u32 len, int access)
+					    u64 *va, u32 len, int access,
+					    struct softrdma_mr **mr_cache)
 {
 	struct softrdma_mr *mr;
 
 	/* IBA 9.4.5: a QP grants remote rights of its own (10.2.4.1) */
 	if ((qp->attr.qp_access_flags & access) != access)
 		return NULL;
-	mr = softrdma_mr_get(qp->sdev, rkey);
+	mr = mr_cache ? softrdma_mr_get_cached(qp->sdev, rkey, mr_cache) :
+			softrdma_mr_get(qp->sdev, rkey);
 	if (!mr)
 		return softrdma_mw_rkey(qp->sdev, qp, rkey, *va, len, access,
 					&mr, va) ? NULL : mr;
@@ -361,7 +366,8 @@ static struct softrdma_mr *softrdma_rc_rkey_nak(struct softrdma_qp *qp,
 						u32 psn, u32 rkey, u64 *va,
 						u32 len, int access)
 {
-	struct softrdma_mr *mr = softrdma_rc_rkey(qp, rkey, va, len, access);
+	struct softrdma_mr *mr = softrdma_rc_rkey(qp, rkey, va, len, access,
+						  NULL);
 
 	if (!mr)
 		softrdma_rc_resp_fatal(qp, psn, SOFTRDMA_NAK_REM_ACCESS_ERR);
@@ -391,9 +397,38 @@ static struct softrdma_mr *softrdma_rc_rkey_nak(struct softrdma_qp *qp,
 VISIBLE_IF_KUNIT struct softrdma_mr *
 softrdma_rc_read_mr(struct softrdma_qp *qp, u32 rkey, u64 *va, u32 len)
 {
-	return softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ);
+	return softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_READ, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_read_mr);
+
+/**
+ * softrdma_rc_write_mr() - resolve an RDMA WRITE's R_Key for some of its
+ *	bytes
+ * @qp: the responder's QP
+ * @rkey: the WRITE's R_Key
+ * @va: in: the first byte, as the WRITE names it; out: its address in the
+ *	MR (they differ through a zero-based window)
+ * @len: the bytes, at least 1: the whole WRITE when its first packet
+ *	arrives, then each packet's payload
+ * @mr_cache: NULL, or the MR cache (softrdma_mr_get_cached()) of the
+ *	packets received together: the packets of one WRITE name one key
+ *
+ * Every packet is checked as the first was (IBA 9.4.5): the whole key, a
+ * valid MR whose deregistration has not begun, the QP's PD, REMOTE_WRITE
+ * granted by the QP and by the MR, the bytes inside the MR.  The cache
+ * spares the key table's walk, never a check: an MR invalidated,
+ * registered again or deregistered between two packets fails the next one.
+ *
+ * Return: the MR, referenced, or NULL: a remote access error.
+ */
+VISIBLE_IF_KUNIT struct softrdma_mr *
+softrdma_rc_write_mr(struct softrdma_qp *qp, u32 rkey, u64 *va, u32 len,
+		     struct softrdma_mr **mr_cache)
+{
+	return softrdma_rc_rkey(qp, rkey, va, len, IB_ACCESS_REMOTE_WRITE,
+				mr_cache);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_rc_write_mr);
 
 /*
  * One read response packet: @len bytes of @mr from @va, attached from the
@@ -782,7 +817,8 @@ static int softrdma_rc_send_inv(struct softrdma_qp *qp, struct sk_buff *skb)
 
 /* SEND First/Middle/Last/Only: into the receive WQE (IBA 9.7.5.1.1) */
 static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
-				const struct softrdma_roce_opcode *op)
+				const struct softrdma_roce_opcode *op,
+				struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc_scatter sc = { .skb = skb, .offset = pkt->hdr_len };
@@ -794,10 +830,10 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 	/* a UC message dropped part-way left its WQE: it starts over */
 	if (op->flags & (SOFTRDMA_OPF_FIRST | SOFTRDMA_OPF_ONLY))
 		rc->rcv_len = 0;
-	err = softrdma_sge_walk(qp, rc->rwqe.sge, rc->rwqe.num_sge,
-				rc->rcv_len, pkt->payload_len,
-				IB_ACCESS_LOCAL_WRITE,
-				softrdma_rc_scatter_one, &sc);
+	err = softrdma_sge_walk_cached(qp, rc->rwqe.sge, rc->rwqe.num_sge,
+				       rc->rcv_len, pkt->payload_len,
+				       IB_ACCESS_LOCAL_WRITE,
+				       softrdma_rc_scatter_one, &sc, mr_cache);
 	if (err == -EMSGSIZE) {
 		/* IBA 9.7.5.2.2; a UC message dropped completes nothing */
 		if (softrdma_rc_reliable(qp))
@@ -835,7 +871,8 @@ static bool softrdma_rc_do_send(struct softrdma_qp *qp, struct sk_buff *skb,
 
 /* RDMA WRITE First/Middle/Last/Only (IBA 9.7.5.1.2, 9.4.5 R_Key checks) */
 static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
-				 const struct softrdma_roce_opcode *op)
+				 const struct softrdma_roce_opcode *op,
+				 struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
@@ -860,11 +897,13 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		/* the whole target is checked once, before any byte lands */
 		if (rc->wr_len) {
 			va = rc->wr_va;
-			mr = softrdma_rc_rkey_nak(qp, pkt->psn, rc->wr_rkey, &va,
-						  rc->wr_len,
-						  IB_ACCESS_REMOTE_WRITE);
-			if (!mr)
+			mr = softrdma_rc_write_mr(qp, rc->wr_rkey, &va,
+						  rc->wr_len, mr_cache);
+			if (!mr) {
+				softrdma_rc_resp_fatal(qp, pkt->psn,
+						       SOFTRDMA_NAK_REM_ACCESS_ERR);
 				return false;
+			}
 			softrdma_mr_put(mr);
 		}
 	}
@@ -880,8 +919,8 @@ static bool softrdma_rc_do_write(struct softrdma_qp *qp, struct sk_buff *skb,
 		return false;
 	if (pkt->payload_len) {
 		va = rc->wr_va;
-		mr = softrdma_rc_rkey(qp, rc->wr_rkey, &va,
-				      pkt->payload_len, IB_ACCESS_REMOTE_WRITE);
+		mr = softrdma_rc_write_mr(qp, rc->wr_rkey, &va,
+					  pkt->payload_len, mr_cache);
 		err = mr ? softrdma_mr_copy_from_skb(mr, va, skb,
 						     pkt->hdr_len,
 						     pkt->payload_len) : -EACCES;
@@ -1184,9 +1223,13 @@ static bool softrdma_uc_resp_judge(struct softrdma_qp *qp, struct sk_buff *skb)
 	}
 }
 
-/* One request packet, in order; rq.lock held; consumes @skb */
+/*
+ * One request packet, in order; rq.lock held; consumes @skb.  @mr_cache:
+ * NULL, or the cache of the packets received with it (softrdma_rc_rcv()).
+ */
 static void softrdma_rc_resp_handle(struct softrdma_qp *qp,
-				    struct sk_buff *skb)
+				    struct sk_buff *skb,
+				    struct softrdma_mr **mr_cache)
 {
 	struct softrdma_roce_pkt *pkt = softrdma_roce_pkt(skb);
 	const struct softrdma_roce_opcode *op = softrdma_roce_opcode(pkt->opcode);
@@ -1251,9 +1294,9 @@ execute:
 			 SOFTRDMA_OPF_ATOMIC_WRITE | SOFTRDMA_OPF_FLUSH))
 		softrdma_rc_push_ack(qp);
 	if (op->flags & SOFTRDMA_OPF_SEND)
-		ok = softrdma_rc_do_send(qp, skb, op);
+		ok = softrdma_rc_do_send(qp, skb, op, mr_cache);
 	else if (op->flags & SOFTRDMA_OPF_WRITE)
-		ok = softrdma_rc_do_write(qp, skb, op);
+		ok = softrdma_rc_do_write(qp, skb, op, mr_cache);
 	else if (op->flags & SOFTRDMA_OPF_READ)
 		ok = softrdma_rc_do_read(qp, skb);
 	else if (op->flags & SOFTRDMA_OPF_ATOMIC)
@@ -1336,7 +1379,7 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
 		softrdma_counter_inc(qp->sdev, SOFTRDMA_CNT_RCV_BACKLOG_DROP);
 		kfree_skb(queued);
 	}
-	softrdma_rc_resp_handle(qp, skb);
+	softrdma_rc_resp_handle(qp, skb, NULL);
 	return true;
 }
 
@@ -1344,10 +1387,13 @@ static bool softrdma_rc_resp_dup_read(struct softrdma_qp *qp,
  * softrdma_rc_resp_rcv() - a request packet for this QP's responder
  * @qp: the QP, referenced by the caller
  * @skb: as roce_pkt.h describes; consumed
+ * @mr_cache: as for softrdma_rc_rcv(); a request queued behind a read is
+ *	executed later without it
  *
  * Context: softirq, or BHs disabled.
  */
-void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
+void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb,
+			  struct softrdma_mr **mr_cache)
 {
 	struct softrdma_rc *rc = softrdma_qp_rc(qp);
 	bool comm_est = false, flush;
@@ -1385,7 +1431,7 @@ void softrdma_rc_resp_rcv(struct softrdma_qp *qp, struct sk_buff *skb)
 		}
 		goto out_unlock;
 	}
-	softrdma_rc_resp_handle(qp, skb);
+	softrdma_rc_resp_handle(qp, skb, mr_cache);
 out_unlock:
 	/*
 	 * A request that asked for no ACK (or one deferred to the end of
@@ -1651,7 +1697,7 @@ void softrdma_rc_resp_work(struct work_struct *work)
 	while (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
 	       n++ < SOFTRDMA_RC_READ_BUDGET &&
 	       (skb = __skb_dequeue(&rc->backlog)))
-		softrdma_rc_resp_handle(qp, skb);
+		softrdma_rc_resp_handle(qp, skb, NULL);
 	if (rc->resp_state != SOFTRDMA_RC_RESP_READING &&
 	    !skb_queue_empty(&rc->backlog))
 		softrdma_rc_schedule(qp, 0);

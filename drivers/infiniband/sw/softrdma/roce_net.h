@@ -105,13 +105,19 @@ int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
  * packets of a receive burst, roce_gro.c) share a context: their device,
  * referenced by the caller throughout, and the QP of the last packet
  * delivered, looked up again only for a packet of another QP (its path is
- * read for each packet).  softrdma_roce_rcv_done() ends the context.
+ * read for each packet), and a one-MR cache for their key lookups
+ * (softrdma_mr_get_cached()).  softrdma_roce_rcv_done() ends the context
+ * and drops both: a context lasts as long as its packets' delivery, with
+ * BHs off, and nothing in it waits on a deregistration.
  */
+struct softrdma_mr;
 struct softrdma_qp;
 
 struct softrdma_roce_rcv_ctx {
 	struct softrdma_dev *sdev;
 	struct softrdma_qp *qp;		/* referenced, or NULL */
+	/* the MR cache of the packets' key lookups (softrdma_rc_rcv()) */
+	struct softrdma_mr *mr_cache;
 };
 
 void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for roce_net.c: receive validation on crafted packets, the
- * connected QP's address check (roce_rx.c), the UDP source port hash, the
- * transmit header push, transmit bursts as GSO segments them, the shapes
- * of a transmitted packet (payload copied or in page frags) and which
- * one a device gets, and av.c's address vectors.
+ * connected QP's address check and the end of a receive run (roce_rx.c),
+ * the UDP source port hash, the transmit header push, transmit bursts as
+ * GSO segments them, the shapes of a transmitted packet (payload copied
+ * or in page frags) and which one a device gets, and av.c's address
+ * vectors.
  *
  * The packet vectors are real RoCEv2 traffic from stock rdma_rxe
  * (/work/shared/captures/rxe-rc.pcap), IPv4 header to ICRC.
@@ -25,6 +26,7 @@
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
+#include "mr.h"
 #include "qp.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
@@ -166,6 +168,34 @@ static void softrdma_roce_net_rcv_ack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ip_hdr(skb)->saddr, htonl(0xc0000201));
 	KUNIT_EXPECT_EQ(test, ntohs(udp_hdr(skb)->dest), SOFTRDMA_ROCE_UDP_PORT);
 	kfree_skb(skb);
+}
+
+/*
+ * The MR cache the packets received together share holds a reference for
+ * them (softrdma_mr_get_cached()); the end of their delivery gives it
+ * back, so that no deregistration waits for more than the packets' run.
+ */
+static void softrdma_roce_net_rcv_done_drops_mr(struct kunit *test)
+{
+	struct roce_net_test *t = test->priv;
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = t->sdev };
+	struct softrdma_mr *mr;
+
+	mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	kref_init(&mr->ref);
+	init_completion(&mr->released);
+
+	kref_get(&mr->ref);
+	ctx.mr_cache = mr;
+	softrdma_roce_rcv_done(&ctx);
+	KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 1U);
+	KUNIT_EXPECT_NULL(test, ctx.mr_cache);
+	KUNIT_EXPECT_NULL(test, ctx.qp);
+	/* ended twice, or with nothing cached: nothing to give back */
+	softrdma_roce_rcv_done(&ctx);
+	KUNIT_EXPECT_EQ(test, kref_read(&mr->ref), 1U);
+	KUNIT_EXPECT_FALSE(test, completion_done(&mr->released));
 }
 
 static void softrdma_roce_net_rcv_read_request(struct kunit *test)
@@ -1449,6 +1479,7 @@ static void softrdma_roce_net_path_mtu_packet_fits(struct kunit *test)
 static struct kunit_case softrdma_roce_net_cases[] = {
 	KUNIT_CASE(softrdma_roce_net_rcv_ack),
 	KUNIT_CASE(softrdma_roce_net_rcv_read_request),
+	KUNIT_CASE(softrdma_roce_net_rcv_done_drops_mr),
 	KUNIT_CASE(softrdma_roce_net_rcv_payload_in_frag),
 	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_counts, rcv_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_net_rcv_addr, addr_gen_params),

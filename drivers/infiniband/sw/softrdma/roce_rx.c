@@ -10,13 +10,15 @@
  * rcv_addr_mismatch (softrdma_roce_path_rcv_ok()).  The packets of a
  * receive burst share one QP lookup while they are for the same QP
  * (struct softrdma_roce_rcv_ctx); each is checked against the path the
- * QP has when it is delivered.
+ * QP has when it is delivered.  Their key lookups share a one-MR cache,
+ * which answers each as a lookup would and is dropped with the context.
  */
 #include <linux/skbuff.h>
 #include <trace/events/softrdma.h>
 
 #include "counters.h"
 #include "device.h"
+#include "mr.h"
 #include "qp.h"
 #include "rc.h"
 #include "roce_net.h"
@@ -89,7 +91,7 @@ void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
 		 */
 		path = rcu_dereference(to_roce_qp(qp)->path);
 		if (path && softrdma_roce_path_rcv_ok(path, skb)) {
-			softrdma_rc_rcv(qp, skb);
+			softrdma_rc_rcv(qp, skb, &ctx->mr_cache);
 		} else {
 			ibdev_dbg_ratelimited(&sdev->ibdev,
 					      "QP %#x: packet not from its peer\n",
@@ -107,10 +109,13 @@ void softrdma_roce_rcv_deliver(struct softrdma_roce_rcv_ctx *ctx,
 
 /**
  * softrdma_roce_rcv_done() - the last packet sharing @ctx was delivered
- * @ctx: gives back the QP reference it holds
+ * @ctx: gives back the QP and MR references it holds
  */
 void softrdma_roce_rcv_done(struct softrdma_roce_rcv_ctx *ctx)
 {
+	if (ctx->mr_cache)
+		softrdma_mr_put(ctx->mr_cache);
+	ctx->mr_cache = NULL;
 	if (ctx->qp)
 		softrdma_qp_put(ctx->qp);
 	ctx->qp = NULL;

@@ -231,7 +231,7 @@ struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
 /**
  * softrdma_mr_get_cached() - softrdma_mr_get() through a one-MR cache
  * @sdev: the device
- * @key: the key from a work request
+ * @key: the key from a work request or a received packet
  * @cache: the MR the last lookup found, with a reference of the cache's
  *	own, or NULL; a lookup that finds another MR puts it there instead.
  *	Its owner drops it with softrdma_mr_put() soon, when a run of
@@ -239,12 +239,16 @@ struct softrdma_mr *softrdma_mr_get(struct softrdma_dev *sdev, u32 key)
  *	bounded and must not wait on a deregistration itself; a cache kept
  *	beyond it would hold deregistrations for as long.
  *
- * Packets of one message built in one pass look up the same key: the
- * cached MR answers them without the key space's walk.  It answers only
- * as softrdma_mr_get() would: not once its deregistration began (which
- * unpublishes it next), and for a fast-registration MR only while valid
- * and with the whole key it was registered with, an invalidation seen at
- * the next lookup as without the cache.
+ * Packets of one message built in one pass, or received in one burst,
+ * look up the same key: the cached MR answers them without the key
+ * space's walk.  It answers only as softrdma_mr_get() would: not once its
+ * deregistration began (which unpublishes it next, so a key's slot holds
+ * no other MR while the cached one is not deregistering), and for a
+ * fast-registration MR only while valid and with the whole key it was
+ * registered with, an invalidation seen at the next lookup as without
+ * the cache.  It knows nothing of QPs or PDs: the caller checks those on
+ * every answer, cached or not, so one cache may serve the lookups of
+ * several QPs.
  *
  * Return: as softrdma_mr_get(), a reference of the caller's own.
  */

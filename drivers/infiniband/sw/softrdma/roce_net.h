@@ -106,7 +106,9 @@ int softrdma_roce_xmit_burst(struct softrdma_dev *sdev,
  * referenced by the caller throughout, and the QP of the last packet
  * delivered, looked up again only for a packet of another QP (its path is
  * read for each packet), and a one-MR cache for their key lookups
- * (softrdma_mr_get_cached()).  softrdma_roce_rcv_done() ends the context
+ * (softrdma_mr_get_cached()), kept across a change of QP: each lookup
+ * through it is checked against the QP of its own packet.
+ * softrdma_roce_rcv_done() ends the context
  * and drops both: a context lasts as long as its packets' delivery, with
  * BHs off, and nothing in it waits on a deregistration.
  */

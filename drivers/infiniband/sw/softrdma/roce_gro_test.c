@@ -1093,6 +1093,7 @@ struct gro_order_case {
 	bool same_flow;		/* what the layers below left of the burst */
 	u32 held_qpn;
 	bool deliver;
+	bool unreadable;	/* its frags device memory (6.12) */
 };
 
 static const struct gro_order_case gro_order_cases[] = {
@@ -1106,6 +1107,15 @@ static const struct gro_order_case gro_order_cases[] = {
 	{ "out_of_flow", 64, GRO_NH + 1036, false, false, 0x11, true },
 	/* out of the flow and another QP's: it stays */
 	{ "other_qp", 64, GRO_NH + 1036, true, false, 0x12, false },
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	/*
+	 * whole, so that it would join: but the host cannot read all of it,
+	 * and it goes up alone, to be dropped by its own flag, which
+	 * segmentation would overwrite with the burst's
+	 */
+	{ "unreadable", 64, GRO_NH + 1036 + ROCE_ICRC_SIZE, false, true, 0x11,
+	  true, true },
+#endif
 };
 
 static void gro_order_case_desc(const struct gro_order_case *c, char *desc)
@@ -1133,6 +1143,9 @@ static void softrdma_roce_gro_order(struct kunit *test)
 	skb_trim(skb, c->len);
 	if (c->csum)
 		udp_hdr(skb)->check = htons(0x1234);
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	skb->unreadable = c->unreadable;
+#endif
 	NAPI_GRO_CB(p)->same_flow = c->same_flow;
 
 	pp = softrdma_roce_gro_rcv(&held, skb, c->max, gro_taken);

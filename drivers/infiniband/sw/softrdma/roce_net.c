@@ -302,11 +302,15 @@ void softrdma_roce_net_exit(void)
  *	set; on success moved to the BTH as roce_pkt.h describes
  * @drop: on failure, the counter naming the reason
  *
- * Checks, in order: the UDP length against the datagram, room for a BTH
- * and ICRC, the ICRC (A17.8; before anything else in the packet is
- * trusted), TVer (9.2), the opcode, room for its headers and pad, the
- * P_Key (9.6.1.1 / 10.9.3).  Payload rules that need QP state (path MTU,
- * opcode sequence) are the transport's.
+ * Checks, in order: that the host can read every byte (not so for page
+ * frags of device memory, such as a devmem TCP receive queue's, from
+ * 6.12 on: neither the ICRC nor the payload could be read), the UDP
+ * length against the datagram, room for a BTH and ICRC, the ICRC (A17.8;
+ * before anything else in the packet is trusted), TVer (9.2), the
+ * opcode, room for its headers and pad, the P_Key (9.6.1.1 / 10.9.3).
+ * Each packet of a receive burst is parsed on its own, its own frags
+ * tested.  Payload rules that need QP state (path MTU, opcode sequence)
+ * are the transport's.
  *
  * Return: 0 with the skb's softrdma_roce_pkt filled (but for sdev), or
  * -EINVAL with @drop set.
@@ -321,6 +325,10 @@ VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
 	unsigned int hdr_len;
 	u8 opcode, pad;
 
+	if (!skb_frags_readable(skb)) {
+		*drop = SOFTRDMA_CNT_RCV_UNREADABLE;
+		return -EINVAL;
+	}
 	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
 		*drop = SOFTRDMA_CNT_RCV_TRUNCATED;
 		return -EINVAL;

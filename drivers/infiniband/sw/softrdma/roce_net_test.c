@@ -22,6 +22,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "av.h"
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
@@ -244,6 +245,10 @@ struct rcv_case {
 	unsigned int (*mangle)(u8 *buf, unsigned int len);
 	bool fix_icrc;
 	enum softrdma_counter counter;
+	/* bytes in the linear part, the rest in a page frag; 0: all */
+	unsigned int linear;
+	/* the frag device memory the host cannot read (6.12) */
+	bool unreadable;
 };
 
 static unsigned int keep(u8 *buf, unsigned int len)
@@ -362,6 +367,18 @@ static const struct rcv_case rcv_cases[] = {
 	  SOFTRDMA_CNT_RCV_BAD_OPCODE },
 	{ "pkey_other_partition", rc_ack, sizeof(rc_ack), pkey_other, true,
 	  SOFTRDMA_CNT_RCV_BAD_PKEY },
+	{ "payload_in_frag_no_qp", rc_read_req, sizeof(rc_read_req), keep,
+	  false, SOFTRDMA_CNT_RCV_NO_QP, BTH_OFF + 16 },
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	/*
+	 * the skb's flag says so (the page itself is ordinary): dropped
+	 * before the ICRC, whether the frag holds payload or the ICRC
+	 */
+	{ "payload_in_unreadable_frag", rc_read_req, sizeof(rc_read_req),
+	  keep, false, SOFTRDMA_CNT_RCV_UNREADABLE, BTH_OFF + 16, true },
+	{ "icrc_in_unreadable_frag", rc_read_req, sizeof(rc_read_req), keep,
+	  false, SOFTRDMA_CNT_RCV_UNREADABLE, sizeof(rc_read_req) - 2, true },
+#endif
 };
 
 static void rcv_case_desc(const struct rcv_case *c, char *desc)
@@ -395,7 +412,10 @@ static void softrdma_roce_net_rcv_counts(struct kunit *test)
 	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
 		before[i] = softrdma_counter_read(t->sdev, i);
 
-	skb = rcv_skb(test, buf, len, len);
+	skb = rcv_skb(test, buf, len, c->linear ?: len);
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	skb->unreadable = c->unreadable;
+#endif
 	refcount_inc(&t->sdev->ibdev.refcount);	/* the lookup's reference */
 	local_bh_disable();
 	softrdma_roce_rcv_skb(t->sdev, skb);

@@ -118,18 +118,39 @@ struct roce_net_test {
 	struct softrdma_dev *sdev;
 };
 
+/**
+ * softrdma_roce_test_dev() - a device never registered, as the RoCE
+ * receive path sees one: counters, an empty QP xarray, one reference
+ * @test: the test; the device's memory is its
+ *
+ * Return: the device; softrdma_roce_test_dev_free() undoes it.
+ */
+struct softrdma_dev *softrdma_roce_test_dev(struct kunit *test)
+{
+	struct softrdma_dev *sdev;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(sdev), 0);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
+	refcount_set(&sdev->ibdev.refcount, 1);
+	init_completion(&sdev->ibdev.unreg_completion);
+	return sdev;
+}
+
+void softrdma_roce_test_dev_free(struct softrdma_dev *sdev)
+{
+	xa_destroy(&sdev->qp_xa);
+	softrdma_counters_free(sdev);
+}
+
 static int roce_net_test_init(struct kunit *test)
 {
 	struct roce_net_test *t;
 
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->sdev = kunit_kzalloc(test, sizeof(*t->sdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->sdev);
-	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(t->sdev), 0);
-	xa_init_flags(&t->sdev->qp_xa, XA_FLAGS_ALLOC1);
-	refcount_set(&t->sdev->ibdev.refcount, 1);
-	init_completion(&t->sdev->ibdev.unreg_completion);
+	t->sdev = softrdma_roce_test_dev(test);
 	test->priv = t;
 	return 0;
 }
@@ -140,8 +161,7 @@ static void roce_net_test_exit(struct kunit *test)
 
 	/* every packet gave back the device reference it was handed */
 	KUNIT_EXPECT_EQ(test, refcount_read(&t->sdev->ibdev.refcount), 1);
-	xa_destroy(&t->sdev->qp_xa);
-	softrdma_counters_free(t->sdev);
+	softrdma_roce_test_dev_free(t->sdev);
 }
 
 static void softrdma_roce_net_rcv_ack(struct kunit *test)
@@ -543,14 +563,56 @@ static unsigned int addr_case_packet(const struct addr_case *c, u8 *buf,
 	return sizeof(*ip6h);
 }
 
-/* an RC QP published on @sdev as @qpn, in RTS with its engines stopped */
-static struct softrdma_qp *addr_test_qp(struct kunit *test,
-					struct softrdma_dev *sdev, u32 qpn,
-					enum rdma_network_type path_type)
+/**
+ * softrdma_roce_test_path() - a path from this host's address to a peer's
+ * @test: the test
+ * @type: RDMA_NETWORK_IPV4 or _IPV6
+ * @peer: the peer's host number (ADDR_*, the last byte of its address)
+ *
+ * Return: the path, unpublished; free with softrdma_roce_path_free().
+ */
+struct softrdma_roce_path *softrdma_roce_test_path(struct kunit *test,
+						   enum rdma_network_type type,
+						   u8 peer)
 {
 	struct softrdma_roce_path *path;
-	struct softrdma_roce_qp *rqp;
 	struct softrdma_av av = {};
+
+	av.network_type = type;
+	av.hop_limit = 64;
+	if (type == RDMA_NETWORK_IPV4) {
+		addr4(&av.saddr, ADDR_LOCAL);
+		addr4(&av.daddr, peer);
+	} else {
+		addr6(&av.saddr, ADDR_LOCAL);
+		addr6(&av.daddr, peer);
+	}
+	path = softrdma_roce_path_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
+	return path;
+}
+
+/**
+ * softrdma_roce_test_rc_qp() - an RC QP as the receive path finds one
+ * @test: the test; the QP's memory is its
+ * @sdev: from softrdma_roce_test_dev()
+ * @qpn: published in @sdev's QP xarray under this number
+ * @path_type: its path's IP version, to this host's address
+ *	(192.0.2.2, 2001:db8::2) from its peer's (.1, ::1); RDMA_NETWORK_IB
+ *	for none
+ *
+ * The QP is in RTS with its engines stopped: a packet that reaches them
+ * counts as rcv_qp_not_ready and changes nothing else.
+ *
+ * Return: the QP, its one reference the test's;
+ * softrdma_roce_test_rc_qp_remove() undoes it.
+ */
+struct softrdma_qp *softrdma_roce_test_rc_qp(struct kunit *test,
+					     struct softrdma_dev *sdev, u32 qpn,
+					     enum rdma_network_type path_type)
+{
+	struct softrdma_roce_qp *rqp;
 	struct softrdma_qp *qp;
 
 	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
@@ -570,24 +632,28 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	qp->state = IB_QPS_RTS;
 
-	if (path_type != RDMA_NETWORK_IB) {
-		av.network_type = path_type;
-		av.hop_limit = 64;
-		if (path_type == RDMA_NETWORK_IPV4) {
-			addr4(&av.saddr, ADDR_LOCAL);
-			addr4(&av.daddr, ADDR_PEER);
-		} else {
-			addr6(&av.saddr, ADDR_LOCAL);
-			addr6(&av.daddr, ADDR_PEER);
-		}
-		path = softrdma_roce_path_alloc();
-		KUNIT_ASSERT_NOT_NULL(test, path);
-		softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
-		RCU_INIT_POINTER(rqp->path, path);
-	}
+	if (path_type != RDMA_NETWORK_IB)
+		RCU_INIT_POINTER(rqp->path,
+				 softrdma_roce_test_path(test, path_type,
+							 ADDR_PEER));
 	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
 					      GFP_KERNEL)), 0);
 	return qp;
+}
+
+/**
+ * softrdma_roce_test_rc_qp_remove() - unpublish a test QP, free its path
+ * @qp: from softrdma_roce_test_rc_qp(); it may be unpublished already
+ *
+ * Waits for the path's RCU callback, which must run before the test's
+ * memory goes.
+ */
+void softrdma_roce_test_rc_qp_remove(struct softrdma_qp *qp)
+{
+	xa_erase(&qp->sdev->qp_xa, softrdma_qpn(qp));
+	softrdma_roce_path_free(rcu_replace_pointer(to_roce_qp(qp)->path, NULL,
+						    true));
+	rcu_barrier();
 }
 
 /*
@@ -609,8 +675,9 @@ static void softrdma_roce_net_rcv_addr(struct kunit *test)
 
 	KUNIT_ASSERT_LE(test, c->len + sizeof(struct ipv6hdr), sizeof(buf));
 	ip_len = addr_case_packet(c, buf, &len);
-	qp = addr_test_qp(test, t->sdev,
-			  softrdma_bth_qpn(bth_of((u8 *)c->pkt)), c->path);
+	qp = softrdma_roce_test_rc_qp(test, t->sdev,
+				      softrdma_bth_qpn(bth_of((u8 *)c->pkt)),
+				      c->path);
 
 	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
 		before[i] = softrdma_counter_read(t->sdev, i);
@@ -633,12 +700,8 @@ static void softrdma_roce_net_rcv_addr(struct kunit *test)
 				    softrdma_counter_name(i));
 	}
 
-	xa_erase(&t->sdev->qp_xa, softrdma_qpn(qp));
 	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
-	softrdma_roce_path_free(rcu_dereference_protected(to_roce_qp(qp)->path,
-							  true));
-	/* the free callback runs before the test's memory goes */
-	rcu_barrier();
+	softrdma_roce_test_rc_qp_remove(qp);
 }
 
 static void softrdma_roce_net_counter_names(struct kunit *test)

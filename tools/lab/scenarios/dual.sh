@@ -231,7 +231,8 @@ fi
 # --- counters -----------------------------------------------------------------------
 # The RoCE drop counters and the iWARP error counters: none may move.
 ROCE_DROPS="rcv_bad_udp_len rcv_truncated rcv_icrc_err rcv_bad_tver rcv_bad_opcode
-	rcv_bad_pkey rcv_no_qp rcv_nomem rcv_addr_mismatch rcv_qp_not_ready
+	rcv_bad_pkey rcv_no_qp rcv_nomem rcv_unreadable rcv_addr_mismatch
+	rcv_qp_not_ready
 	rcv_invalid_request
 	rcv_remote_access_err rcv_backlog_drop rcv_bad_qkey rcv_no_recv_wqe
 	rcv_ud_too_long xmit_drop xmit_no_route xmit_err xmit_nomem

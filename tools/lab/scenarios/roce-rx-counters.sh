@@ -83,7 +83,7 @@ cnt() {
 		awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
 }
 
-COUNTERS="port_rcv_packets rcv_icrc_err rcv_no_qp rcv_bad_tver rcv_bad_opcode rcv_bad_udp_len rcv_truncated rcv_bad_pkey"
+COUNTERS="port_rcv_packets rcv_icrc_err rcv_no_qp rcv_bad_tver rcv_bad_opcode rcv_bad_udp_len rcv_truncated rcv_bad_pkey rcv_nomem rcv_unreadable"
 
 # snapshot DEV: remember all counters as before_<name>
 snapshot() {
@@ -168,7 +168,8 @@ lab_check "guest1: sr0 rcv_no_qp counts the 60 good packets" \
 	delta_is sr0 rcv_no_qp 60
 no_other_drops() {
 	delta_is sr0 rcv_bad_udp_len 0 && delta_is sr0 rcv_truncated 0 &&
-		delta_is sr0 rcv_bad_pkey 0
+		delta_is sr0 rcv_bad_pkey 0 && delta_is sr0 rcv_nomem 0 &&
+		delta_is sr0 rcv_unreadable 0
 }
 lab_check "guest1: no other drop reason moved" no_other_drops
 lab_check "guest1: trace: softrdma_roce_rx for each of the 60 good packets" \

@@ -94,6 +94,23 @@ static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 }
 #endif
 
+/*
+ * 6.12: a received skb's page frags may be device memory the host cannot
+ * read (devmem TCP's net_iov: skb_frag_address() is NULL for them), and
+ * skb_frags_readable() tells, from the skb's unreadable flag.  Before,
+ * every frag is a page.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define SOFTRDMA_HAVE_UNREADABLE_FRAGS	1
+#else
+#define SOFTRDMA_HAVE_UNREADABLE_FRAGS	0
+#include <linux/skbuff.h>
+static inline bool skb_frags_readable(const struct sk_buff *skb)
+{
+	return true;
+}
+#endif
+
 /* 6.4 moved skb_gso_segment() from linux/netdevice.h to net/gso.h */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 #include <net/gso.h>

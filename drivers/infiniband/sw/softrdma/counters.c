@@ -29,6 +29,7 @@ static const struct rdma_stat_desc softrdma_counter_descs[] = {
 	[SOFTRDMA_CNT_RCV_BAD_PKEY] = { .name = "rcv_bad_pkey" },
 	[SOFTRDMA_CNT_RCV_NO_QP] = { .name = "rcv_no_qp" },
 	[SOFTRDMA_CNT_RCV_NOMEM] = { .name = "rcv_nomem" },
+	[SOFTRDMA_CNT_RCV_UNREADABLE] = { .name = "rcv_unreadable" },
 	[SOFTRDMA_CNT_RCV_ADDR_MISMATCH] = { .name = "rcv_addr_mismatch" },
 	/* transmit outcomes other than success */
 	[SOFTRDMA_CNT_XMIT_DROP] = { .name = "xmit_drop" },

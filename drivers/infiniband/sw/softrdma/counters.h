@@ -33,6 +33,8 @@ enum softrdma_counter {
 	SOFTRDMA_CNT_RCV_BAD_PKEY,
 	SOFTRDMA_CNT_RCV_NO_QP,
 	SOFTRDMA_CNT_RCV_NOMEM,
+	/* page frags the host cannot read (device memory) */
+	SOFTRDMA_CNT_RCV_UNREADABLE,
 	/* connected QP: IP source not its peer, or destination not its own */
 	SOFTRDMA_CNT_RCV_ADDR_MISMATCH,
 	/* transmit outcomes other than success */

@@ -762,7 +762,8 @@ u32 softrdma_icrc_compute(struct sk_buff *skb, unsigned int ib_len)
 /*
  * The ICRC field at @off: where it lies in the linear part or, as in a
  * received packet whose payload the NIC put in pages, wholly inside the
- * last page fragment; else copied to @buf.
+ * last page fragment; else copied to @buf.  NULL where the host cannot
+ * read it (a frag of device memory, 6.12).
  */
 static const void *softrdma_icrc_field(const struct sk_buff *skb,
 				       unsigned int off, void *buf)
@@ -778,8 +779,11 @@ static const void *softrdma_icrc_field(const struct sk_buff *skb,
 		/* without a frag list the last fragment ends the skb */
 		last = &shinfo->frags[shinfo->nr_frags - 1];
 		last_off = skb->len - skb_frag_size(last);
-		if (off >= last_off && off + ROCE_ICRC_SIZE <= skb->len)
-			return skb_frag_address(last) + (off - last_off);
+		if (off >= last_off && off + ROCE_ICRC_SIZE <= skb->len) {
+			const u8 *va = skb_frag_address(last);
+
+			return va ? va + (off - last_off) : NULL;
+		}
 	}
 	return skb_header_pointer(skb, off, ROCE_ICRC_SIZE, buf);
 }
@@ -789,7 +793,9 @@ static const void *softrdma_icrc_field(const struct sk_buff *skb,
  * @skb: as for softrdma_icrc_compute(); the IB packet's length is taken
  *	from the UDP header.  Reckoned in place as there when
  *	softrdma_icrc_in_place_ok() allows: as received by a NIC that
- *	builds the packet linear, nothing else holding it.
+ *	builds the packet linear, nothing else holding it.  Its frags must
+ *	be readable (skb_frags_readable(): the receive path drops others
+ *	first); an ICRC field the host cannot read makes the packet bad.
  *
  * Stock rxe (6.2 on) gives RC FLUSH no payload offset in its opcode
  * table, so the ICRC of its FLUSH requests runs on over the BTH, FETH and
@@ -825,6 +831,8 @@ enum softrdma_icrc_verdict softrdma_icrc_check(struct sk_buff *skb)
 		return SOFTRDMA_ICRC_BAD;
 
 	stored = softrdma_icrc_field(skb, ib_off + ib_len, &stored_buf);
+	if (!stored)
+		return SOFTRDMA_ICRC_BAD;
 	want = softrdma_icrc_get(stored);
 	if (!softrdma_icrc_linear_state(skb, ib_off, ib_len, &crc))
 		crc = softrdma_icrc_skb_state(skb, ib_off, ib_len);
@@ -832,7 +840,7 @@ enum softrdma_icrc_verdict softrdma_icrc_check(struct sk_buff *skb)
 		return SOFTRDMA_ICRC_OK;
 
 	bth = skb_header_pointer(skb, ib_off, sizeof(*bth), &bth_buf);
-	if (softrdma_bth_opcode(bth) != SOFTRDMA_OPCODE_RC_FLUSH)
+	if (!bth || softrdma_bth_opcode(bth) != SOFTRDMA_OPCODE_RC_FLUSH)
 		return SOFTRDMA_ICRC_BAD;
 	crc = softrdma_icrc_skb_crc(skb, ib_off, ib_len, crc);
 	return ~crc == want ? SOFTRDMA_ICRC_RXE_FLUSH : SOFTRDMA_ICRC_BAD;

@@ -235,6 +235,31 @@ static void softrdma_icrc_capture_skb_frags(struct kunit *test)
 	}
 }
 
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+/*
+ * The ICRC field across the linear part and a frag the host cannot read
+ * (device memory, 6.12: the skb's flag tells; the page here is
+ * ordinary): the packet is bad, the field never read through NULL.  The
+ * receive path drops such packets before (rcv_unreadable); this is what
+ * the check does should one reach it.
+ */
+static void softrdma_icrc_unreadable_field(struct kunit *test)
+{
+	static const unsigned int frags[] = { 0 };
+	struct sk_buff *skb;
+	unsigned int len;
+	u8 *dgram;
+
+	dgram = capture_datagram(test, 30, &len);
+	skb = datagram_skb(test, dgram, len, UINT_MAX, frags);
+	KUNIT_ASSERT_EQ(test, skb_headlen(skb), len - 2);
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_OK);
+	skb->unreadable = 1;
+	KUNIT_EXPECT_EQ(test, softrdma_icrc_check(skb), SOFTRDMA_ICRC_BAD);
+	kfree_skb(skb);
+}
+#endif
+
 /* byte offsets in an IPv4 RoCE datagram that the ICRC masks (A17.8.2) */
 static bool ipv4_masked(unsigned int off)
 {
@@ -1117,6 +1142,9 @@ static struct kunit_case softrdma_icrc_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_icrc_field_rewrites, field_gen_params),
 	KUNIT_CASE(softrdma_icrc_ipv6),
 	KUNIT_CASE(softrdma_icrc_check_malformed),
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	KUNIT_CASE(softrdma_icrc_unreadable_field),
+#endif
 	KUNIT_CASE(softrdma_icrc_rxe_flush),
 	KUNIT_CASE_PARAM(softrdma_icrc_sweep, sweep_gen_params),
 	KUNIT_CASE_PARAM(softrdma_icrc_in_place, sweep_gen_params),

@@ -34,6 +34,7 @@
 #include <net/tcp.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "iwarp_qp.h"
@@ -208,7 +209,9 @@ static unsigned int softrdma_iw_rx_hdr_whole(struct softrdma_iw_rx *rx,
  * @off, @len of @skb).  After EV_END or EV_FPDU the FPDU's header stays
  * in rx->hdr until the next call, so that an error found while finishing
  * it sends the same TERMINATE however the FPDU was split.  Never copies
- * payload.
+ * payload.  An skb with frags the host cannot read (device memory, 6.12:
+ * tcp_read_sock() hands such skbs on as any) ends the stream as a local
+ * failure (EV_ERR): its bytes can be neither parsed nor placed.
  *
  * Return: bytes consumed, at least one.
  */
@@ -227,6 +230,9 @@ unsigned int softrdma_iw_rx_parse(struct softrdma_iw_rx *rx,
 		rx->hdr_got = 0;
 		rx->hdr_need = sizeof(struct iwarp_ctrl);
 	}
+	if (!skb_frags_readable(skb))
+		return softrdma_iw_rx_bad(rx, ev, SOFTRDMA_IWERR_CATASTROPHIC,
+					  len);
 	switch (rx->state) {
 	case SOFTRDMA_IW_RX_HDR:
 		if (!rx->hdr_got) {

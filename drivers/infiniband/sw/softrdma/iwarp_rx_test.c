@@ -16,6 +16,7 @@
 #include <linux/skbuff.h>
 #include <linux/xarray.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "iwarp_hdr.h"
@@ -459,6 +460,66 @@ static void softrdma_iwarp_rx_short_len(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen->nend, 3U);
 }
 
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+/*
+ * An skb whose frags the host cannot read (device memory, 6.12; the
+ * skb's flag tells, the pages here are ordinary) comes at a point of the
+ * stream: the stream ends there as a local failure, the skb consumed
+ * whole, nothing of it parsed.  Before 6.12 every frag is readable.
+ */
+struct iw_unreadable_case {
+	const char *name;
+	unsigned int fpdu;	/* the FPDU of the stream it comes in */
+	size_t off;		/* from that FPDU's start */
+};
+
+static const struct iw_unreadable_case iw_unreadable_cases[] = {
+	/* what the parser copies (skb_copy_bits() refuses the skb) */
+	{ "at_fpdu_start", 1, 0 },
+	{ "in_header", 1, 6 },
+	{ "in_crc", 1, 1020 },
+	/* what it would take its CRC over and have placed */
+	{ "in_payload", 1, 100 },
+};
+
+static void iw_unreadable_case_desc(const struct iw_unreadable_case *c,
+				    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_unreadable, iw_unreadable_cases, iw_unreadable_case_desc);
+
+static void softrdma_iwarp_rx_unreadable(struct kunit *test)
+{
+	const struct iw_unreadable_case *c = test->param_value;
+	struct softrdma_iw_ev ev = {};
+	struct softrdma_iw_rx *rx;
+	struct iw_seen *seen;
+	struct iw_stream *s;
+	struct sk_buff *skb;
+	unsigned int used;
+	size_t at;
+
+	iw_alloc(test, &s, &seen, &rx);
+	iw_build_stream(test, s, true);
+	at = s->start[c->fpdu] + c->off;
+	KUNIT_ASSERT_LT(test, at, s->len);
+	softrdma_iw_rx_reset(rx, true);
+	iw_feed(test, rx, seen, s->buf, at, 97, false);
+	KUNIT_ASSERT_EQ(test, seen->nerr, 0U);
+
+	skb = iw_skb(test, s->buf + at, s->len - at, true);
+	skb->unreadable = 1;
+	used = softrdma_iw_rx_parse(rx, skb, 0, skb->len, &ev);
+	KUNIT_EXPECT_EQ(test, used, skb->len);
+	KUNIT_EXPECT_EQ(test, ev.type, SOFTRDMA_IW_EV_ERR);
+	KUNIT_EXPECT_EQ(test, ev.err, SOFTRDMA_IWERR_CATASTROPHIC);
+	KUNIT_EXPECT_EQ(test, rx->state, SOFTRDMA_IW_RX_DEAD);
+	kfree_skb(skb);
+}
+#endif
+
 /* An RDMA Write target: a user-type MR over kernel pages */
 #define IW_MR_PAGES	2
 #define IW_MR_IOVA	0x7f0000001000ULL
@@ -628,6 +689,9 @@ static struct kunit_case softrdma_iwarp_rx_cases[] = {
 	KUNIT_CASE(softrdma_iwarp_rx_crc_off),
 	KUNIT_CASE(softrdma_iwarp_rx_bad_version),
 	KUNIT_CASE(softrdma_iwarp_rx_short_len),
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	KUNIT_CASE_PARAM(softrdma_iwarp_rx_unreadable, iw_unreadable_gen_params),
+#endif
 	KUNIT_CASE_PARAM(softrdma_iwarp_rx_write_holds_no_mr,
 			 iw_chunk_gen_params),
 	KUNIT_CASE(softrdma_iwarp_rx_write_stalled_dereg),

@@ -37,6 +37,9 @@
  *  - with its UDP length that of its datagram;
  *  - not decrypted by IPsec (GRO does not compare the state a packet was
  *    decrypted under, and UDP checks the policy of a burst's head only);
+ *  - its frags readable by the host (not device memory, 6.12): the
+ *    receive path tells an unreadable packet by its skb's flag, and
+ *    skb_segment_list() gives each member the head's;
  *  - with the IPv4 ID that follows the burst's last one;
  *  - no longer than the burst's first packet (a longer one would escape
  *    the MTU check, which looks at gso_size, of a burst forwarded after
@@ -354,11 +357,13 @@ softrdma_roce_gro_rcv(struct list_head *head, struct sk_buff *skb,
 	/*
 	 * IP's GRO does not compare the IPsec state packets were decrypted
 	 * under, and UDP checks the policy on the burst's head only: what
-	 * was decrypted goes up alone, checked by itself
+	 * was decrypted goes up alone, checked by itself.  So does a packet
+	 * in frags the host cannot read, which segmentation would mark as
+	 * readable as the head.
 	 */
 	may_join = max >= 2 && !NAPI_GRO_CB(skb)->flush && !uh->check &&
 		   ntohs(uh->len) == sizeof(*uh) + pkt.len &&
-		   !secpath_exists(skb);
+		   !secpath_exists(skb) && skb_frags_readable(skb);
 
 	list_for_each_entry(p, head, list) {
 		if (!NAPI_GRO_CB(p)->same_flow)

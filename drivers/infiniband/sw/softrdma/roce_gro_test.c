@@ -29,6 +29,7 @@
 #include "roce_gro.h"
 #include "roce_hdr.h"
 #include "roce_net.h"
+#include "roce_pkt.h"
 #include "roce_qp.h"
 
 struct gro_start_case {
@@ -678,6 +679,49 @@ static struct sk_buff *wk_member_shared(struct sk_buff *head)
 	return skb_get(skb_shinfo(head)->frag_list->next);
 }
 
+/* a clone of a member, which shares its data but not the skb */
+static struct sk_buff *wk_member_cloned(struct sk_buff *head)
+{
+	return skb_clone(skb_shinfo(head)->frag_list, GFP_KERNEL);
+}
+
+static struct sk_buff *wk_head_mac_unset(struct sk_buff *head)
+{
+	skb_unset_mac_header(head);
+	return NULL;
+}
+
+/* an in-band 802.1Q tag left in the head's link header: 18 bytes */
+static struct sk_buff *wk_head_mac_tagged(struct sk_buff *head)
+{
+	skb_set_mac_header(head, skb_mac_offset(head) - VLAN_HLEN);
+	return NULL;
+}
+
+/*
+ * the second member copied to an skb with less than a link header's room
+ * before its IP header; the old one is handed back
+ */
+static struct sk_buff *wk_member_headroom(struct sk_buff *head)
+{
+	struct sk_buff *m = skb_shinfo(head)->frag_list->next, *n;
+	unsigned int hdrs = -skb_network_offset(m);
+
+	n = alloc_skb(ETH_HLEN - 1 + hdrs + m->len, GFP_KERNEL);
+	if (!n)
+		return NULL;
+	skb_reserve(n, ETH_HLEN - 1 + hdrs);
+	skb_put_data(n, m->data, m->len);
+	skb_set_network_header(n, -(int)hdrs);
+	skb_set_transport_header(n, -(int)sizeof(struct udphdr));
+	memcpy(skb_network_header(n), skb_network_header(m), hdrs);
+	n->next = m->next;
+	skb_shinfo(head)->frag_list->next = n;
+	head->truesize += n->truesize - m->truesize;
+	skb_mark_not_on_list(m);
+	return m;
+}
+
 /* a third packet's destination rewritten (a NAT rule), or its port */
 static struct sk_buff *wk_member_daddr(struct sk_buff *head)
 {
@@ -718,6 +762,10 @@ static const struct gro_walkable_case gro_walkable_cases[] = {
 	{ "head_cloned", wk_head_cloned, false },
 	{ "head_ip_options", wk_head_ip_options, false },
 	{ "member_shared", wk_member_shared, false },
+	{ "member_cloned", wk_member_cloned, false },
+	{ "head_mac_header_unset", wk_head_mac_unset, false },
+	{ "head_mac_header_18_bytes", wk_head_mac_tagged, false },
+	{ "member_headroom_short", wk_member_headroom, false },
 	{ "member_other_destination", wk_member_daddr, false },
 	{ "member_other_source_port", wk_member_sport, false },
 	{ "member_ip_options", wk_member_ip_options, false },
@@ -750,8 +798,9 @@ static void softrdma_roce_gro_walkable_shapes(struct kunit *test)
 /*
  * Through encap_rcv's GSO path on a device: each packet of a burst
  * counted where it would be counted alone, whether the burst is taken
- * apart (a GRO burst) or segmented (the same packets without the GRO
- * burst's mark, as a burst of any other origin).  QP 0x11 exists, with a
+ * apart (a GRO burst) or segmented (the same burst with its head cloned,
+ * as a packet socket clones it, which encap_rcv cannot take apart), with
+ * its members' 802.1Q tags in the frame or not.  QP 0x11 exists, with a
  * path from the packets' source to their destination and its engines
  * stopped (a packet that reaches them counts as rcv_qp_not_ready); QP
  * 0x12 does not.
@@ -761,6 +810,9 @@ static void softrdma_roce_gro_walkable_shapes(struct kunit *test)
 #define FULL	(12 + 1024)
 #define NOT_READY	SOFTRDMA_CNT_RCV_QP_NOT_READY
 #define NO_QP		SOFTRDMA_CNT_RCV_NO_QP
+#define MISMATCH	SOFTRDMA_CNT_RCV_ADDR_MISMATCH
+/* a host on the link other than the packets' source (192.0.2.1) */
+#define OTHER_HOST	9
 
 struct gro_rcv_case {
 	const char *name;
@@ -800,76 +852,59 @@ static void gro_rcv_case_desc(const struct gro_rcv_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(gro_rcv, gro_rcv_cases, gro_rcv_case_desc);
 
-/* a device never registered, as the RoCE receive path sees one */
-static struct softrdma_dev *gro_rcv_dev(struct kunit *test)
-{
-	struct softrdma_dev *sdev;
+/* how encap_rcv gets each case's burst */
+struct gro_rcv_shape {
+	const char *name;
+	bool vlan;	/* members with an in-band 802.1Q tag */
+	bool tapped;	/* the head cloned, as a packet socket clones it */
+};
 
-	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sdev);
-	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(sdev), 0);
-	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
-	refcount_set(&sdev->ibdev.refcount, 1);
-	init_completion(&sdev->ibdev.unreg_completion);
-	return sdev;
+static const struct gro_rcv_shape gro_rcv_shapes[] = {
+	{ "walked", false, false },
+	{ "segmented", false, true },
+	{ "vlan_walked", true, false },
+	{ "vlan_segmented", true, true },
+};
+
+/* a counter snapshot of @sdev */
+static void gro_counters(const struct softrdma_dev *sdev, u64 *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		val[i] = softrdma_counter_read(sdev, i);
 }
 
-/* an RC QP in RTS, its engines stopped, talking to the packets' source */
-static struct softrdma_qp *gro_rcv_qp(struct kunit *test,
-				      struct softrdma_dev *sdev, u32 qpn)
+static void gro_expect_counters(struct kunit *test,
+				const struct softrdma_dev *sdev,
+				const u64 *want, const char *what)
 {
-	struct softrdma_roce_path *path;
-	struct softrdma_roce_qp *rqp;
-	struct softrdma_av av = {};
-	struct softrdma_qp *qp;
+	unsigned int i;
 
-	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rqp);
-	qp = &rqp->qp;
-	qp->sdev = sdev;
-	qp->ibqp.qp_type = IB_QPT_RC;
-	qp->ibqp.qp_num = qpn;
-	refcount_set(&qp->ref, 1);
-	init_completion(&qp->released);
-	spin_lock_init(&qp->sq.lock);
-	spin_lock_init(&qp->rq.lock);
-	skb_queue_head_init(&rqp->rc.req_txq);
-	skb_queue_head_init(&rqp->rc.resp_txq);
-	skb_queue_head_init(&rqp->rc.backlog);
-	rqp->rc.req_state = SOFTRDMA_RC_REQ_STOPPED;
-	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
-	qp->state = IB_QPS_RTS;
-
-	av.network_type = RDMA_NETWORK_IPV4;
-	av.hop_limit = 64;
-	av.saddr.v4.s_addr = htonl(0xc0000202);
-	av.daddr.v4.s_addr = htonl(0xc0000201);
-	path = softrdma_roce_path_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, path);
-	softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
-	RCU_INIT_POINTER(rqp->path, path);
-	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
-					      GFP_KERNEL)), 0);
-	return qp;
+	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(sdev, i),
+				    want[i], "%s: counter %s", what,
+				    softrdma_counter_name(i));
 }
 
 static void softrdma_roce_gro_rcv_counts(struct kunit *test)
 {
 	const struct gro_rcv_case *c = test->param_value;
+	struct softrdma_dev *sdev = softrdma_roce_test_dev(test);
 	u64 want[SOFTRDMA_NUM_COUNTERS];
-	struct softrdma_dev *sdev = gro_rcv_dev(test);
-	struct sk_buff *head;
-	struct socket *sock;
+	const struct gro_rcv_shape *sh;
+	struct sk_buff *head, *tap;
 	struct softrdma_qp *qp;
-	unsigned int i, pass;
+	struct socket *sock;
+	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_DGRAM,
 					       IPPROTO_UDP, &sock), 0);
-	qp = gro_rcv_qp(test, sdev, QP_A);
+	qp = softrdma_roce_test_rc_qp(test, sdev, QP_A, RDMA_NETWORK_IPV4);
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
-			want[i] = softrdma_counter_read(sdev, i);
+	for (sh = gro_rcv_shapes; sh < gro_rcv_shapes +
+	     ARRAY_SIZE(gro_rcv_shapes); sh++) {
+		gro_counters(sdev, want);
 		want[SOFTRDMA_CNT_RCV_PACKETS] += c->n;
 		for (i = 0; i < c->n; i++) {
 			want[SOFTRDMA_CNT_RCV_BYTES] += c->pkt[i].ib_len +
@@ -877,36 +912,234 @@ static void softrdma_roce_gro_rcv_counts(struct kunit *test)
 			want[c->counter[i]]++;
 		}
 
-		head = gro_burst_make(test, c->pkt, c->n, 7, false, NULL);
-		/* the second time round, of no GRO burst's shape */
-		if (pass)
-			skb_shinfo(head)->gso_type &= ~SKB_GSO_UDP_TUNNEL;
-		KUNIT_EXPECT_EQ(test, softrdma_roce_gro_walkable(head), !pass);
+		head = gro_burst_make(test, c->pkt, c->n, 7, sh->vlan, NULL);
+		tap = NULL;
+		if (sh->tapped) {
+			tap = skb_clone(head, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, tap);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, softrdma_roce_gro_walkable(head),
+				    !sh->tapped, "%s", sh->name);
 
 		local_bh_disable();
 		rcu_read_lock();
 		softrdma_roce_rcv_gso(sock->sk, sdev, head);
 		rcu_read_unlock();
 		local_bh_enable();
+		kfree_skb(tap);
 
-		for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
-			KUNIT_EXPECT_EQ_MSG(test, softrdma_counter_read(sdev, i),
-					    want[i], "%s: counter %s",
-					    pass ? "segmented" : "walked",
-					    softrdma_counter_name(i));
+		gro_expect_counters(test, sdev, want, sh->name);
 	}
 
 	/* every reference taken on the way was given back */
 	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
 	KUNIT_EXPECT_EQ(test, refcount_read(&sdev->ibdev.refcount), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&sock->sk->sk_drops), 0);
-	xa_erase(&sdev->qp_xa, QP_A);
-	softrdma_roce_path_free(rcu_dereference_protected(to_roce_qp(qp)->path,
-							  true));
-	rcu_barrier();
+	softrdma_roce_test_rc_qp_remove(qp);
 	sock_release(sock);
-	xa_destroy(&sdev->qp_xa);
-	softrdma_counters_free(sdev);
+	softrdma_roce_test_dev_free(sdev);
+}
+
+/*
+ * encap_rcv's dispatch (softrdma_roce_rcv_sock()): a datagram is
+ * received alone; a GSO skb of any type goes to the GSO path, which
+ * walks a GRO burst and has UDP segment anything else.  A GSO type
+ * without UDP_L4 and FRAGLIST (a tunnel's over an inner TCP, which UDP
+ * hands to a tunnel socket whole), which segmentation refuses here, is
+ * counted as UDP counts it (sk_drops, one per packet), never parsed as
+ * one datagram.
+ */
+struct gro_sock_case {
+	const char *name;
+	unsigned int n;			/* packets; 1: a datagram, not GSO */
+	unsigned int gso_type;		/* 0: as GRO completes a burst */
+	unsigned int received;		/* packets the device counts */
+	int sk_drops;
+};
+
+static const struct gro_sock_case gro_sock_cases[] = {
+	{ "datagram", 1, 0, 1, 0 },
+	{ "gro_burst", 3, 0, 3, 0 },
+	{ "tcp_in_udp_tunnel", 3, SKB_GSO_TCPV4 | SKB_GSO_UDP_TUNNEL, 0, 3 },
+	{ "udp_tunnel_mark_only", 3, SKB_GSO_UDP_TUNNEL, 0, 3 },
+};
+
+static void gro_sock_case_desc(const struct gro_sock_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_sock, gro_sock_cases, gro_sock_case_desc);
+
+static void softrdma_roce_gro_rcv_dispatch(struct kunit *test)
+{
+	const struct gro_sock_case *c = test->param_value;
+	const struct gro_pkt_spec spec[3] = {
+		{ FULL, QP_A }, { FULL, QP_A }, { 12 + 100, QP_A },
+	};
+	struct gro_bth bth = { .opcode = MID, .qpn = QP_A, .psn = 0x100 };
+	struct softrdma_dev *sdev = softrdma_roce_test_dev(test);
+	u64 want[SOFTRDMA_NUM_COUNTERS];
+	struct softrdma_qp *qp;
+	struct socket *sock;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_DGRAM,
+					       IPPROTO_UDP, &sock), 0);
+	qp = softrdma_roce_test_rc_qp(test, sdev, QP_A, RDMA_NETWORK_IPV4);
+
+	KUNIT_ASSERT_LE(test, c->n, ARRAY_SIZE(spec));
+	gro_counters(sdev, want);
+	want[SOFTRDMA_CNT_RCV_PACKETS] += c->received;
+	want[NOT_READY] += c->received;
+	for (i = 0; i < c->received; i++)
+		want[SOFTRDMA_CNT_RCV_BYTES] += spec[i].ib_len + ROCE_ICRC_SIZE;
+
+	if (c->n == 1) {
+		/* as ip_rcv() and udp_rcv() leave a datagram */
+		skb = gro_rx_pkt(test, &bth, spec[0].ib_len, 0, 7, NULL);
+		__skb_pull(skb, sizeof(struct iphdr));
+		skb_reset_transport_header(skb);
+	} else {
+		skb = gro_burst_make(test, spec, c->n, 7, false, NULL);
+		if (c->gso_type)
+			skb_shinfo(skb)->gso_type = c->gso_type;
+	}
+
+	local_bh_disable();
+	rcu_read_lock();
+	softrdma_roce_rcv_sock(sock->sk, sdev, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+
+	gro_expect_counters(test, sdev, want, c->name);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sock->sk->sk_drops), c->sk_drops);
+	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&sdev->ibdev.refcount), 1);
+	softrdma_roce_test_rc_qp_remove(qp);
+	sock_release(sock);
+	softrdma_roce_test_dev_free(sdev);
+}
+
+/*
+ * The packets of a run to one QP share its lookup and its reference, and
+ * each is checked against the path the QP has when it is delivered
+ * (roce_rx.c): what becomes of a packet when the QP changes between two
+ * of a run.  Destroy takes the QP out of the xarray first and then waits
+ * for references: the rest of the run reaches the QP, whose engines
+ * destroy stops (here stopped throughout: rcv_qp_not_ready); a packet of
+ * a later run finds no QP.
+ */
+enum gro_run_event {
+	GRO_RUN_NONE,
+	GRO_RUN_QP_ERASED,	/* destroy_qp unpublished it */
+	GRO_RUN_PATH_OTHER,	/* modify_qp published a path to another peer */
+	GRO_RUN_PATH_NONE,	/* its path withdrawn (reset) */
+};
+
+struct gro_run_step {
+	u32 qpn;
+	enum gro_run_event before;
+	enum softrdma_counter counter;
+};
+
+struct gro_run_case {
+	const char *name;
+	unsigned int n;
+	struct gro_run_step step[4];
+};
+
+static const struct gro_run_case gro_run_cases[] = {
+	{ "qp_erased", 4, {
+	  { QP_A, GRO_RUN_NONE, NOT_READY },
+	  { QP_A, GRO_RUN_QP_ERASED, NOT_READY },
+	  /* another QP's packet ends the run */
+	  { QP_B, GRO_RUN_NONE, NO_QP },
+	  { QP_A, GRO_RUN_NONE, NO_QP } } },
+	{ "path_to_other_peer", 3, {
+	  { QP_A, GRO_RUN_NONE, NOT_READY },
+	  { QP_A, GRO_RUN_PATH_OTHER, MISMATCH },
+	  { QP_A, GRO_RUN_NONE, MISMATCH } } },
+	{ "path_withdrawn", 2, {
+	  { QP_A, GRO_RUN_NONE, NOT_READY },
+	  { QP_A, GRO_RUN_PATH_NONE, MISMATCH } } },
+};
+
+static void gro_run_case_desc(const struct gro_run_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gro_run, gro_run_cases, gro_run_case_desc);
+
+/* @qp's path replaced by @path (NULL: none), the old one freed after RCU */
+static void gro_run_set_path(struct softrdma_qp *qp,
+			     struct softrdma_roce_path *path)
+{
+	softrdma_roce_path_free(rcu_replace_pointer(to_roce_qp(qp)->path,
+						    path, true));
+}
+
+static void softrdma_roce_gro_rcv_run(struct kunit *test)
+{
+	const struct gro_run_case *c = test->param_value;
+	struct softrdma_dev *sdev = softrdma_roce_test_dev(test);
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = sdev };
+	struct softrdma_roce_path *other;
+	u64 want[SOFTRDMA_NUM_COUNTERS];
+	struct gro_bth bth = { .opcode = MID };
+	struct sk_buff *skbs[4];
+	enum softrdma_counter drop;
+	struct softrdma_qp *qp;
+	unsigned int i;
+
+	qp = softrdma_roce_test_rc_qp(test, sdev, QP_A, RDMA_NETWORK_IPV4);
+	other = softrdma_roce_test_path(test, RDMA_NETWORK_IPV4, OTHER_HOST);
+	/* the packets as softrdma_roce_rcv_one() hands them on */
+	KUNIT_ASSERT_LE(test, c->n, ARRAY_SIZE(skbs));
+	for (i = 0; i < c->n; i++) {
+		bth.qpn = c->step[i].qpn;
+		bth.psn = 0x100 + i;
+		skbs[i] = gro_rx_pkt(test, &bth, FULL, i, 7 + i, NULL);
+		__skb_pull(skbs[i], sizeof(struct iphdr));
+		KUNIT_ASSERT_EQ(test, softrdma_roce_rcv_parse(skbs[i], &drop),
+				0);
+		softrdma_roce_pkt(skbs[i])->sdev = sdev;
+	}
+	gro_counters(sdev, want);
+
+	/* one run, as softrdma_roce_rcv_burst() walks one */
+	local_bh_disable();
+	rcu_read_lock();
+	for (i = 0; i < c->n; i++) {
+		switch (c->step[i].before) {
+		case GRO_RUN_QP_ERASED:
+			xa_erase(&sdev->qp_xa, QP_A);
+			WRITE_ONCE(qp->state, IB_QPS_ERR);
+			break;
+		case GRO_RUN_PATH_OTHER:
+			gro_run_set_path(qp, other);
+			other = NULL;
+			break;
+		case GRO_RUN_PATH_NONE:
+			gro_run_set_path(qp, NULL);
+			break;
+		case GRO_RUN_NONE:
+			break;
+		}
+		softrdma_roce_rcv_deliver(&ctx, skbs[i]);
+		want[c->step[i].counter]++;
+	}
+	softrdma_roce_rcv_done(&ctx);
+	rcu_read_unlock();
+	local_bh_enable();
+
+	gro_expect_counters(test, sdev, want, c->name);
+	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
+	softrdma_roce_path_free(other);
+	softrdma_roce_test_rc_qp_remove(qp);
+	softrdma_roce_test_dev_free(sdev);
 }
 
 /* softrdma_roce_rcv_for_host() as for packets sroce takes here, or not */
@@ -1093,6 +1326,7 @@ struct gro_order_case {
 	bool same_flow;		/* what the layers below left of the burst */
 	u32 held_qpn;
 	bool deliver;
+	bool unreadable;	/* its frags device memory (6.12) */
 };
 
 static const struct gro_order_case gro_order_cases[] = {
@@ -1106,6 +1340,15 @@ static const struct gro_order_case gro_order_cases[] = {
 	{ "out_of_flow", 64, GRO_NH + 1036, false, false, 0x11, true },
 	/* out of the flow and another QP's: it stays */
 	{ "other_qp", 64, GRO_NH + 1036, true, false, 0x12, false },
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	/*
+	 * whole, so that it would join: but the host cannot read all of it,
+	 * and it goes up alone, to be dropped by its own flag, which
+	 * segmentation would overwrite with the burst's
+	 */
+	{ "unreadable", 64, GRO_NH + 1036 + ROCE_ICRC_SIZE, false, true, 0x11,
+	  true, true },
+#endif
 };
 
 static void gro_order_case_desc(const struct gro_order_case *c, char *desc)
@@ -1133,6 +1376,9 @@ static void softrdma_roce_gro_order(struct kunit *test)
 	skb_trim(skb, c->len);
 	if (c->csum)
 		udp_hdr(skb)->check = htons(0x1234);
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	skb->unreadable = c->unreadable;
+#endif
 	NAPI_GRO_CB(p)->same_flow = c->same_flow;
 
 	pp = softrdma_roce_gro_rcv(&held, skb, c->max, gro_taken);
@@ -1401,6 +1647,8 @@ static struct kunit_case softrdma_roce_gro_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_roce_gro_walkable_shapes,
 			 gro_walkable_gen_params),
 	KUNIT_CASE_PARAM(softrdma_roce_gro_rcv_counts, gro_rcv_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_rcv_dispatch, gro_sock_gen_params),
+	KUNIT_CASE_PARAM(softrdma_roce_gro_rcv_run, gro_run_gen_params),
 	{}
 };
 

@@ -302,11 +302,15 @@ void softrdma_roce_net_exit(void)
  *	set; on success moved to the BTH as roce_pkt.h describes
  * @drop: on failure, the counter naming the reason
  *
- * Checks, in order: the UDP length against the datagram, room for a BTH
- * and ICRC, the ICRC (A17.8; before anything else in the packet is
- * trusted), TVer (9.2), the opcode, room for its headers and pad, the
- * P_Key (9.6.1.1 / 10.9.3).  Payload rules that need QP state (path MTU,
- * opcode sequence) are the transport's.
+ * Checks, in order: that the host can read every byte (not so for page
+ * frags of device memory, such as a devmem TCP receive queue's, from
+ * 6.12 on: neither the ICRC nor the payload could be read), the UDP
+ * length against the datagram, room for a BTH and ICRC, the ICRC (A17.8;
+ * before anything else in the packet is trusted), TVer (9.2), the
+ * opcode, room for its headers and pad, the P_Key (9.6.1.1 / 10.9.3).
+ * Each packet of a receive burst is parsed on its own, its own frags
+ * tested.  Payload rules that need QP state (path MTU, opcode sequence)
+ * are the transport's.
  *
  * Return: 0 with the skb's softrdma_roce_pkt filled (but for sdev), or
  * -EINVAL with @drop set.
@@ -321,6 +325,10 @@ VISIBLE_IF_KUNIT int softrdma_roce_rcv_parse(struct sk_buff *skb,
 	unsigned int hdr_len;
 	u8 opcode, pad;
 
+	if (!skb_frags_readable(skb)) {
+		*drop = SOFTRDMA_CNT_RCV_UNREADABLE;
+		return -EINVAL;
+	}
 	if (!pskb_may_pull(skb, sizeof(struct udphdr))) {
 		*drop = SOFTRDMA_CNT_RCV_TRUNCATED;
 		return -EINVAL;
@@ -645,19 +653,6 @@ static struct softrdma_dev *softrdma_roce_rcv_dev(struct sk_buff *skb)
 	return sdev;
 }
 
-/* one datagram, to the device that takes it */
-static void softrdma_roce_rcv_datagram(struct sk_buff *skb)
-{
-	struct softrdma_dev *sdev = softrdma_roce_rcv_dev(skb);
-
-	/* no device here to count it against: a netdev without sroce */
-	if (!sdev) {
-		kfree_skb(skb);
-		return;
-	}
-	softrdma_roce_rcv_skb(sdev, skb);
-}
-
 /* a datagram UDP would drop before encap_rcv, counted as UDP counts it */
 static void softrdma_roce_udp_drop(struct sock *sk, struct sk_buff *skb,
 				   bool csum)
@@ -729,29 +724,48 @@ VISIBLE_IF_KUNIT void softrdma_roce_rcv_gso(struct sock *sk,
 }
 EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_gso);
 
+/**
+ * softrdma_roce_rcv_sock() - receive what a RoCE socket got, on a device
+ * @sk: the socket
+ * @sdev: the device that takes it, referenced by the caller
+ * @skb: a datagram or a GSO skb, skb->data at the (head's) UDP header
+ *
+ * The IPv4 socket takes GSO skbs (softrdma_roce_sock_create()): what UDP
+ * would have segmented (udp_unexpected_gso()), of any GSO type, goes to
+ * softrdma_roce_rcv_gso().  Anything else is one datagram.
+ *
+ * Context: softirq, or BHs disabled; under rcu_read_lock().
+ */
+VISIBLE_IF_KUNIT void softrdma_roce_rcv_sock(struct sock *sk,
+					     struct softrdma_dev *sdev,
+					     struct sk_buff *skb)
+{
+	struct softrdma_roce_rcv_ctx ctx = { .sdev = sdev };
+
+	if (skb_is_gso(skb) && sk->sk_family == AF_INET) {
+		softrdma_roce_rcv_gso(sk, sdev, skb);
+		return;
+	}
+	softrdma_roce_rcv_one(&ctx, skb);
+	softrdma_roce_rcv_done(&ctx);
+}
+EXPORT_SYMBOL_IF_KUNIT(softrdma_roce_rcv_sock);
+
 /*
  * udp_tunnel encap_rcv: skb->data at the UDP header, its checksum checked
- * by UDP, under rcu_read_lock().  The IPv4 socket takes GSO skbs
- * (softrdma_roce_sock_create()): what UDP would have segmented
- * (udp_unexpected_gso()) goes to softrdma_roce_rcv_gso().
+ * by UDP, under rcu_read_lock().
  * Returns 0: the packet is consumed, whatever became of it.
  */
 static int softrdma_roce_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	struct softrdma_dev *sdev;
+	struct softrdma_dev *sdev = softrdma_roce_rcv_dev(skb);
 
-	if (!skb_is_gso(skb) || sk->sk_family != AF_INET) {
-		softrdma_roce_rcv_datagram(skb);
-		return 0;
-	}
-
-	sdev = softrdma_roce_rcv_dev(skb);
 	/* no device here to count it against: a netdev without sroce */
 	if (!sdev) {
 		kfree_skb(skb);
 		return 0;
 	}
-	softrdma_roce_rcv_gso(sk, sdev, skb);
+	softrdma_roce_rcv_sock(sk, sdev, skb);
 	softrdma_dev_put(sdev);
 	return 0;
 }

@@ -132,12 +132,15 @@ bool softrdma_roce_rcv_for_host(const struct sk_buff *skb, const void *nh);
 #if IS_ENABLED(CONFIG_KUNIT)
 #include "counters.h"
 
+struct kunit;
 struct sock;
 
 int softrdma_roce_rcv_parse(struct sk_buff *skb, enum softrdma_counter *drop);
 void softrdma_roce_rcv_skb(struct softrdma_dev *sdev, struct sk_buff *skb);
 void softrdma_roce_rcv_gso(struct sock *sk, struct softrdma_dev *sdev,
 			   struct sk_buff *skb);
+void softrdma_roce_rcv_sock(struct sock *sk, struct softrdma_dev *sdev,
+			    struct sk_buff *skb);
 void *softrdma_roce_icrc_append(struct sk_buff *skb);
 int softrdma_roce_push_hdrs(struct net *net, struct sk_buff *skb,
 			    const struct softrdma_roce_tx *tx,
@@ -147,6 +150,17 @@ struct sk_buff *softrdma_roce_burst_finish(struct net *net,
 					   const struct softrdma_roce_tx *tx,
 					   struct dst_entry *dst,
 					   enum softrdma_counter *drop);
+
+/* roce_net_test.c's fixtures, which roce_gro_test.c shares */
+struct softrdma_dev *softrdma_roce_test_dev(struct kunit *test);
+void softrdma_roce_test_dev_free(struct softrdma_dev *sdev);
+struct softrdma_roce_path *softrdma_roce_test_path(struct kunit *test,
+						   enum rdma_network_type type,
+						   u8 peer);
+struct softrdma_qp *softrdma_roce_test_rc_qp(struct kunit *test,
+					     struct softrdma_dev *sdev, u32 qpn,
+					     enum rdma_network_type path_type);
+void softrdma_roce_test_rc_qp_remove(struct softrdma_qp *qp);
 #endif
 
 #endif /* SOFTRDMA_ROCE_NET_H */

@@ -23,6 +23,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "av.h"
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "icrc.h"
@@ -119,18 +120,39 @@ struct roce_net_test {
 	struct softrdma_dev *sdev;
 };
 
+/**
+ * softrdma_roce_test_dev() - a device never registered, as the RoCE
+ * receive path sees one: counters, an empty QP xarray, one reference
+ * @test: the test; the device's memory is its
+ *
+ * Return: the device; softrdma_roce_test_dev_free() undoes it.
+ */
+struct softrdma_dev *softrdma_roce_test_dev(struct kunit *test)
+{
+	struct softrdma_dev *sdev;
+
+	sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(sdev), 0);
+	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC1);
+	refcount_set(&sdev->ibdev.refcount, 1);
+	init_completion(&sdev->ibdev.unreg_completion);
+	return sdev;
+}
+
+void softrdma_roce_test_dev_free(struct softrdma_dev *sdev)
+{
+	xa_destroy(&sdev->qp_xa);
+	softrdma_counters_free(sdev);
+}
+
 static int roce_net_test_init(struct kunit *test)
 {
 	struct roce_net_test *t;
 
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->sdev = kunit_kzalloc(test, sizeof(*t->sdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->sdev);
-	KUNIT_ASSERT_EQ(test, softrdma_counters_alloc(t->sdev), 0);
-	xa_init_flags(&t->sdev->qp_xa, XA_FLAGS_ALLOC1);
-	refcount_set(&t->sdev->ibdev.refcount, 1);
-	init_completion(&t->sdev->ibdev.unreg_completion);
+	t->sdev = softrdma_roce_test_dev(test);
 	test->priv = t;
 	return 0;
 }
@@ -141,8 +163,7 @@ static void roce_net_test_exit(struct kunit *test)
 
 	/* every packet gave back the device reference it was handed */
 	KUNIT_EXPECT_EQ(test, refcount_read(&t->sdev->ibdev.refcount), 1);
-	xa_destroy(&t->sdev->qp_xa);
-	softrdma_counters_free(t->sdev);
+	softrdma_roce_test_dev_free(t->sdev);
 }
 
 static void softrdma_roce_net_rcv_ack(struct kunit *test)
@@ -274,6 +295,10 @@ struct rcv_case {
 	unsigned int (*mangle)(u8 *buf, unsigned int len);
 	bool fix_icrc;
 	enum softrdma_counter counter;
+	/* bytes in the linear part, the rest in a page frag; 0: all */
+	unsigned int linear;
+	/* the frag device memory the host cannot read (6.12) */
+	bool unreadable;
 };
 
 static unsigned int keep(u8 *buf, unsigned int len)
@@ -392,6 +417,18 @@ static const struct rcv_case rcv_cases[] = {
 	  SOFTRDMA_CNT_RCV_BAD_OPCODE },
 	{ "pkey_other_partition", rc_ack, sizeof(rc_ack), pkey_other, true,
 	  SOFTRDMA_CNT_RCV_BAD_PKEY },
+	{ "payload_in_frag_no_qp", rc_read_req, sizeof(rc_read_req), keep,
+	  false, SOFTRDMA_CNT_RCV_NO_QP, BTH_OFF + 16 },
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	/*
+	 * the skb's flag says so (the page itself is ordinary): dropped
+	 * before the ICRC, whether the frag holds payload or the ICRC
+	 */
+	{ "payload_in_unreadable_frag", rc_read_req, sizeof(rc_read_req),
+	  keep, false, SOFTRDMA_CNT_RCV_UNREADABLE, BTH_OFF + 16, true },
+	{ "icrc_in_unreadable_frag", rc_read_req, sizeof(rc_read_req), keep,
+	  false, SOFTRDMA_CNT_RCV_UNREADABLE, sizeof(rc_read_req) - 2, true },
+#endif
 };
 
 static void rcv_case_desc(const struct rcv_case *c, char *desc)
@@ -425,7 +462,10 @@ static void softrdma_roce_net_rcv_counts(struct kunit *test)
 	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
 		before[i] = softrdma_counter_read(t->sdev, i);
 
-	skb = rcv_skb(test, buf, len, len);
+	skb = rcv_skb(test, buf, len, c->linear ?: len);
+#if SOFTRDMA_HAVE_UNREADABLE_FRAGS
+	skb->unreadable = c->unreadable;
+#endif
 	refcount_inc(&t->sdev->ibdev.refcount);	/* the lookup's reference */
 	local_bh_disable();
 	softrdma_roce_rcv_skb(t->sdev, skb);
@@ -553,14 +593,56 @@ static unsigned int addr_case_packet(const struct addr_case *c, u8 *buf,
 	return sizeof(*ip6h);
 }
 
-/* an RC QP published on @sdev as @qpn, in RTS with its engines stopped */
-static struct softrdma_qp *addr_test_qp(struct kunit *test,
-					struct softrdma_dev *sdev, u32 qpn,
-					enum rdma_network_type path_type)
+/**
+ * softrdma_roce_test_path() - a path from this host's address to a peer's
+ * @test: the test
+ * @type: RDMA_NETWORK_IPV4 or _IPV6
+ * @peer: the peer's host number (ADDR_*, the last byte of its address)
+ *
+ * Return: the path, unpublished; free with softrdma_roce_path_free().
+ */
+struct softrdma_roce_path *softrdma_roce_test_path(struct kunit *test,
+						   enum rdma_network_type type,
+						   u8 peer)
 {
 	struct softrdma_roce_path *path;
-	struct softrdma_roce_qp *rqp;
 	struct softrdma_av av = {};
+
+	av.network_type = type;
+	av.hop_limit = 64;
+	if (type == RDMA_NETWORK_IPV4) {
+		addr4(&av.saddr, ADDR_LOCAL);
+		addr4(&av.daddr, peer);
+	} else {
+		addr6(&av.saddr, ADDR_LOCAL);
+		addr6(&av.daddr, peer);
+	}
+	path = softrdma_roce_path_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
+	return path;
+}
+
+/**
+ * softrdma_roce_test_rc_qp() - an RC QP as the receive path finds one
+ * @test: the test; the QP's memory is its
+ * @sdev: from softrdma_roce_test_dev()
+ * @qpn: published in @sdev's QP xarray under this number
+ * @path_type: its path's IP version, to this host's address
+ *	(192.0.2.2, 2001:db8::2) from its peer's (.1, ::1); RDMA_NETWORK_IB
+ *	for none
+ *
+ * The QP is in RTS with its engines stopped: a packet that reaches them
+ * counts as rcv_qp_not_ready and changes nothing else.
+ *
+ * Return: the QP, its one reference the test's;
+ * softrdma_roce_test_rc_qp_remove() undoes it.
+ */
+struct softrdma_qp *softrdma_roce_test_rc_qp(struct kunit *test,
+					     struct softrdma_dev *sdev, u32 qpn,
+					     enum rdma_network_type path_type)
+{
+	struct softrdma_roce_qp *rqp;
 	struct softrdma_qp *qp;
 
 	rqp = kunit_kzalloc(test, sizeof(*rqp), GFP_KERNEL);
@@ -580,24 +662,28 @@ static struct softrdma_qp *addr_test_qp(struct kunit *test,
 	rqp->rc.resp_state = SOFTRDMA_RC_RESP_STOPPED;
 	qp->state = IB_QPS_RTS;
 
-	if (path_type != RDMA_NETWORK_IB) {
-		av.network_type = path_type;
-		av.hop_limit = 64;
-		if (path_type == RDMA_NETWORK_IPV4) {
-			addr4(&av.saddr, ADDR_LOCAL);
-			addr4(&av.daddr, ADDR_PEER);
-		} else {
-			addr6(&av.saddr, ADDR_LOCAL);
-			addr6(&av.daddr, ADDR_PEER);
-		}
-		path = softrdma_roce_path_alloc();
-		KUNIT_ASSERT_NOT_NULL(test, path);
-		softrdma_roce_tx_set(&path->tx, &av, SOFTRDMA_ROCE_SPORT_MIN);
-		RCU_INIT_POINTER(rqp->path, path);
-	}
+	if (path_type != RDMA_NETWORK_IB)
+		RCU_INIT_POINTER(rqp->path,
+				 softrdma_roce_test_path(test, path_type,
+							 ADDR_PEER));
 	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp,
 					      GFP_KERNEL)), 0);
 	return qp;
+}
+
+/**
+ * softrdma_roce_test_rc_qp_remove() - unpublish a test QP, free its path
+ * @qp: from softrdma_roce_test_rc_qp(); it may be unpublished already
+ *
+ * Waits for the path's RCU callback, which must run before the test's
+ * memory goes.
+ */
+void softrdma_roce_test_rc_qp_remove(struct softrdma_qp *qp)
+{
+	xa_erase(&qp->sdev->qp_xa, softrdma_qpn(qp));
+	softrdma_roce_path_free(rcu_replace_pointer(to_roce_qp(qp)->path, NULL,
+						    true));
+	rcu_barrier();
 }
 
 /*
@@ -619,8 +705,9 @@ static void softrdma_roce_net_rcv_addr(struct kunit *test)
 
 	KUNIT_ASSERT_LE(test, c->len + sizeof(struct ipv6hdr), sizeof(buf));
 	ip_len = addr_case_packet(c, buf, &len);
-	qp = addr_test_qp(test, t->sdev,
-			  softrdma_bth_qpn(bth_of((u8 *)c->pkt)), c->path);
+	qp = softrdma_roce_test_rc_qp(test, t->sdev,
+				      softrdma_bth_qpn(bth_of((u8 *)c->pkt)),
+				      c->path);
 
 	for (i = 0; i < SOFTRDMA_NUM_COUNTERS; i++)
 		before[i] = softrdma_counter_read(t->sdev, i);
@@ -643,12 +730,8 @@ static void softrdma_roce_net_rcv_addr(struct kunit *test)
 				    softrdma_counter_name(i));
 	}
 
-	xa_erase(&t->sdev->qp_xa, softrdma_qpn(qp));
 	KUNIT_EXPECT_EQ(test, refcount_read(&qp->ref), 1);
-	softrdma_roce_path_free(rcu_dereference_protected(to_roce_qp(qp)->path,
-							  true));
-	/* the free callback runs before the test's memory goes */
-	rcu_barrier();
+	softrdma_roce_test_rc_qp_remove(qp);
 }
 
 static void softrdma_roce_net_counter_names(struct kunit *test)

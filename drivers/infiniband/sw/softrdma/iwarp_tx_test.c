@@ -17,6 +17,7 @@
 #include "iwarp_tx.h"
 #include "mpa.h"
 #include "qp.h"
+#include "queue_rxe_abi.h"
 
 struct iw_seg_case {
 	const char *name;

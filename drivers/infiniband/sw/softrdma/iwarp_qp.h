@@ -180,10 +180,17 @@ struct softrdma_iw_tx {
 	bool lent;
 	u32 lent_seq;
 	bool ack_armed;		/* SOCK_NOSPACE set to hear of ACKs */
+	/*
+	 * A send WQE completed in error: retire completes nothing after it,
+	 * the flush does (IBA 10.8.3.1).  Until tx_reset.
+	 */
+	bool failed;
 	struct softrdma_iw_rdq orq;	/* our READs not fully answered */
 	struct softrdma_iw_rdq irq;	/* the peer's READs to answer */
 	/* a TERMINATE to send, built by the receive side */
 	bool term_pending;
+	/* the stream's one TERMINATE was queued (RFC 5040 5.2): until reset */
+	bool term_queued;
 	u8 term[SOFTRDMA_IW_HDR_ROOM];
 	u32 term_len;
 	wait_queue_head_t idle;	/* busy cleared */

@@ -960,6 +960,13 @@ static bool softrdma_iw_tx_acked(struct softrdma_qp *qp,
  * When a completion finds another WQE posted and not fetched, the engine
  * must go on by itself (libsiw rings no doorbell then, qp.h): tx.again
  * makes a running engine go round once more, else it is scheduled.
+ *
+ * A WQE that completes in error (softrdma_iw_tx_wqe_fail()) is the last
+ * this retires until tx_reset: the WQEs after it may have been sent and
+ * be done, but after an error completion the rest of the queue completes
+ * flushed (IBA 10.8.3.1), which the flush does (tx.failed).  Every caller
+ * comes through here: the engine, tx_sent() on another CPU, an ACK
+ * (sk_write_space), the end of a Read Response, and the stop.
  */
 void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 {
@@ -970,7 +977,7 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	while (qp->sq.fetched) {
+	while (qp->sq.fetched && !tx->failed) {
 		slot = (qp->sq.fetch - qp->sq.fetched) &
 		       softrdma_ring_slot_mask(qp->sq.ring);
 		st = &tx->st[slot];
@@ -983,6 +990,10 @@ void softrdma_iw_tx_retire(struct softrdma_qp *qp)
 		st->done = false;
 		more = softrdma_qp_complete_send(qp, &qp->sq.wqe[slot],
 						 st->status);
+		if (st->status != IB_WC_SUCCESS) {
+			tx->failed = true;
+			break;
+		}
 	}
 	/* sk_write_space calls back on ACKs while this is set */
 	tx->ack_armed = waiting;
@@ -1232,9 +1243,14 @@ static void softrdma_iw_tx_term_queue(struct softrdma_qp *qp,
 
 	lockdep_assert_held(&qp->sq.lock);
 
-	/* one TERMINATE, before the stream ends (RFC 5040 5.2) */
-	if (tx->term_pending || tx->state == SOFTRDMA_IW_TX_DEAD)
+	/*
+	 * One TERMINATE, for the stream's first error, before the stream
+	 * ends (RFC 5040 5.2): once one is queued, even one already being
+	 * pushed (term_pending cleared), a later error owes none.
+	 */
+	if (tx->term_queued || tx->state == SOFTRDMA_IW_TX_DEAD)
 		return;
+	tx->term_queued = true;
 	if (!softrdma_iwarp_term_from_err(err, fpdu, avail, &term))
 		len = softrdma_iwarp_build_terminate(tx->term, sizeof(tx->term),
 						     tx->msn[IWARP_QN_TERMINATE],
@@ -1294,6 +1310,8 @@ void softrdma_iw_tx_reset(struct softrdma_qp *qp)
 	softrdma_iw_tx_move(qp, SOFTRDMA_IW_TX_DETACHED);
 	tx->again = false;
 	tx->term_pending = false;
+	tx->term_queued = false;
+	tx->failed = false;
 	tx->msg = SOFTRDMA_IW_TX_IDLE;
 	tx->msg_off = 0;
 	/* RFC 5041 5.1: the first message on each queue has MSN 1 */

@@ -6,15 +6,18 @@
  * (ORD and IRD, RFC 5040 5.3), which payload goes to TCP by page
  * reference, the page fragments TCP is handed, and the engine's state
  * machine: its names, its table of legal moves and the helper that makes
- * them; what a send WQE's own failure is to the QP.
+ * them; what a send WQE's own failure is to the QP, and that retire
+ * completes nothing after a WQE that failed.
  */
 #include <kunit/test.h>
 
+#include "cq.h"
 #include "iwarp_hdr.h"
 #include "iwarp_qp.h"
 #include "iwarp_tx.h"
 #include "mpa.h"
 #include "qp.h"
+#include "queue_rxe_abi.h"
 
 struct iw_seg_case {
 	const char *name;
@@ -462,6 +465,142 @@ static void softrdma_iwarp_tx_move_helper(struct kunit *test)
 	spin_unlock_bh(&qp->sq.lock);
 }
 
+/*
+ * Retire after a send WQE failed here (softrdma_iw_tx_wqe_fail()):
+ * the SQ's fetched WQEs, oldest first, as @before says ('S' done, 'F'
+ * done in error, '.' not done yet), are retired; then the '.' ones
+ * finish (their last FPDU with TCP, or their ACK: tx_sent() or
+ * sk_write_space) and retire runs again.  Nothing after an 'F'
+ * completes there, success or not: the flush completes the rest
+ * (IBA 10.8.3.1).  Before the failure, in order, as always.
+ */
+struct iw_retire_case {
+	const char *name;
+	const char *before;
+	u32 first;	/* completions of the first retire */
+	u32 second;	/* ... of the second */
+};
+
+static const struct iw_retire_case iw_retire_cases[] = {
+	{ "all done, no failure", "SSSS", 4, 0 },
+	{ "none done, then all", "....", 0, 4 },
+	{ "oldest failed, younger done", "FSSS", 1, 0 },
+	{ "failed between done", "SFSS", 2, 0 },
+	{ "failed behind an open WQE", ".FSS", 0, 2 },
+	{ "younger done later", "SF..", 2, 0 },
+	{ "younger in both", "F.S.", 1, 0 },
+	{ "youngest failed", "SSF", 3, 0 },
+};
+
+static void iw_retire_case_desc(const struct iw_retire_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(iw_retire, iw_retire_cases, iw_retire_case_desc);
+
+#define IW_RETIRE_SLOTS	8
+
+static u32 iw_retire_poll(struct kunit *test, struct softrdma_cq *cq,
+			  const struct iw_retire_case *c, u32 from)
+{
+	struct ib_wc wc[IW_RETIRE_SLOTS];
+	int n, i;
+
+	n = cq->abi->poll(cq, ARRAY_SIZE(wc), wc);
+	KUNIT_ASSERT_GE(test, n, 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, (u64)(from + i));
+		KUNIT_EXPECT_EQ(test, wc[i].status,
+				c->before[from + i] == 'F' ? IB_WC_MW_BIND_ERR :
+							     IB_WC_SUCCESS);
+	}
+	return n;
+}
+
+static void softrdma_iwarp_tx_retire_failed(struct kunit *test)
+{
+	const struct iw_retire_case *c = test->param_value;
+	u32 n = strlen(c->before), num = IW_RETIRE_SLOTS - 1, i, got;
+	struct softrdma_send_wqe *wqe;
+	struct softrdma_iwarp_qp *iw;
+	struct softrdma_iw_qp *iwqp;
+	struct softrdma_qp *qp;
+	struct softrdma_cq cq = {};
+
+	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
+	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp);
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	iwqp->iw = iw;
+	qp = &iwqp->qp;
+	iw->qp = qp;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->sq.post_lock);
+	qp->sq.ring = softrdma_ring_create(NULL, &num,
+					   sizeof(struct softrdma_send_wqe),
+					   SOFTRDMA_RING_USER_PRODUCES, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp->sq.ring));
+	softrdma_ring_set_locks(qp->sq.ring, &qp->sq.post_lock, &qp->sq.lock);
+	KUNIT_ASSERT_LE(test, n, softrdma_ring_num_slots(qp->sq.ring) - 1);
+	qp->sq.wqe = kunit_kcalloc(test, softrdma_ring_num_slots(qp->sq.ring),
+				   sizeof(*qp->sq.wqe), GFP_KERNEL);
+	iw->tx.st = kunit_kcalloc(test, softrdma_ring_num_slots(qp->sq.ring),
+				  sizeof(*iw->tx.st), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp->sq.wqe);
+	KUNIT_ASSERT_NOT_NULL(test, iw->tx.st);
+	spin_lock_init(&cq.lock);
+	cq.abi = &softrdma_kernel_cq_abi;
+	KUNIT_ASSERT_EQ(test, cq.abi->create(&cq, IW_RETIRE_SLOTS, NULL), 0);
+	qp->scq = &cq;
+	/* the stream is ending: retire schedules no engine */
+	iw->tx.state = TXS(CLOSING);
+
+	/* @n signalled SENDs posted and fetched, in slots 0.. */
+	spin_lock_bh(&qp->sq.post_lock);
+	for (i = 0; i < n; i++) {
+		wqe = softrdma_ring_producer_slot(qp->sq.ring);
+		*wqe = (struct softrdma_send_wqe){
+			.wr_id = i,
+			.opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED,
+		};
+		qp->sq.wqe[i] = *wqe;
+		softrdma_ring_advance_producer(qp->sq.ring);
+	}
+	spin_unlock_bh(&qp->sq.post_lock);
+
+	spin_lock_bh(&qp->sq.lock);
+	qp->sq.fetch = n;
+	qp->sq.fetched = n;
+	for (i = 0; i < n; i++) {
+		iw->tx.st[i].done = c->before[i] != '.';
+		iw->tx.st[i].status = c->before[i] == 'F' ? IB_WC_MW_BIND_ERR :
+							     IB_WC_SUCCESS;
+	}
+	softrdma_iw_tx_retire(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	got = iw_retire_poll(test, &cq, c, 0);
+	KUNIT_EXPECT_EQ(test, got, c->first);
+
+	spin_lock_bh(&qp->sq.lock);
+	for (i = 0; i < n; i++) {
+		if (c->before[i] == '.')
+			iw->tx.st[i].done = true;
+	}
+	softrdma_iw_tx_retire(qp);
+	spin_unlock_bh(&qp->sq.lock);
+	KUNIT_EXPECT_EQ(test, iw_retire_poll(test, &cq, c, got), c->second);
+
+	/* the rest is the flush's: still fetched, in order */
+	KUNIT_EXPECT_EQ(test, qp->sq.fetched, n - c->first - c->second);
+	KUNIT_EXPECT_EQ(test, iw->tx.failed, !!strchr(c->before, 'F'));
+
+	softrdma_ring_destroy(cq.ring);
+	softrdma_ring_destroy(qp->sq.ring);
+}
+
 static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_segments, iw_seg_gen_params),
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_zcopy, iw_zcopy_gen_params),
@@ -474,6 +613,7 @@ static struct kunit_case softrdma_iwarp_tx_cases[] = {
 	KUNIT_CASE_PARAM(softrdma_iwarp_tx_move_table, iw_tx_move_gen_params),
 	KUNIT_CASE(softrdma_iwarp_tx_machine),
 	KUNIT_CASE(softrdma_iwarp_tx_move_helper),
+	KUNIT_CASE_PARAM(softrdma_iwarp_tx_retire_failed, iw_retire_gen_params),
 	{}
 };
 

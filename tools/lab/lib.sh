@@ -364,10 +364,15 @@ lab_disk_check() {
 
 # lab_start_writer DEST MB: a writer with direct I/O in the background
 # (its pid in WRITER), MB MiB after MB MiB to DEST (a block device or a
-# file) until a write fails; its last error in /tmp/writer.err
+# file) until a write fails; its last error in /tmp/writer.err.  A block
+# device is never created: once its disk is gone, dd's next open would
+# otherwise leave an empty regular file of the device's name in /dev,
+# and the next disk of that name in the same boot would get no node.
 lab_start_writer() {
+	local nocreat=()
+	[ -b "$1" ] && nocreat=(conv=nocreat)
 	while dd if=/dev/zero of="$1" bs=1M count="$2" oflag=direct \
-		status=none 2>/tmp/writer.err; do
+		"${nocreat[@]}" status=none 2>/tmp/writer.err; do
 		:
 	done &
 	WRITER=$!

@@ -431,6 +431,25 @@ static void softrdma_iwarp_tx_machine(struct kunit *test)
 }
 
 /*
+ * A bare iWARP QP as the engine sees it: the verbs core's QP inside its
+ * iWARP container, the engine's state beside it, sq.lock ready
+ */
+static struct softrdma_iwarp_qp *iw_test_qp(struct kunit *test)
+{
+	struct softrdma_iwarp_qp *iw;
+	struct softrdma_iw_qp *iwqp;
+
+	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
+	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iwqp);
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	iwqp->iw = iw;
+	iw->qp = &iwqp->qp;
+	spin_lock_init(&iw->qp->sq.lock);
+	return iw;
+}
+
+/*
  * The move helper through two connections' lives: every legal move is
  * made, staying is no move.  (A refused move warns, which fails a case:
  * the table above tests those.)
@@ -442,19 +461,10 @@ static void softrdma_iwarp_tx_move_helper(struct kunit *test)
 		TXS(DEAD), TXS(DEAD), TXS(DETACHED), TXS(RUNNING), TXS(DEAD),
 		TXS(DETACHED),
 	};
-	struct softrdma_iwarp_qp *iw;
-	struct softrdma_iw_qp *iwqp;
-	struct softrdma_qp *qp;
+	struct softrdma_iwarp_qp *iw = iw_test_qp(test);
+	struct softrdma_qp *qp = iw->qp;
 	unsigned int i;
 
-	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
-	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, iwqp);
-	KUNIT_ASSERT_NOT_NULL(test, iw);
-	iwqp->iw = iw;
-	qp = &iwqp->qp;
-	iw->qp = qp;
-	spin_lock_init(&qp->sq.lock);
 	KUNIT_EXPECT_EQ(test, iw->tx.state, TXS(DETACHED));
 
 	spin_lock_bh(&qp->sq.lock);
@@ -522,21 +532,12 @@ static void softrdma_iwarp_tx_retire_failed(struct kunit *test)
 {
 	const struct iw_retire_case *c = test->param_value;
 	u32 n = strlen(c->before), num = IW_RETIRE_SLOTS - 1, i, got;
+	struct softrdma_iwarp_qp *iw = iw_test_qp(test);
+	struct softrdma_qp *qp = iw->qp;
 	struct softrdma_send_wqe *wqe;
-	struct softrdma_iwarp_qp *iw;
-	struct softrdma_iw_qp *iwqp;
-	struct softrdma_qp *qp;
 	struct softrdma_cq cq = {};
 
-	iwqp = kunit_kzalloc(test, sizeof(*iwqp), GFP_KERNEL);
-	iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, iwqp);
-	KUNIT_ASSERT_NOT_NULL(test, iw);
-	iwqp->iw = iw;
-	qp = &iwqp->qp;
-	iw->qp = qp;
 	qp->ibqp.qp_type = IB_QPT_RC;
-	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->sq.post_lock);
 	qp->sq.ring = softrdma_ring_create(NULL, &num,
 					   sizeof(struct softrdma_send_wqe),

@@ -643,6 +643,19 @@ lab_bench_value() {
 	' "$2"
 }
 
+# lab_iperf3_value LOG: the receiver's MiB/s of an iperf3 -J client log,
+# nothing if the log holds none
+lab_iperf3_value() {
+	python3 -c '
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
+except (OSError, ValueError, KeyError):
+    pass
+' "$1"
+}
+
 # lab_bench_run CONNECT TEST SIZE ITERS [CMD...]: one perftest run,
 # ib_TEST (write_lat, send_bw, ...) with ITERS messages of SIZE bytes,
 # for the instrumented benchmarks (bench-kinsn, bench-stages), guest0

@@ -81,14 +81,7 @@ window() {
 # mbs COND LOG: the run's MB/s from the client's output
 mbs() {
 	if [ "$1" = tcp ]; then
-		python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
-except (OSError, ValueError, KeyError):
-    pass
-' "$2"
+		lab_iperf3_value "$2"
 	else
 		lab_bench_value write_bw "$2"
 	fi

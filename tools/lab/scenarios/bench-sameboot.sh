@@ -177,7 +177,7 @@ record() {
 	for f in "${figs[@]}"; do
 		v=
 		if [ "$s" = tcp ] && [ -n "$log" ]; then
-			v=$(tcp_value "$log")
+			v=$(lab_iperf3_value "$log")
 		elif [ -n "$log" ]; then
 			v=$(lab_bench_value "$f" "$log")
 		fi
@@ -189,18 +189,6 @@ record() {
 # bandwidths)
 takes_turn() {
 	[ "$1" != tcp ] || [[ $2 == *_bw ]]
-}
-
-# tcp_value LOG: the receiver's MiB/s of an iperf3 -J log
-tcp_value() {
-	python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
-except (OSError, ValueError, KeyError):
-    pass
-' "$1"
 }
 
 # one STACK FIGURE ROUND: one measurement, a few attempts (perftest 4.5's
@@ -237,7 +225,7 @@ one() {
 			if [ "$s" = tcp ]; then
 				timeout "$TMO" "${cli_cmd[@]}" -p "$port" \
 					-c "$peer" >"$log" 2>&1
-				v=$(tcp_value "$log")
+				v=$(lab_iperf3_value "$log")
 			else
 				timeout "$TMO" "${cli_cmd[@]}" -p "$port" \
 					"$peer" >"$log" 2>&1
